@@ -1,0 +1,374 @@
+/*
+ * satc — separating-axis culling of oriented bounding boxes against view
+ * frusta, many boxes per call, with SIMD.
+ *
+ * Coordinates are world units. Every box test is camera-relative: the
+ * frustum origin E is subtracted from a box center first, so precision
+ * depends on the distance to the camera, not to the world origin.
+ *
+ * Contract (every path: scalar, SSE4.1, AVX2, NEON, bit-for-bit identical):
+ *
+ *  - Never a false negative. A box that touches the frustum in exact real
+ *    arithmetic (applied to the float values given) is never reported
+ *    outside. Near-touching boxes are reported visible: a box is culled
+ *    only when, along some separating axis M, the gap exceeds
+ *        SATC_EPSILON * K * S,
+ *    S = |dx|+|dy|+|dz| + |e0|+|e1|+|e2| (camera-relative center in the
+ *    frustum frame, and extents), K = 1 + max|x slope| + max|y slope| for a
+ *    perspective frustum (K^2 on frustum-edge cross axes), 3 for an
+ *    orthographic one (plus a term for the frustum box's own size). That
+ *    band absorbs float rounding (and the allowed axis and frame
+ *    non-orthonormality below).
+ *  - Exact mode reports no box visible whose Euclidean distance to the
+ *    frustum exceeds SATC_EXACT_BAND * S' where S' = S + n + the near
+ *    plane's half-diagonal (checked against a double-precision oracle in
+ *    tests/test_oracle.c).
+ *  - Non-finite boxes: a box with any NaN or +-Inf field, or whose
+ *    camera-relative magnitude S reaches SATC_MAX_MAGNITUDE, is never
+ *    culled: it is reported visible, class SATC_INTERSECTING, in every mode
+ *    and on every path.
+ *  - Box axes must be unit length and mutually orthogonal within
+ *    SATC_AXIS_TOLERANCE (either handedness). Conservative mode is exact
+ *    for any axes; exact mode's guarantee assumes this precondition.
+ *  - Nothing is allocated, locked or written globally on the culling path;
+ *    calls are reentrant, and threads may cull disjoint ranges of one
+ *    batch at once.
+ */
+#ifndef SATC_H
+#define SATC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of this header; satc_version() gives the library's. */
+#define SATC_VERSION_MAJOR 0
+#define SATC_VERSION_MINOR 1
+#define SATC_VERSION_PATCH 0
+
+/** Symbol visibility for the shared library. */
+#if defined(_WIN32) && defined(SATC_BUILDING_DLL)
+#define SATC_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define SATC_API __attribute__((visibility("default")))
+#else
+#define SATC_API
+#endif
+
+/** Relative tolerance of the culling decision (see the contract above): 2^-14. */
+#define SATC_EPSILON 6.103515625e-05f
+/** Exact mode's false-positive band, relative to S' (see above): 2^-8. */
+#define SATC_EXACT_BAND 3.90625e-03
+/** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
+#define SATC_AXIS_TOLERANCE 9.5367431640625e-07
+/** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */
+#define SATC_FRAME_TOLERANCE 9.5367431640625e-07
+/** Boxes whose camera-relative magnitude S reaches this (2^64) are never culled. */
+#define SATC_MAX_MAGNITUDE 1.8446744073709552e19f
+/** Largest |slope| (bound / n) of a perspective frustum: 2^20. */
+#define SATC_MAX_SLOPE 1048576.0f
+
+/** Status codes. SATC_OK is 0; every error is negative. */
+typedef enum satc_status {
+    SATC_OK = 0,
+    SATC_ERR_NULL = -1,      /**< a required pointer is NULL */
+    SATC_ERR_NONFINITE = -2, /**< a frustum parameter is NaN or Inf (other than an allowed infinite far) */
+    SATC_ERR_NEAR = -3,      /**< perspective near distance n <= 0 */
+    SATC_ERR_FAR = -4,       /**< f <= n, or an infinite far on an orthographic frustum */
+    SATC_ERR_BOUNDS = -5,    /**< l0 >= l1, u0 >= u1, or a slope beyond SATC_MAX_SLOPE */
+    SATC_ERR_FRAME = -6,     /**< L, U, D not right-handed orthonormal within SATC_FRAME_TOLERANCE */
+    SATC_ERR_MATRIX = -7,    /**< matrix is not a perspective or orthographic view-projection */
+    SATC_ERR_FLAGS = -8,     /**< unknown mode, ISA or convention bits */
+    SATC_ERR_RANGE = -9,     /**< first + count overflows, or an index exceeds UINT32_MAX */
+    SATC_ERR_ISA = -10,      /**< the requested ISA is not compiled in or not supported by this CPU */
+    SATC_ERR_NOMEM = -11,    /**< allocation failed (satc_box_arrays_alloc only) */
+    SATC_ERR_BOX = -12       /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
+} satc_status;
+
+/** Short English description of a status code; never NULL. */
+SATC_API const char *satc_status_string(satc_status s);
+
+/** Library version as MAJOR*10000 + MINOR*100 + PATCH. */
+SATC_API unsigned satc_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Frusta                                                               */
+/* ------------------------------------------------------------------ */
+
+/** Frustum kinds (satc_frustum.kind). */
+#define SATC_FRUSTUM_PERSPECTIVE 1u
+#define SATC_FRUSTUM_ORTHOGRAPHIC 2u
+
+/**
+ * A frustum precomputed for culling. Build it with one of the
+ * satc_frustum_* functions once per frame; treat every field as read-only.
+ * It holds the frame (Eberly §3), the bounds as slopes, and the constants of
+ * the separating-axis tests shared by all boxes. No pointers: copy freely.
+ */
+typedef struct satc_frustum {
+    uint32_t kind;        /**< SATC_FRUSTUM_PERSPECTIVE or SATC_FRUSTUM_ORTHOGRAPHIC */
+    uint32_t infinite;    /**< 1 when the far plane is at infinity (perspective only) */
+    float origin[3];      /**< E, world units */
+    float frame[3][3];    /**< rows L, U, D (unit, right-handed) */
+    float x0, x1;         /**< perspective: slopes l0/n, l1/n along L; orthographic: bounds along L */
+    float y0, y1;         /**< the same along U */
+    float n, f;           /**< near and far distances along D (f may be +Inf for perspective) */
+    float dx, dy;         /**< perspective: x0 - x1 and y0 - y1 (negative) */
+    float eps_k;          /**< SATC_EPSILON * K: tolerance per unit of S */
+    float eps_k2;         /**< SATC_EPSILON * K^2: the same on frustum-edge cross axes */
+    float center[3];      /**< orthographic: center of the frustum box in frame coordinates */
+    float half[3];        /**< orthographic: half sizes of the frustum box */
+    float tol_t;          /**< orthographic: constant part of the tolerance */
+} satc_frustum;
+
+/**
+ * A camera in Eberly's form (seed 000 §3), generalised: origin E; left, up
+ * and direction vectors L, U, D (right-handed orthonormal within
+ * SATC_FRAME_TOLERANCE, so L x U = D); bounds [l0, l1] along L and
+ * [u0, u1] along U.
+ *  - Perspective: the bounds lie on the near plane D.(X-E) = n; symmetric
+ *    frusta have l0 = -l1, u0 = -u1. 0 < n < f; f may be +INFINITY.
+ *  - Orthographic: the frustum is the box l0<=L.(X-E)<=l1,
+ *    u0<=U.(X-E)<=u1, n<=D.(X-E)<=f, with n < f finite (n may be <= 0).
+ */
+typedef struct satc_camera {
+    float origin[3];
+    float left[3];
+    float up[3];
+    float dir[3];
+    float l0, l1;
+    float u0, u1;
+    float n, f;
+    int orthographic; /**< 0: perspective, nonzero: orthographic */
+} satc_camera;
+
+/**
+ * Builds a frustum from a camera. Returns SATC_OK, or SATC_ERR_NULL,
+ * SATC_ERR_NONFINITE, SATC_ERR_NEAR, SATC_ERR_FAR, SATC_ERR_BOUNDS,
+ * SATC_ERR_FRAME. On error *out is left unchanged.
+ */
+SATC_API satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam);
+
+/**
+ * Convenience: a symmetric perspective camera looking along dir with up
+ * vector up (both unit and orthogonal within SATC_FRAME_TOLERANCE),
+ * vertical field of view fovy in radians (0 < fovy < pi), aspect =
+ * width/height > 0, 0 < n < f (f may be +INFINITY). Same status codes as
+ * satc_frustum_from_camera.
+ */
+SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
+                                              const float dir[3], const float up[3],
+                                              float fovy, float aspect, float n, float f);
+
+/** Matrix conventions for satc_frustum_from_matrix (bit flags). */
+#define SATC_MATRIX_COLUMN_MAJOR 0u  /**< m[c*4 + r] is element (r, c) (OpenGL, glm) */
+#define SATC_MATRIX_ROW_MAJOR 1u     /**< m[r*4 + c] is element (r, c) */
+#define SATC_DEPTH_NEG_ONE_TO_ONE 0u /**< clip z/w in [-1, 1] (OpenGL) */
+#define SATC_DEPTH_ZERO_TO_ONE 2u    /**< clip z/w in [0, 1] (Direct3D, Vulkan, Metal) */
+#define SATC_DEPTH_REVERSED 4u       /**< near maps to the far end of the range (reversed Z) */
+#define SATC_DEPTH_INFINITE_FAR 8u   /**< the projection has no far plane */
+
+/**
+ * Builds a frustum from a 4x4 view-projection matrix M, clip = M (x,y,z,1)^T
+ * (a row-vector engine, v' = v M, stores M^T: pass its array as column-major).
+ * The planes follow RTR 22.14.1; the frame, apex and bounds are recovered
+ * for the exact test. The view part must be rigid (rotation + translation,
+ * within SATC_FRAME_TOLERANCE after normalisation) and the projection a
+ * perspective or orthographic one, possibly off-center; oblique near planes
+ * are rejected. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS (unknown
+ * bits), SATC_ERR_NONFINITE, SATC_ERR_MATRIX, or a status of
+ * satc_frustum_from_camera for the recovered camera.
+ */
+SATC_API satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16],
+                                              unsigned conventions);
+
+/* ------------------------------------------------------------------ */
+/* Boxes                                                                */
+/* ------------------------------------------------------------------ */
+
+/**
+ * A batch of oriented boxes as a structure of arrays in Eberly's
+ * center-axis-extent form (seed 000 §2): box i has center
+ * (center[0][i], center[1][i], center[2][i]), unit axes A_j with
+ * components axis[j][0..2][i], and half extents extent[j][i] >= 0.
+ * The arrays are the caller's; satc only reads them, any alignment.
+ */
+typedef struct satc_boxes {
+    const float *center[3];
+    const float *axis[3][3];
+    const float *extent[3];
+} satc_boxes;
+
+/** One box in array-of-structures form, as the helpers produce it. */
+typedef struct satc_obb {
+    float center[3];
+    float axis[3][3]; /**< axis[j] is the unit vector A_j */
+    float extent[3];  /**< half extents along A_0, A_1, A_2 */
+} satc_obb;
+
+/** Writable arrays for a batch (what satc_box_arrays_alloc hands out). */
+typedef struct satc_box_arrays {
+    float *center[3];
+    float *axis[3][3];
+    float *extent[3];
+    size_t capacity; /**< number of boxes each array holds */
+    void *block;     /**< the allocation behind the arrays, or NULL if the caller's */
+} satc_box_arrays;
+
+/**
+ * Allocates 15 arrays of `capacity` floats, each 64-byte aligned, in one
+ * block. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_RANGE (size overflow) or
+ * SATC_ERR_NOMEM. Free with satc_box_arrays_free.
+ */
+SATC_API satc_status satc_box_arrays_alloc(satc_box_arrays *out, size_t capacity);
+
+/** Frees what satc_box_arrays_alloc allocated; NULL or zeroed arrays are a no-op. */
+SATC_API void satc_box_arrays_free(satc_box_arrays *a);
+
+/** The read-only view of writable arrays, for satc_cull_batch. */
+SATC_API satc_boxes satc_box_arrays_view(const satc_box_arrays *a);
+
+/**
+ * Stores box `b` at index i. Returns SATC_OK, SATC_ERR_NULL, or
+ * SATC_ERR_RANGE when i >= a->capacity.
+ */
+SATC_API satc_status satc_box_arrays_set(const satc_box_arrays *a, size_t i, const satc_obb *b);
+
+/** Reads box i of a batch into *out (no range check possible: i must be valid). */
+SATC_API satc_status satc_boxes_get(const satc_boxes *b, size_t i, satc_obb *out);
+
+/**
+ * Box from an axis-aligned box [min, max]: axes are the world axes.
+ * Returns SATC_OK, SATC_ERR_NULL, or SATC_ERR_BOX (non-finite, or
+ * min > max on some axis; min == max gives a zero extent).
+ */
+SATC_API satc_status satc_obb_from_aabb(satc_obb *out, const float min[3], const float max[3]);
+
+/**
+ * Box from a center, a rotation quaternion q = (x, y, z, w) and half
+ * extents >= 0. q is normalised first (in double). Returns SATC_OK,
+ * SATC_ERR_NULL, or SATC_ERR_BOX (non-finite, zero quaternion, negative
+ * extent).
+ */
+SATC_API satc_status satc_obb_from_quat(satc_obb *out, const float center[3], const float q[4],
+                                        const float half[3]);
+
+/**
+ * Box from a world matrix (4x4 affine, column-major m[c*4 + r] unless
+ * SATC_MATRIX_ROW_MAJOR is in `conventions`, x' = M x) applied to a local
+ * axis-aligned box [lmin, lmax]. Scale is folded into the extents (negative
+ * scale allowed); the linear part must be invertible and free of shear
+ * (columns orthogonal within SATC_AXIS_TOLERANCE relative to their
+ * lengths). Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or
+ * SATC_ERR_BOX.
+ */
+SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conventions,
+                                          const float lmin[3], const float lmax[3]);
+
+/* ------------------------------------------------------------------ */
+/* Culling                                                              */
+/* ------------------------------------------------------------------ */
+
+/** Culling modes. */
+typedef enum satc_mode {
+    /** The six-plane test of RTR 22.10.2 / 22.14.3: never culls a visible
+     * box; may keep a few boxes near the frustum's edges and corners that
+     * are outside. */
+    SATC_CONSERVATIVE = 0,
+    /** The full separating-axis test (Eberly §4-5; seed 004 for
+     * orthographic frusta): no false positives beyond SATC_EXACT_BAND. */
+    SATC_EXACT = 1
+} satc_mode;
+
+/** Classification bytes (RTR 22.14). */
+#define SATC_OUTSIDE 0u      /**< culled */
+#define SATC_INTERSECTING 1u /**< visible, crosses the frustum's boundary (or non-finite) */
+#define SATC_INSIDE 2u       /**< visible, entirely inside every plane with margin */
+
+/**
+ * Where satc_cull_batch writes; every pointer may be NULL (not wanted).
+ * Positions are relative to `first`; index values are absolute.
+ */
+typedef struct satc_results {
+    /** ceil(count/8) bytes; bit j%8 of byte j/8 is 1 when box first+j is
+     * visible. Bits past count in the last byte are written 0. Threads
+     * sharing one bitmask must split the batch at multiples of 8. */
+    uint8_t *bitmask;
+    /** count bytes: SATC_OUTSIDE, SATC_INTERSECTING or SATC_INSIDE for
+     * box first+j. Asking for classes costs the inside test. */
+    uint8_t *classes;
+    /** room for count entries: the absolute indices of the visible boxes,
+     * increasing. Requires first + count - 1 <= UINT32_MAX. */
+    uint32_t *indices;
+    /** out: number of visible boxes in the range (always written). */
+    size_t visible;
+} satc_results;
+
+/**
+ * Culls boxes [first, first + count) of `boxes` against frustum `f` in
+ * `mode` with the path chosen at first use (see satc_isa_active).
+ * Reads nothing outside that range and writes nothing outside the
+ * results' ranges; outputs must not overlap the inputs or each other.
+ * Returns SATC_OK, SATC_ERR_NULL (f, boxes or out NULL, or, with count > 0,
+ * one of the 15 box arrays NULL), SATC_ERR_FLAGS (unknown mode, or f not a
+ * built frustum), SATC_ERR_RANGE (first + count overflows, or indices
+ * wanted past UINT32_MAX). On error nothing is written.
+ */
+SATC_API satc_status satc_cull_batch(const satc_frustum *f, const satc_boxes *boxes, size_t first,
+                                     size_t count, satc_mode mode, satc_results *out);
+
+/* ------------------------------------------------------------------ */
+/* Instruction-set paths                                                */
+/* ------------------------------------------------------------------ */
+
+/** Paths (bit flags). */
+typedef enum satc_isa {
+    SATC_ISA_SCALAR = 1, /**< the reference; defines every answer */
+    SATC_ISA_SSE41 = 2,  /**< 4 boxes per register */
+    SATC_ISA_AVX2 = 4,   /**< 8 boxes per register */
+    SATC_ISA_NEON = 8    /**< 4 boxes per register */
+} satc_isa;
+
+/** Paths compiled into this library, emulated ones included (bit mask). */
+SATC_API unsigned satc_isa_compiled(void);
+
+/** Paths this CPU can run: native ones it supports, plus emulated ones (bit mask). */
+SATC_API unsigned satc_isa_runnable(void);
+
+/** Paths that run natively (not through SIMDe emulation) on this CPU. */
+SATC_API unsigned satc_isa_native(void);
+
+/**
+ * The path satc_cull_batch uses: the best native path allowed by the mask
+ * (satc_isa_set_mask) or forced by the environment variable
+ * SATC_ISA=scalar|sse41|avx2|neon, read once at first use (thread-safe).
+ */
+SATC_API satc_isa satc_isa_active(void);
+
+/**
+ * Restricts automatic selection to the paths in `mask` (scalar is always
+ * allowed) and re-selects; process-wide, thread-safe, meant for start-up.
+ * Returns SATC_OK or SATC_ERR_FLAGS.
+ */
+SATC_API satc_status satc_isa_set_mask(unsigned mask);
+
+/** Name of one path ("scalar", "sse41", "avx2", "neon"), or "unknown". */
+SATC_API const char *satc_isa_name(satc_isa isa);
+
+/**
+ * satc_cull_batch on an explicitly chosen path (one bit of satc_isa).
+ * Returns SATC_ERR_ISA when that path is not runnable here, else as
+ * satc_cull_batch.
+ */
+SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
+                                         const satc_boxes *boxes, size_t first, size_t count,
+                                         satc_mode mode, satc_results *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SATC_H */

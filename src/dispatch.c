@@ -1,0 +1,170 @@
+/* Runtime selection of a path (dav1d-style): CPU flags detected once,
+ * masked by the user's mask, SATC_ISA forcing one; then an early-return
+ * cascade from the best path down to scalar. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define SATC_X86 1
+#endif
+#if defined(__aarch64__)
+#define SATC_ARM64 1
+#endif
+
+unsigned satc_isa_compiled(void)
+{
+    unsigned m = SATC_ISA_SCALAR;
+#if SATC_HAVE_SSE41
+    m |= SATC_ISA_SSE41;
+#endif
+#if SATC_HAVE_AVX2
+    m |= SATC_ISA_AVX2;
+#endif
+#if SATC_HAVE_NEON
+    m |= SATC_ISA_NEON;
+#endif
+    return m;
+}
+
+#if SATC_X86
+static unsigned detect_x86(void)
+{
+    unsigned a, b, c, d, m = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    if (c & bit_SSE4_1)
+        m |= SATC_ISA_SSE41;
+    /* AVX needs OSXSAVE and the OS saving XMM and YMM state (XCR0 bits 1, 2). */
+    if ((c & bit_OSXSAVE) && (c & bit_AVX)) {
+        unsigned lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        if ((lo & 6u) == 6u && __get_cpuid_max(0, NULL) >= 7) {
+            __cpuid_count(7, 0, a, b, c, d);
+            if (b & bit_AVX2)
+                m |= SATC_ISA_AVX2;
+        }
+    }
+    return m;
+}
+#endif
+
+unsigned satc_isa_native(void)
+{
+    unsigned m = SATC_ISA_SCALAR;
+#if SATC_X86
+    m |= detect_x86() & satc_isa_compiled();
+#elif SATC_ARM64
+    m |= SATC_ISA_NEON & satc_isa_compiled();
+#endif
+    return m;
+}
+
+/* Paths of another architecture run through SIMDe's portable code. */
+unsigned satc_isa_runnable(void)
+{
+    unsigned foreign = 0;
+#if SATC_X86
+    foreign = SATC_ISA_NEON;
+#elif SATC_ARM64
+    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2;
+#else
+    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON;
+#endif
+    return satc_isa_native() | (satc_isa_compiled() & foreign);
+}
+
+const char *satc_isa_name(satc_isa isa)
+{
+    switch (isa) {
+    case SATC_ISA_SCALAR: return "scalar";
+    case SATC_ISA_SSE41: return "sse41";
+    case SATC_ISA_AVX2: return "avx2";
+    case SATC_ISA_NEON: return "neon";
+    }
+    return "unknown";
+}
+
+const satc_kernels *satc_kernels_for(satc_isa isa)
+{
+    if (!(satc_isa_runnable() & (unsigned)isa))
+        return NULL;
+    switch (isa) {
+    case SATC_ISA_SCALAR: return &satc_kernels_scalar;
+#if SATC_HAVE_SSE41
+    case SATC_ISA_SSE41: return &satc_kernels_sse41;
+#endif
+#if SATC_HAVE_AVX2
+    case SATC_ISA_AVX2: return &satc_kernels_avx2;
+#endif
+#if SATC_HAVE_NEON
+    case SATC_ISA_NEON: return &satc_kernels_neon;
+#endif
+    default: return NULL;
+    }
+}
+
+/* 0 = not chosen yet. Choosing is idempotent, so racing first calls agree. */
+static _Atomic unsigned user_mask = ~0u;
+static _Atomic unsigned active = 0;
+
+static satc_isa choose(void)
+{
+    const char *env = getenv("SATC_ISA");
+    if (env) {
+        for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_NEON; isa <<= 1) {
+            if (!strcmp(env, satc_isa_name((satc_isa)isa)) && (satc_isa_runnable() & isa))
+                return (satc_isa)isa;
+        }
+    }
+    unsigned m = satc_isa_native() & atomic_load(&user_mask);
+    if (m & SATC_ISA_AVX2)
+        return SATC_ISA_AVX2;
+    if (m & SATC_ISA_SSE41)
+        return SATC_ISA_SSE41;
+    if (m & SATC_ISA_NEON)
+        return SATC_ISA_NEON;
+    return SATC_ISA_SCALAR;
+}
+
+satc_isa satc_isa_active(void)
+{
+    unsigned a = atomic_load_explicit(&active, memory_order_acquire);
+    if (!a) {
+        a = (unsigned)choose();
+        atomic_store_explicit(&active, a, memory_order_release);
+    }
+    return (satc_isa)a;
+}
+
+satc_status satc_isa_set_mask(unsigned mask)
+{
+    if (mask & ~(unsigned)(SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON))
+        return SATC_ERR_FLAGS;
+    atomic_store(&user_mask, mask | SATC_ISA_SCALAR);
+    atomic_store_explicit(&active, (unsigned)choose(), memory_order_release);
+    return SATC_OK;
+}
+
+satc_status satc_cull_batch(const satc_frustum *f, const satc_boxes *boxes, size_t first,
+                            size_t count, satc_mode mode, satc_results *out)
+{
+    return satc_cull_run(satc_kernels_for(satc_isa_active()), f, boxes, first, count, mode, out);
+}
+
+satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f, const satc_boxes *boxes,
+                                size_t first, size_t count, satc_mode mode, satc_results *out)
+{
+    unsigned v = (unsigned)isa;
+    if (!v || (v & (v - 1)) || (v & ~(unsigned)(SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 |
+                                                 SATC_ISA_NEON)))
+        return SATC_ERR_FLAGS;
+    const satc_kernels *k = satc_kernels_for(isa);
+    if (!k)
+        return SATC_ERR_ISA;
+    return satc_cull_run(k, f, boxes, first, count, mode, out);
+}

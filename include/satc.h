@@ -20,9 +20,10 @@
  *    band absorbs float rounding (and the allowed axis and frame
  *    non-orthonormality below).
  *  - Exact mode reports no box visible whose Euclidean distance to the
- *    frustum exceeds SATC_EXACT_BAND * S' where S' = S + n + the near
- *    plane's half-diagonal (checked against a double-precision oracle in
- *    tests/test_oracle.c).
+ *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
+ *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
+ *    frame coordinates, K = 1) for an orthographic one (checked against a
+ *    double-precision oracle in tests/core/test_oracle.c).
  *  - Non-finite boxes: a box with any NaN or +-Inf field, or whose
  *    camera-relative magnitude S reaches SATC_MAX_MAGNITUDE, is never
  *    culled: it is reported visible, class SATC_INTERSECTING, in every mode
@@ -60,8 +61,8 @@ extern "C" {
 
 /** Relative tolerance of the culling decision (see the contract above): 2^-14. */
 #define SATC_EPSILON 6.103515625e-05f
-/** Exact mode's false-positive band, relative to S' (see above): 2^-8. */
-#define SATC_EXACT_BAND 3.90625e-03
+/** Exact mode's false-positive band (see above): 2^-12. */
+#define SATC_EXACT_BAND 2.44140625e-04
 /** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */

@@ -176,10 +176,11 @@ SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye
  * Builds a frustum from a 4x4 view-projection matrix M, clip = M (x,y,z,1)^T
  * (a row-vector engine, v' = v M, stores M^T: pass its array as column-major).
  * The planes follow RTR 22.14.1; the frame, apex and bounds are recovered
- * for the exact test. The view part must be rigid (rotation + translation,
- * within SATC_FRAME_TOLERANCE after normalisation) and the projection a
- * perspective or orthographic one, possibly off-center; oblique near planes
- * are rejected. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS (unknown
+ * for the exact test. The clip volume must be a right frustum or box,
+ * possibly off-center: the x and y rows perpendicular across D and the z
+ * row parallel to the w row, within SATC_FRAME_TOLERANCE; oblique near
+ * planes and sheared views are rejected (SATC_ERR_MATRIX). A perspective
+ * matrix made with near > far gives SATC_ERR_FAR. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS (unknown
  * bits), SATC_ERR_NONFINITE, SATC_ERR_MATRIX, or a status of
  * satc_frustum_from_camera for the recovered camera.
  */

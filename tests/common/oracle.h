@@ -1,0 +1,25 @@
+/*
+ * Double-precision oracle for box/frustum intersection, independent of the
+ * library's separating-axis method: the box's faces are clipped against the
+ * frustum's planes (Sutherland-Hodgman), and a frustum point is tested for
+ * containment in the box. The frustum is built in double from the camera
+ * (never from satc_frustum's floats); box fields are taken exactly as
+ * doubles.
+ */
+#ifndef SCN_ORACLE_H
+#define SCN_ORACLE_H
+
+#include "satc.h"
+
+/* 1 if the box (float fields taken exactly as doubles), every extent grown
+ * by grow >= 0, meets the closed frustum of cam. */
+int orc_intersects(const satc_camera *cam, const satc_obb *box, double grow);
+
+/* 1 if all 8 box vertices lie in the closed frustum. */
+int orc_inside(const satc_camera *cam, const satc_obb *box);
+
+/* The exact-mode band of satc.h: SATC_EXACT_BAND * K * (S + F), computed in
+ * double from cam and box. */
+double orc_band(const satc_camera *cam, const satc_obb *box);
+
+#endif

@@ -10,15 +10,15 @@
  *
  *  - Never a false negative. A box that touches the frustum in exact real
  *    arithmetic (applied to the float values given) is never reported
- *    outside. Near-touching boxes are reported visible: a box is culled
- *    only when, along some separating axis M, the gap exceeds
- *        SATC_EPSILON * K * S,
+ *    outside, in either mode, for any finite box (orthonormal axes or not).
+ *    Near-touching boxes are reported visible: a box is culled only when,
+ *    along some separating axis M, the projections are apart by more than
+ *        SATC_EPSILON * K * |M|_1 * S,
+ *    which as a distance is at most sqrt(3) * SATC_EPSILON * K * S;
  *    S = |dx|+|dy|+|dz| + |e0|+|e1|+|e2| (camera-relative center in the
  *    frustum frame, and extents), K = 1 + max|x slope| + max|y slope| for a
- *    perspective frustum (K^2 on frustum-edge cross axes), 3 for an
- *    orthographic one (plus a term for the frustum box's own size). That
- *    band absorbs float rounding (and the allowed axis and frame
- *    non-orthonormality below).
+ *    perspective frustum, 3 for an orthographic one (whose S also counts
+ *    the frustum box's own size). That band absorbs float rounding.
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
  *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
@@ -28,9 +28,10 @@
  *    camera-relative magnitude S reaches SATC_MAX_MAGNITUDE, is never
  *    culled: it is reported visible, class SATC_INTERSECTING, in every mode
  *    and on every path.
- *  - Box axes must be unit length and mutually orthogonal within
- *    SATC_AXIS_TOLERANCE (either handedness). Conservative mode is exact
- *    for any axes; exact mode's guarantee assumes this precondition.
+ *  - Box axes should be unit length and mutually orthogonal within
+ *    SATC_AXIS_TOLERANCE (either handedness). Other axes describe a
+ *    parallelepiped: it is still never culled when it touches the frustum,
+ *    but exact mode's false-positive band assumes the precondition.
  *  - Nothing is allocated, locked or written globally on the culling path;
  *    calls are reentrant, and threads may cull disjoint ranges of one
  *    batch at once.
@@ -59,8 +60,8 @@ extern "C" {
 #define SATC_API
 #endif
 
-/** Relative tolerance of the culling decision (see the contract above): 2^-14. */
-#define SATC_EPSILON 6.103515625e-05f
+/** Relative tolerance of the culling decision (see the contract above): 2^-16. */
+#define SATC_EPSILON 1.52587890625e-05f
 /** Exact mode's false-positive band (see above): 2^-12. */
 #define SATC_EXACT_BAND 2.44140625e-04
 /** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
@@ -195,7 +196,8 @@ SATC_API satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[1
  * A batch of oriented boxes as a structure of arrays in Eberly's
  * center-axis-extent form (seed 000 §2): box i has center
  * (center[0][i], center[1][i], center[2][i]), unit axes A_j with
- * components axis[j][0..2][i], and half extents extent[j][i] >= 0.
+ * components axis[j][0..2][i], and half extents extent[j][i] (their
+ * magnitude is used: a negative extent means the same box as |e|).
  * The arrays are the caller's; satc only reads them, any alignment.
  */
 typedef struct satc_boxes {

@@ -53,14 +53,23 @@ static unsigned detect_x86(void)
 }
 #endif
 
+/* CPUID is slow (a VM exit under virtualisation), and every batch asks
+ * which paths are runnable: detect once. The value never changes, so
+ * racing first calls store the same word. */
+static _Atomic unsigned native_cache = 0;
+
 unsigned satc_isa_native(void)
 {
-    unsigned m = SATC_ISA_SCALAR;
+    unsigned m = atomic_load_explicit(&native_cache, memory_order_relaxed);
+    if (m)
+        return m;
+    m = SATC_ISA_SCALAR;
 #if SATC_X86
     m |= detect_x86() & satc_isa_compiled();
 #elif SATC_ARM64
     m |= SATC_ISA_NEON & satc_isa_compiled();
 #endif
+    atomic_store_explicit(&native_cache, m, memory_order_relaxed);
     return m;
 }
 

@@ -32,10 +32,9 @@ void satc_box_frame_ref(const satc_frustum *f, const satc_boxes *b, size_t i, sa
         o->al[j] = L[0] * ax + L[1] * ay + L[2] * az;
         o->be[j] = U[0] * ax + U[1] * ay + U[2] * az;
         o->ga[j] = D[0] * ax + D[1] * ay + D[2] * az;
-        o->e[j] = b->extent[j][i];
+        o->e[j] = fabsf(b->extent[j][i]); /* a negative extent means its magnitude */
     }
-    float s = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz) + fabsf(o->e[0]) + fabsf(o->e[1]) +
-              fabsf(o->e[2]);
+    float s = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz) + o->e[0] + o->e[1] + o->e[2];
     o->s = s;
     /* Non-finite fields make s or the alpha sum non-finite (a NaN or Inf in
      * A_j reaches alpha_j through every frame row); NaN fails the compare. */
@@ -100,6 +99,9 @@ static inline int separated(float d, float r, float plo, float phi, float n, flo
     return (d + r < m0) | (d - r > m1);
 }
 
+/* The other two axis indices of i, increasing: how radii sum over j != i. */
+static const int other_j[3] = {1, 0, 0}, other_k[3] = {2, 2, 1};
+
 /*
  * Remaining axes of the perspective test (Eberly §4-5, generalised to
  * asymmetric slopes): the lower sides of the four side planes, the box
@@ -107,42 +109,61 @@ static inline int separated(float d, float r, float plo, float phi, float n, flo
  * Far depth fb = min(f, top of the box): the box lies below it, so the
  * truncated frustum meets the box exactly when the frustum does, and an
  * infinite far plane needs no special case.
- * Radii on cross axes use (W x A_i).A_j = +-W.A_k for orthonormal axes.
+ *
+ * Every projection is computed directly from the axis M as rounded (no
+ * identity that assumes orthonormal axes), so its rounding error is
+ * proportional to |M|_1 and the tolerance tol_s * |M|_1 covers it however
+ * close M comes to zero (a box edge nearly parallel to a frustum edge).
+ * The cross terms X_ij = (L x A_i).A_j and Y_ij = (U x A_i).A_j are exact
+ * negatives of X_ji, Y_ji in float, so each pair is computed once.
  */
 int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
     const float *e = o->e, *al = o->al, *be = o->be, *ga = o->ga;
-    float tol = f->eps_k * o->s;
-    float tol2 = f->eps_k2 * o->s;
+    float tol_s = f->eps_k * o->s;
     float n = f->n;
-    float rz = e[0] * fabsf(ga[0]) + e[1] * fabsf(ga[1]) + e[2] * fabsf(ga[2]) + tol;
+    float rz = e[0] * fabsf(ga[0]) + e[1] * fabsf(ga[1]) + e[2] * fabsf(ga[2]) + tol_s;
     float top = o->dz + rz;
     float fb = top < f->f ? top : f->f;
     int sep = 0;
 
     /* Lower sides of the side planes: interval [fb * (x0 - x1), 0]. */
-    float rx1 = radius_side(e, al, ga, f->x1) + tol;
-    float rx0 = radius_side(e, al, ga, f->x0) + tol;
-    float ry1 = radius_side(e, be, ga, f->y1) + tol;
-    float ry0 = radius_side(e, be, ga, f->y0) + tol;
+    float rx1 = radius_side(e, al, ga, f->x1) + tol_s;
+    float rx0 = radius_side(e, al, ga, f->x0) + tol_s;
+    float ry1 = radius_side(e, be, ga, f->y1) + tol_s;
+    float ry0 = radius_side(e, be, ga, f->y0) + tol_s;
     float mx = fb * f->dx, my = fb * f->dy;
     sep |= (o->dx - f->x1 * o->dz + rx1 < mx) | (f->x0 * o->dz - o->dx + rx0 < mx);
     sep |= (o->dy - f->y1 * o->dz + ry1 < my) | (f->y0 * o->dz - o->dy + ry0 < my);
 
+    float G[3][3], X[3][3], Y[3][3];
     for (int i = 0; i < 3; i++) {
-        int j = (i + 1) % 3, k = (i + 2) % 3;
-        /* M = A_i: R = e_i. */
+        for (int j = i; j < 3; j++) {
+            G[i][j] = G[j][i] = al[i] * al[j] + be[i] * be[j] + ga[i] * ga[j];
+            X[i][j] = be[i] * ga[j] - ga[i] * be[j];
+            Y[i][j] = ga[i] * al[j] - al[i] * ga[j];
+            X[j][i] = -X[i][j];
+            Y[j][i] = -Y[i][j];
+        }
+    }
+
+    for (int i = 0; i < 3; i++) {
+        int j = other_j[i], k = other_k[i];
+        float aa = fabsf(al[i]), ab = fabsf(be[i]), ag = fabsf(ga[i]);
+        /* M = A_i. */
         float d = al[i] * o->dx + be[i] * o->dy + ga[i] * o->dz;
+        float r = e[0] * fabsf(G[i][0]) + e[1] * fabsf(G[i][1]) + e[2] * fabsf(G[i][2]) +
+                  tol_s * (aa + ab + ag);
         float ax0 = al[i] * f->x0, ax1 = al[i] * f->x1;
         float by0 = be[i] * f->y0, by1 = be[i] * f->y1;
         float plo = ga[i] + min_ref(ax0, ax1) + min_ref(by0, by1);
         float phi = ga[i] + max_ref(ax0, ax1) + max_ref(by0, by1);
-        sep |= separated(d, e[i] + tol, plo, phi, n, fb);
+        sep |= separated(d, r, plo, phi, n, fb);
 
         /* M = L x A_i = (0, -gamma_i, beta_i). */
         float ng = -ga[i];
         d = be[i] * o->dz - ga[i] * o->dy;
-        float r = e[j] * fabsf(al[k]) + e[k] * fabsf(al[j]) + tol;
+        r = e[j] * fabsf(X[i][j]) + e[k] * fabsf(X[i][k]) + tol_s * (ag + ab);
         float gy0 = ng * f->y0, gy1 = ng * f->y1;
         plo = be[i] + min_ref(gy0, gy1);
         phi = be[i] + max_ref(gy0, gy1);
@@ -150,28 +171,29 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 
         /* M = U x A_i = (gamma_i, 0, -alpha_i). */
         d = ga[i] * o->dx - al[i] * o->dz;
-        r = e[j] * fabsf(be[k]) + e[k] * fabsf(be[j]) + tol;
+        r = e[j] * fabsf(Y[i][j]) + e[k] * fabsf(Y[i][k]) + tol_s * (ag + aa);
         float gx0 = ga[i] * f->x0, gx1 = ga[i] * f->x1;
         plo = min_ref(gx0, gx1) - al[i];
         phi = max_ref(gx0, gx1) - al[i];
         sep |= separated(d, r, plo, phi, n, fb);
 
-        /* M = W x A_i, W = (wx, wy, 1) a lateral edge. M.W = 0, so the near
-         * corners project to {0, Mx ddx, My ddy, both}, ddx/ddy being the
-         * steps to the neighbouring corners. */
+        /* M = W x A_i, W = (wx, wy, 1) a lateral edge; near corners (x, y, 1)
+         * project to Mz + Mx x + My y. */
         for (int c = 0; c < 4; c++) {
             float wx = (c & 1) ? f->x1 : f->x0, wy = (c & 2) ? f->y1 : f->y0;
-            float ddx = (c & 1) ? f->dx : -f->dx, ddy = (c & 2) ? f->dy : -f->dy;
             float Mx = wy * ga[i] - be[i];
             float My = al[i] - wx * ga[i];
             float Mz = wx * be[i] - wy * al[i];
             d = Mx * o->dx + My * o->dy + Mz * o->dz;
-            float wj = wx * al[j] + wy * be[j] + ga[j];
-            float wk = wx * al[k] + wy * be[k] + ga[k];
-            r = e[j] * fabsf(wk) + e[k] * fabsf(wj) + tol2;
-            float sx = Mx * ddx, sy = My * ddy;
-            plo = min_ref(sx, 0.0f) + min_ref(sy, 0.0f);
-            phi = max_ref(sx, 0.0f) + max_ref(sy, 0.0f);
+            float q0 = Mx * al[0] + My * be[0] + Mz * ga[0];
+            float q1 = Mx * al[1] + My * be[1] + Mz * ga[1];
+            float q2 = Mx * al[2] + My * be[2] + Mz * ga[2];
+            r = e[0] * fabsf(q0) + e[1] * fabsf(q1) + e[2] * fabsf(q2) +
+                tol_s * (fabsf(Mx) + fabsf(My) + fabsf(Mz));
+            float mx0 = Mx * f->x0, mx1 = Mx * f->x1;
+            float my0 = My * f->y0, my1 = My * f->y1;
+            plo = Mz + min_ref(mx0, mx1) + min_ref(my0, my1);
+            phi = Mz + max_ref(mx0, mx1) + max_ref(my0, my1);
             sep |= separated(d, r, plo, phi, n, fb);
         }
     }
@@ -205,31 +227,49 @@ satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o
     return p;
 }
 
-/* Box axes and the nine cross axes X_k x A_i of the orthographic test. */
+/* Box axes and the nine cross axes X_k x A_i of the orthographic test,
+ * each projection computed directly from M with tolerance tol_s * |M|_1
+ * (see satc_axes_persp_ref); Z_ij = (Z x A_i).A_j. */
 int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
 {
     const float *e = o->e, *h = f->half, *al = o->al, *be = o->be, *ga = o->ga;
-    float tol = f->eps_k * o->s + f->tol_t;
+    float tol_s = f->eps_k * o->s + f->tol_t;
     float tx = o->dx - f->center[0], ty = o->dy - f->center[1], tz = o->dz - f->center[2];
+    float G[3][3], X[3][3], Y[3][3], Z[3][3];
+    for (int i = 0; i < 3; i++) {
+        for (int j = i; j < 3; j++) {
+            G[i][j] = G[j][i] = al[i] * al[j] + be[i] * be[j] + ga[i] * ga[j];
+            X[i][j] = be[i] * ga[j] - ga[i] * be[j];
+            Y[i][j] = ga[i] * al[j] - al[i] * ga[j];
+            Z[i][j] = al[i] * be[j] - be[i] * al[j];
+            X[j][i] = -X[i][j];
+            Y[j][i] = -Y[i][j];
+            Z[j][i] = -Z[i][j];
+        }
+    }
     int sep = 0;
     for (int i = 0; i < 3; i++) {
-        int j = (i + 1) % 3, k = (i + 2) % 3;
+        int j = other_j[i], k = other_k[i];
         float aa = fabsf(al[i]), ab = fabsf(be[i]), ag = fabsf(ga[i]);
         /* M = A_i */
         float d = al[i] * tx + be[i] * ty + ga[i] * tz;
-        float r = e[i] + tol + (h[0] * aa + h[1] * ab + h[2] * ag);
+        float r = e[0] * fabsf(G[i][0]) + e[1] * fabsf(G[i][1]) + e[2] * fabsf(G[i][2]) +
+                  tol_s * (aa + ab + ag) + (h[0] * aa + h[1] * ab + h[2] * ag);
         sep |= fabsf(d) > r;
         /* M = X x A_i = (0, -gamma_i, beta_i) */
         d = be[i] * tz - ga[i] * ty;
-        r = e[j] * fabsf(al[k]) + e[k] * fabsf(al[j]) + tol + (h[1] * ag + h[2] * ab);
+        r = e[j] * fabsf(X[i][j]) + e[k] * fabsf(X[i][k]) + tol_s * (ag + ab) +
+            (h[1] * ag + h[2] * ab);
         sep |= fabsf(d) > r;
         /* M = Y x A_i = (gamma_i, 0, -alpha_i) */
         d = ga[i] * tx - al[i] * tz;
-        r = e[j] * fabsf(be[k]) + e[k] * fabsf(be[j]) + tol + (h[0] * ag + h[2] * aa);
+        r = e[j] * fabsf(Y[i][j]) + e[k] * fabsf(Y[i][k]) + tol_s * (ag + aa) +
+            (h[0] * ag + h[2] * aa);
         sep |= fabsf(d) > r;
         /* M = Z x A_i = (-beta_i, alpha_i, 0) */
         d = al[i] * ty - be[i] * tx;
-        r = e[j] * fabsf(ga[k]) + e[k] * fabsf(ga[j]) + tol + (h[0] * ab + h[1] * aa);
+        r = e[j] * fabsf(Z[i][j]) + e[k] * fabsf(Z[i][k]) + tol_s * (ab + aa) +
+            (h[0] * ab + h[1] * aa);
         sep |= fabsf(d) > r;
     }
     return sep;

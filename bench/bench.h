@@ -1,0 +1,238 @@
+/* satc benchmark: shared declarations of the harness (timing, roofline,
+ * baselines, threads, report). Nothing here is a test: no figure is
+ * asserted, a missed target is only printed. */
+#ifndef SATC_BENCH_H
+#define SATC_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oracle.h"
+#include "satc.h"
+#include "scenes.h"
+
+/* ------------------------------------------------------------------ */
+/* Timing (timing.c)                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Median and range of the samples, in ns per box. */
+typedef struct bench_stats {
+    double med, min, max;
+    int samples;
+} bench_stats;
+
+/* One pass over the batch; ctx is the caller's. */
+typedef void (*bench_fn)(void *ctx);
+
+/* CLOCK_MONOTONIC in ns. */
+double bench_now_ns(void);
+
+#define BENCH_MAX_SAMPLES 1000
+
+/*
+ * Times several jobs, each one pass over a batch of n boxes. cached: the
+ * batch fits in cache, so a sample repeats the pass until it lasts about
+ * 1 ms. Otherwise every sample is one pass preceded by bench_scrub (the
+ * data comes from memory). One warm-up pass each, then `reps` rounds, each
+ * taking one sample of every job in turn, so that other load on the
+ * machine spreads over all jobs alike.
+ */
+typedef struct bench_job {
+    bench_fn fn;
+    void *ctx;
+    long k;                         /* passes per sample */
+    double s[BENCH_MAX_SAMPLES];    /* ns per box */
+    bench_stats st;                 /* out */
+} bench_job;
+void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
+
+/* Median, min and max of n samples (sorts them). */
+bench_stats bench_stats_from(double *s, int n);
+
+/* Reads a buffer several times the last-level cache, so that nothing of
+ * the batch stays cached. part/parts: the slice this thread reads. */
+void bench_scrub(int part, int parts);
+void bench_scrub_init(void);
+void bench_scrub_free(void);
+size_t bench_scrub_bytes(void);
+
+/* Sink that keeps reductions alive. */
+extern volatile uint32_t bench_sink;
+
+/* ------------------------------------------------------------------ */
+/* Roofline: a streaming read of the same 15 arrays (stream.c)          */
+/* ------------------------------------------------------------------ */
+
+/* ORs the bits of all 15 arrays over boxes [first, first + n). */
+uint32_t bench_stream(const satc_boxes *b, size_t first, size_t n);
+/* Which loop bench_stream uses ("avx2", "sse2", "c"). */
+const char *bench_stream_name(void);
+#if defined(SATC_BENCH_STREAM_AVX2)
+uint32_t bench_stream_avx2(const satc_boxes *b, size_t first, size_t n);
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Baselines (baseline_*.c): one box per call, world-space float math   */
+/* ------------------------------------------------------------------ */
+
+enum { BL_EBERLY, BL_HOFF, BL_AABB, BL_CGLM, BL_COUNT };
+
+/* Frustum data every baseline shares, built once per scene in double and
+ * rounded to float. Planes are inward: n.X + d >= 0 inside, order near,
+ * left, right, bottom, top, far (Hoff's order). */
+typedef struct bl_frustum {
+    float E[3], L[3], U[3], D[3];
+    float l, mu, n, f, ratio;     /* Eberly: symmetric half-extents on the near plane, f / n */
+    float plane[6][4];            /* (nx, ny, nz, d), unit normal */
+    float absn[6][3];             /* |nx|, |ny|, |nz| */
+    float inner[3];               /* a point of the frustum: the near-plane center E + nD */
+    float corner[8][3];           /* near 0..3, far 4..7; corner k and k+4 on one lateral edge */
+} bl_frustum;
+
+/* 0 on success, -1 when the camera is not a symmetric finite perspective one. */
+int bl_frustum_init(bl_frustum *bf, const satc_camera *cam);
+
+/* Hoff's outcome for one box: how it was decided. */
+enum {
+    HOFF_REJECT = 0,      /* trivial reject, or nothing found */
+    HOFF_ACCEPT = 1,      /* trivial accept: a vertex inside all planes */
+    HOFF_EDGE = 2,        /* a frustum edge meets the box */
+    HOFF_CONTAINED = 3,   /* the frustum lies in the box */
+    HOFF_COMPLETION = 4   /* only a box edge through a frustum face finds it */
+};
+
+/* Box i of the SoA batch as one satc_obb (what a per-box API takes). */
+static inline void bl_load_box(const satc_boxes *b, size_t i, satc_obb *o)
+{
+    for (int k = 0; k < 3; k++) {
+        o->center[k] = b->center[k][i];
+        o->extent[k] = b->extent[k][i];
+        for (int c = 0; c < 3; c++)
+            o->axis[k][c] = b->axis[k][c][i];
+    }
+}
+
+int bl_eberly_box(const bl_frustum *bf, const satc_obb *b);
+int bl_hoff_box(const bl_frustum *bf, const satc_obb *b);
+int bl_aabb_box(const bl_frustum *bf, const satc_obb *b);
+
+/* Batch loops: cull [0, n) into a bitmask (ceil(n/8) bytes); return visible. */
+size_t bl_eberly_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);
+size_t bl_hoff_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);
+size_t bl_aabb_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);
+/* Hoff as written (no completion): the same bitmask minus HOFF_COMPLETION. */
+size_t bl_hoff_as_written(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);
+
+/* cglm (baseline_cglm.c): glm_aabb_frustum on world AABBs prepared once. */
+int bl_cglm_available(void);
+const char *bl_cglm_version(void);
+typedef struct bl_cglm bl_cglm;
+/* Builds the view-projection matrix in double from cam, extracts cglm's
+ * planes and the n world AABBs (min, max) of the boxes. NULL if cglm is
+ * absent or allocation fails. */
+bl_cglm *bl_cglm_prepare(const satc_camera *cam, const satc_boxes *b, size_t n);
+size_t bl_cglm_batch(const bl_cglm *c, size_t n, uint8_t *mask);
+void bl_cglm_free(bl_cglm *c);
+
+const char *bl_name(int which);
+const char *bl_label(int which);
+
+/* ------------------------------------------------------------------ */
+/* Threads (threads.c)                                                  */
+/* ------------------------------------------------------------------ */
+
+/* City-style scaling figures: ns per box of the whole batch [0, n) for
+ * [mode][threads - 1], mode 0 conservative, 1 exact, 2 streaming read
+ * (the roofline), each with 1 and 2 threads, sampled round-robin. The
+ * bitmask of a final 2-thread exact pass is left in mask. 0 on success,
+ * -1 when the second thread cannot start. */
+int bench_threads(satc_isa isa, const satc_frustum *f, const satc_boxes *b, size_t n, int reps,
+                  uint8_t *mask, bench_stats out[3][2]);
+
+/* ------------------------------------------------------------------ */
+/* Results and report (report.c, json.c, svg.c)                        */
+/* ------------------------------------------------------------------ */
+
+#define BENCH_PATHS 4  /* scalar, sse41, avx2, neon: index = log2 of the satc_isa bit */
+#define BENCH_MODES 3  /* conservative, exact, classification */
+#define BENCH_SCENES 3
+#define BENCH_SIZES 2
+
+enum { MODE_CONS, MODE_EXACT, MODE_CLASS };
+
+typedef struct bench_cell {
+    int done;
+    bench_stats ns;
+    double bytes;      /* read + written per box */
+    size_t visible;
+} bench_cell;
+
+typedef struct bench_base {
+    int done;
+    bench_stats ns;
+    double bytes;
+    size_t visible;
+    size_t fn, fp;     /* against satc's exact mode */
+    size_t fn_true;    /* of fn, boxes the double-precision oracle says meet the frustum */
+} bench_base;
+
+typedef struct bench_results {
+    /* configuration */
+    size_t sizes[BENCH_SIZES];
+    int reps_cached, reps_memory;
+    const char *run;   /* "quick", "default", "long", "custom" */
+    unsigned native, compiled;
+    int paths[BENCH_PATHS]; /* native paths timed, in order */
+    int npaths;
+    int best;          /* index of the best native path */
+    char cpu[128];
+    double cpuid_ns;   /* cost of one satc_isa_native() call */
+    const char *stream_name;
+    size_t scrub_bytes;
+    double load[2];    /* 1-minute load average at start and end (-1: unknown) */
+
+    bench_stats roof[BENCH_SCENES][BENCH_SIZES];
+    bench_cell cell[BENCH_PATHS][BENCH_MODES][BENCH_SCENES][BENCH_SIZES];
+    size_t cons_fp[BENCH_SCENES][BENCH_SIZES]; /* conservative-visible, exact-outside */
+    int mismatch[BENCH_PATHS][BENCH_SCENES][BENCH_SIZES]; /* bitmask differs from scalar's */
+    bench_base base[BL_COUNT][BENCH_SCENES][BENCH_SIZES];
+    int have_cglm;
+    size_t hoff_lost[BENCH_SCENES][BENCH_SIZES];   /* visible, lost by Hoff as written */
+    size_t hoff_fn_written[BENCH_SCENES][BENCH_SIZES]; /* as written vs satc exact */
+    size_t hoff_fn_written_true[BENCH_SCENES][BENCH_SIZES]; /* of those, oracle-visible */
+
+    /* threads: city, 1 M, best path; [mode][threads-1], mode 2 = streaming */
+    int threads_done;
+    bench_stats thr[3][2];
+    size_t thr_n;
+} bench_results;
+
+const char *bench_mode_name(int mode);
+const char *bench_mode_short(int mode);
+const char *bench_path_name(int path);
+const char *bench_size_label(size_t n); /* "4096", "1M" */
+extern const char *const bench_scene_names[BENCH_SCENES];
+
+/* The targets, evaluated (information only). */
+typedef struct bench_target {
+    char what[112];   /* the target in words */
+    char figure[64];  /* the measured figure */
+    char note[64];    /* e.g. the path measured when AVX2 is absent */
+    double value, limit;
+    int avail;        /* 0: not measured */
+    int pass;
+} bench_target;
+
+#define BENCH_MAX_TARGETS 16
+int bench_targets(const bench_results *r, bench_target *t);
+
+void bench_report(const bench_results *r);
+void bench_report_targets(const bench_results *r);
+int bench_write_json(const bench_results *r, const char *path);
+int bench_write_svg(const bench_results *r, const char *path);
+
+/* Bit helpers shared by the report. */
+size_t bench_popcount(const uint8_t *m, size_t bytes);
+size_t bench_andnot_count(const uint8_t *a, const uint8_t *b, size_t bytes); /* a & ~b */
+
+#endif

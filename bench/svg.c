@@ -1,0 +1,240 @@
+/*
+ * The chart, as hand-written SVG: one panel per scene, ns per box on a
+ * log scale, one group per satc path and mode and per baseline, two bars
+ * per group (4096 boxes in cache, 1M from memory) with min-max whiskers,
+ * and the two rooflines (in-cache and streaming read of 60 B/box) as
+ * dashed lines. All panels share one scale so they compare at a glance.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define W 1180.0
+#define PANEL_H 330.0
+#define TOP 70.0
+#define LEFT 72.0
+#define RIGHT 170.0
+#define PLOT_TOP 34.0    /* within a panel: room for its title */
+#define PLOT_BOTTOM 52.0 /* within a panel: room for the group labels */
+
+typedef struct group {
+    char top[24], bottom[24];
+    const bench_stats *v[BENCH_SIZES];
+    int baseline;
+} group;
+
+static const char *const bar_fill[2][BENCH_SIZES] = {{"#9ec5ea", "#1f5f9e"}, {"#d9c6a5", "#8a6a34"}};
+static const char *const roof_color[BENCH_SIZES] = {"#2a9d3a", "#c0392b"};
+
+typedef struct scale {
+    double lo, hi; /* decades: 10^lo .. 10^hi */
+    double y0, y1; /* pixel rows of hi and lo */
+} scale;
+
+static double ypix(const scale *sc, double v)
+{
+    double t = (log10(v) - sc->lo) / (sc->hi - sc->lo);
+    if (t < 0)
+        t = 0;
+    if (t > 1)
+        t = 1;
+    return sc->y1 - t * (sc->y1 - sc->y0);
+}
+
+static void fmt_value(char *buf, size_t len, double v)
+{
+    if (v >= 100)
+        snprintf(buf, len, "%.0f", v);
+    else if (v >= 10)
+        snprintf(buf, len, "%.1f", v);
+    else
+        snprintf(buf, len, "%.2f", v);
+}
+
+static int collect(const bench_results *r, int s, group *g)
+{
+    int k = 0;
+    for (int pi = 0; pi < r->npaths; pi++) {
+        int p = r->paths[pi];
+        for (int m = 0; m < BENCH_MODES; m++) {
+            if (!r->cell[p][m][s][0].done && !r->cell[p][m][s][1].done)
+                continue;
+            snprintf(g[k].top, sizeof g[k].top, "%s", bench_path_name(p));
+            snprintf(g[k].bottom, sizeof g[k].bottom, "%s", bench_mode_short(m));
+            for (int z = 0; z < BENCH_SIZES; z++)
+                g[k].v[z] = r->cell[p][m][s][z].done ? &r->cell[p][m][s][z].ns : NULL;
+            g[k].baseline = 0;
+            k++;
+        }
+    }
+    static const char *const bl_top[BL_COUNT] = {"(a)", "(b)", "(c)", "(d)"};
+    static const char *const bl_bottom[BL_COUNT] = {"Eberly", "Hoff", "AABB", "cglm"};
+    for (int w = 0; w < BL_COUNT; w++) {
+        if (!r->base[w][s][0].done && !r->base[w][s][1].done)
+            continue;
+        snprintf(g[k].top, sizeof g[k].top, "%s", bl_top[w]);
+        snprintf(g[k].bottom, sizeof g[k].bottom, "%s", bl_bottom[w]);
+        for (int z = 0; z < BENCH_SIZES; z++)
+            g[k].v[z] = r->base[w][s][z].done ? &r->base[w][s][z].ns : NULL;
+        g[k].baseline = 1;
+        k++;
+    }
+    return k;
+}
+
+static void panel(FILE *f, const bench_results *r, int s, double top, const scale *proto)
+{
+    group g[BENCH_PATHS * BENCH_MODES + BL_COUNT];
+    int k = collect(r, s, g);
+    scale sc = *proto;
+    sc.y0 = top + PLOT_TOP;
+    sc.y1 = top + PANEL_H - PLOT_BOTTOM;
+    double x0 = LEFT, x1 = W - RIGHT, gw = (x1 - x0) / (k ? k : 1);
+
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"ptitle\">%s scene: ns per box (log scale), median with min-max</text>\n",
+            x0, top + 20, bench_scene_names[s]);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", x0,
+            sc.y0, x1 - x0, sc.y1 - sc.y0);
+    /* Grid: decades labelled, 2 and 5 faint. */
+    for (int d = (int)sc.lo; d <= (int)sc.hi; d++) {
+        for (int m = 1; m <= 9; m++) {
+            double v = (double)m * pow(10.0, d);
+            if (log10(v) > sc.hi + 1e-9 || log10(v) < sc.lo - 1e-9)
+                continue;
+            if (m != 1 && m != 2 && m != 5)
+                continue;
+            double y = ypix(&sc, v);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n", x0,
+                    y, x1, y, m == 1 ? "#c8c8c8" : "#ececec");
+            char lab[32];
+            if (d >= 0)
+                snprintf(lab, sizeof lab, "%.0f", v);
+            else
+                snprintf(lab, sizeof lab, "%.*f", -d, v);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"end\">%s</text>\n", x0 - 6, y + 4,
+                    m == 1 ? "ytick" : "ytick2", lab);
+        }
+    }
+    fprintf(f, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"axis\" text-anchor=\"middle\">ns / box</text>\n",
+            x0 - 48, 0.5 * (sc.y0 + sc.y1));
+
+    /* Bars. */
+    double bw = gw * 0.34;
+    for (int i = 0; i < k; i++) {
+        double gx = x0 + gw * i;
+        /* Dotted separators: satc | baselines, and between satc's paths. */
+        if (i > 0 && g[i].baseline && !g[i - 1].baseline)
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" stroke-dasharray=\"2,3\"/>\n",
+                    gx, sc.y0, gx, sc.y1 + 40);
+        else if (i > 0 && !g[i].baseline && strcmp(g[i].top, g[i - 1].top) != 0)
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#bbb\" stroke-dasharray=\"1,4\"/>\n",
+                    gx, sc.y0, gx, sc.y1 + 40);
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            const bench_stats *v = g[i].v[z];
+            if (!v || !(v->med > 0))
+                continue;
+            double bx = gx + gw * 0.5 + (z == 0 ? -bw - 1 : 1);
+            double y = ypix(&sc, v->med);
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s %s, %s boxes: %.4g ns/box [%.4g-%.4g]</title></rect>\n",
+                    bx, y, bw, sc.y1 - y, bar_fill[g[i].baseline][z], g[i].top, g[i].bottom,
+                    bench_size_label(r->sizes[z]), v->med, v->min, v->max);
+            double cx = bx + bw * 0.5, ylo = ypix(&sc, v->min), yhi = ypix(&sc, v->max);
+            fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"#222\" stroke-width=\"1\" fill=\"none\"/>\n",
+                    cx, ylo, yhi, cx - 3, ylo, cx + 3, cx - 3, yhi, cx + 3);
+            char lab[16];
+            fmt_value(lab, sizeof lab, v->med);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n", cx, yhi - 4, lab);
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlab\" text-anchor=\"middle\">%s</text>\n", gx + gw * 0.5,
+                sc.y1 + 18, g[i].top);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlab2\" text-anchor=\"middle\">%s</text>\n", gx + gw * 0.5,
+                sc.y1 + 34, g[i].bottom);
+    }
+
+    /* Rooflines, labelled in the right margin. */
+    for (int z = 0; z < BENCH_SIZES; z++) {
+        double v = r->roof[s][z].med;
+        if (!(v > 0))
+            continue;
+        double y = ypix(&sc, v);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"8,4\"/>\n",
+                x0, y, x1, y, roof_color[z]);
+        char lab[16];
+        fmt_value(lab, sizeof lab, v);
+        /* Keep the two labels apart when the lines are close. */
+        double dy = 0;
+        if (z == 1) {
+            double y0 = ypix(&sc, r->roof[s][0].med);
+            if (fabs(y - y0) < 26)
+                dy = y > y0 ? 26 - (y - y0) : -(26 - (y0 - y));
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">roofline %s</text>\n", x1 + 6, y + dy - 2,
+                roof_color[z], z == 0 ? "4096 (in cache)" : "1M (streaming)");
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">%s ns/box</text>\n", x1 + 6, y + dy + 11,
+                roof_color[z], lab);
+    }
+}
+
+int bench_write_svg(const bench_results *r, const char *path)
+{
+    /* One scale for all panels, whole decades around every value shown. */
+    double vmin = INFINITY, vmax = 0;
+    for (int s = 0; s < BENCH_SCENES; s++) {
+        group g[BENCH_PATHS * BENCH_MODES + BL_COUNT];
+        int k = collect(r, s, g);
+        for (int i = 0; i < k; i++)
+            for (int z = 0; z < BENCH_SIZES; z++)
+                if (g[i].v[z] && g[i].v[z]->med > 0) {
+                    vmin = fmin(vmin, g[i].v[z]->min);
+                    vmax = fmax(vmax, g[i].v[z]->max);
+                }
+        for (int z = 0; z < BENCH_SIZES; z++)
+            if (r->roof[s][z].med > 0) {
+                vmin = fmin(vmin, r->roof[s][z].med);
+                vmax = fmax(vmax, r->roof[s][z].med);
+            }
+    }
+    if (!(vmax > 0) || !isfinite(vmin)) {
+        vmin = 0.1;
+        vmax = 100;
+    }
+    scale sc;
+    sc.lo = floor(log10(vmin));
+    sc.hi = ceil(log10(vmax * 1.6)); /* room for the value labels */
+    if (sc.hi <= sc.lo)
+        sc.hi = sc.lo + 1;
+    sc.y0 = sc.y1 = 0;
+
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    double h = TOP + BENCH_SCENES * PANEL_H + 40;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+            W, h, W, h);
+    fprintf(f, "<style>\n"
+               ".title{font-size:19px;font-weight:bold}\n.sub{font-size:12px;fill:#444}\n"
+               ".ptitle{font-size:15px;font-weight:bold}\n.ytick{font-size:12px}\n.ytick2{font-size:10px;fill:#888}\n"
+               ".axis{font-size:12px}\n.xlab{font-size:12px;font-weight:bold}\n.xlab2{font-size:11px}\n"
+               ".val{font-size:9px;fill:#333}\n.roof{font-size:11px;font-weight:bold}\n.leg{font-size:12px}\n"
+               "</style>\n");
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"%.1f\" y=\"26\" class=\"title\">satc: OBB-frustum culling, ns per box (lower is better)</text>\n", LEFT);
+    fprintf(f, "<text x=\"%.1f\" y=\"46\" class=\"sub\">%s, 1 thread; %s run; cons = conservative, exact, class = exact with classes; "
+               "(a)-(d) per-box baselines; roofline = read of the same 60 B/box</text>\n",
+            LEFT, r->cpu, r->run);
+    /* Legend. */
+    double lx = LEFT, ly = 58;
+    const char *const leg[4] = {"satc 4096 boxes", "satc 1M boxes", "baseline 4096", "baseline 1M"};
+    for (int i = 0; i < 4; i++) {
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", lx, ly, bar_fill[i / 2][i % 2]);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"leg\">%s</text>\n", lx + 19, ly + 10, leg[i]);
+        lx += 150;
+    }
+    for (int s = 0; s < BENCH_SCENES; s++)
+        panel(f, r, s, TOP + s * PANEL_H, &sc);
+    fprintf(f, "</svg>\n");
+    return fclose(f) == 0 ? 0 : -1;
+}

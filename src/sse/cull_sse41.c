@@ -1,0 +1,76 @@
+/* SSE4.1 kernels: 4 boxes per register. The math is in ../cull_simd.h; this
+ * file maps its vector layer onto SSE4.1 (through SIMDe, native with
+ * -msse4.1 on x86, SIMDe's portable code on other machines). */
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__SSE4_1__)
+#error "cull_sse41.c must be compiled with -msse4.1 on x86"
+#endif
+
+#include <simde/x86/sse4.1.h>
+
+#include "../internal.h"
+
+#define W 4
+typedef simde__m128 V;
+typedef simde__m128 M;
+typedef simde__m128i P;
+
+static inline V v_load(const float *p) { return simde_mm_loadu_ps(p); }
+static inline void v_store(float *p, V v) { simde_mm_storeu_ps(p, v); }
+static inline V v_set1(float x) { return simde_mm_set1_ps(x); }
+static inline V v_add(V a, V b) { return simde_mm_add_ps(a, b); }
+static inline V v_sub(V a, V b) { return simde_mm_sub_ps(a, b); }
+static inline V v_mul(V a, V b) { return simde_mm_mul_ps(a, b); }
+static inline V v_abs(V a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
+static inline V v_neg(V a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
+/* minps/maxps return the second operand unless the compare holds: exactly
+ * a < b ? a : b and a > b ? a : b, NaN included. */
+static inline V v_min(V a, V b) { return simde_mm_min_ps(a, b); }
+static inline V v_max(V a, V b) { return simde_mm_max_ps(a, b); }
+static inline M v_lt(V a, V b) { return simde_mm_cmplt_ps(a, b); }
+static inline M v_gt(V a, V b) { return simde_mm_cmpgt_ps(a, b); }
+static inline M v_le(V a, V b) { return simde_mm_cmple_ps(a, b); }
+static inline M v_ge(V a, V b) { return simde_mm_cmpge_ps(a, b); }
+static inline M m_or(M a, M b) { return simde_mm_or_ps(a, b); }
+static inline M m_andnot(M a, M b) { return simde_mm_andnot_ps(b, a); }
+static inline M m_not(M a)
+{
+    return simde_mm_xor_ps(a, simde_mm_castsi128_ps(simde_mm_set1_epi32(-1)));
+}
+static inline V v_sel(M m, V a, V b) { return simde_mm_blendv_ps(b, a, m); }
+static inline unsigned m_bits(M m) { return (unsigned)simde_mm_movemask_ps(m); }
+static inline M m_cnt_add(M c, M m)
+{
+    return simde_mm_castsi128_ps(
+        simde_mm_add_epi32(simde_mm_castps_si128(c), simde_mm_castps_si128(m)));
+}
+static inline M m_cnt_gt(M c, int k)
+{
+    return simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
+}
+static inline M m_cnt_eq(M c, int k)
+{
+    return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
+}
+
+/* pshufb controls that move the lanes named by a 4-bit mask to the front
+ * (entry m: the bytes of the set lanes in increasing order, then lane 0). */
+#define B4(l) 4 * (l), 4 * (l) + 1, 4 * (l) + 2, 4 * (l) + 3
+static const uint8_t satc_compress4[16][16] = {
+    {B4(0), B4(0), B4(0), B4(0)}, {B4(0), B4(0), B4(0), B4(0)},
+    {B4(1), B4(0), B4(0), B4(0)}, {B4(0), B4(1), B4(0), B4(0)},
+    {B4(2), B4(0), B4(0), B4(0)}, {B4(0), B4(2), B4(0), B4(0)},
+    {B4(1), B4(2), B4(0), B4(0)}, {B4(0), B4(1), B4(2), B4(0)},
+    {B4(3), B4(0), B4(0), B4(0)}, {B4(0), B4(3), B4(0), B4(0)},
+    {B4(1), B4(3), B4(0), B4(0)}, {B4(0), B4(1), B4(3), B4(0)},
+    {B4(2), B4(3), B4(0), B4(0)}, {B4(0), B4(2), B4(3), B4(0)},
+    {B4(1), B4(2), B4(3), B4(0)}, {B4(0), B4(1), B4(2), B4(3)},
+};
+#undef B4
+static inline P p_make(unsigned bits) { return simde_mm_loadu_si128((const void *)satc_compress4[bits]); }
+static inline V v_perm(V v, P p)
+{
+    return simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), p));
+}
+
+#define SATC_SIMD_TABLE satc_kernels_sse41
+#include "../cull_simd.h"

@@ -117,7 +117,8 @@ satc_status satc_obb_from_aabb(satc_obb *out, const float min[3], const float ma
         b.center[k] = (float)c;
         double need = fmax((double)max[k] - b.center[k], b.center[k] - (double)min[k]);
         float e = (float)(h > need ? h : need);
-        if ((double)e < need)
+        /* Grow until center -/+ e, as the culling kernels see it, covers [min, max]. */
+        while (isfinite(e) && ((double)b.center[k] - e > min[k] || (double)b.center[k] + e < max[k]))
             e = nextafterf(e, INFINITY);
         if (!isfinite(b.center[k]) || !isfinite(e))
             return SATC_ERR_BOX;

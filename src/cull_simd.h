@@ -222,8 +222,9 @@ SATC_AI M separated_v(V d, V r, V plo, V phi, V n, V fb, V zero)
     return m_or(v_lt(v_add(d, r), m0), v_gt(v_sub(d, r), m1));
 }
 
-/* Fields of the boxes the axes tier reads: vbox fields st vectors apart
- * (1 in a vbox, a row length in the packed buffer), read where they lie. */
+/* The fields the axes tier reads, where they lie (field q of the lanes at
+ * x[q * st]: st = 1 in a vbox, a row in the packed buffer). Read from
+ * memory rather than copied: the tier has more live values than registers. */
 #define e(m) x[(F_E + (m)) * st]
 #define al(m) x[(F_AL + (m)) * st]
 #define be(m) x[(F_BE + (m)) * st]
@@ -239,37 +240,32 @@ typedef struct vgram {
     V X[3][3], Y[3][3], Z[3][3]; /* absolute values, symmetric */
 } vgram;
 
-SATC_AI void gram_v(vgram *g, const V *al, const V *be, const V *ga, const int want_z)
+SATC_AI void gram_v(vgram *g, const V *x, size_t st, const int want_z)
 {
     for (int i = 0; i < 3; i++) {
         for (int j = i; j < 3; j++) {
             g->G[i][j] = g->G[j][i] =
-                v_add(v_add(v_mul(al[i], al[j]), v_mul(be[i], be[j])), v_mul(ga[i], ga[j]));
+                v_add(v_add(v_mul(al(i), al(j)), v_mul(be(i), be(j))), v_mul(ga(i), ga(j)));
             if (j == i)
                 continue;
-            g->X[i][j] = g->X[j][i] = v_abs(v_sub(v_mul(be[i], ga[j]), v_mul(ga[i], be[j])));
-            g->Y[i][j] = g->Y[j][i] = v_abs(v_sub(v_mul(ga[i], al[j]), v_mul(al[i], ga[j])));
+            g->X[i][j] = g->X[j][i] = v_abs(v_sub(v_mul(be(i), ga(j)), v_mul(ga(i), be(j))));
+            g->Y[i][j] = g->Y[j][i] = v_abs(v_sub(v_mul(ga(i), al(j)), v_mul(al(i), ga(j))));
             if (want_z)
-                g->Z[i][j] = g->Z[j][i] = v_abs(v_sub(v_mul(al[i], be[j]), v_mul(be[i], al[j])));
+                g->Z[i][j] = g->Z[j][i] = v_abs(v_sub(v_mul(al(i), be(j)), v_mul(be(i), al(j))));
         }
     }
 }
 
 /* e0 |G_i0| + e1 |G_i1| + e2 |G_i2|: the box's radius on its own axis A_i. */
-SATC_AI V radius_own_v(const V *e, const vgram *g, int i)
+SATC_AI V radius_own_v(const V *x, size_t st, const vgram *g, int i)
 {
-    return v_add(v_add(v_mul(e[0], v_abs(g->G[i][0])), v_mul(e[1], v_abs(g->G[i][1]))),
-                 v_mul(e[2], v_abs(g->G[i][2])));
+    return v_add(v_add(v_mul(e(0), v_abs(g->G[i][0])), v_mul(e(1), v_abs(g->G[i][1]))),
+                 v_mul(e(2), v_abs(g->G[i][2])));
 }
 
 /* satc_axes_persp_ref for W lanes; stops once every lane is separated. */
 SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
 {
-    V e[3], al[3], be[3], ga[3];
-    for (int m = 0; m < 3; m++) {
-        e[m] = x[(F_E + m) * st], al[m] = x[(F_AL + m) * st];
-        be[m] = x[(F_BE + m) * st], ga[m] = x[(F_GA + m) * st];
-    }
     const V dx = x[F_DX * st], dy = x[F_DY * st], dz = x[F_DZ * st], zero = k->zero, n = k->n;
     V tol = v_mul(k->epsk, x[F_S * st]);
     V fb = v_min(v_add(dz, x[F_RZ * st]), k->f);
@@ -282,46 +278,46 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
         return sep;
 
     vgram g;
-    gram_v(&g, al, be, ga, 0);
+    gram_v(&g, x, st, 0);
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
-        V aa = v_abs(al[i]), ab = v_abs(be[i]), ag = v_abs(ga[i]);
+        V aa = v_abs(al(i)), ab = v_abs(be(i)), ag = v_abs(ga(i));
         /* M = A_i. */
-        V d = v_add(v_add(v_mul(al[i], dx), v_mul(be[i], dy)), v_mul(ga[i], dz));
-        V r = v_add(radius_own_v(e, &g, i), v_mul(tol, v_add(v_add(aa, ab), ag)));
-        V xa0 = v_mul(al[i], k->x0), xa1 = v_mul(al[i], k->x1);
-        V yb0 = v_mul(be[i], k->y0), yb1 = v_mul(be[i], k->y1);
-        V plo = v_add(v_add(ga[i], v_min(xa0, xa1)), v_min(yb0, yb1));
-        V phi = v_add(v_add(ga[i], v_max(xa0, xa1)), v_max(yb0, yb1));
+        V d = v_add(v_add(v_mul(al(i), dx), v_mul(be(i), dy)), v_mul(ga(i), dz));
+        V r = v_add(radius_own_v(x, st, &g, i), v_mul(tol, v_add(v_add(aa, ab), ag)));
+        V xa0 = v_mul(al(i), k->x0), xa1 = v_mul(al(i), k->x1);
+        V yb0 = v_mul(be(i), k->y0), yb1 = v_mul(be(i), k->y1);
+        V plo = v_add(v_add(ga(i), v_min(xa0, xa1)), v_min(yb0, yb1));
+        V phi = v_add(v_add(ga(i), v_max(xa0, xa1)), v_max(yb0, yb1));
         sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
 
         /* M = L x A_i = (0, -gamma_i, beta_i). */
-        V ng = v_neg(ga[i]);
-        d = v_sub(v_mul(be[i], dz), v_mul(ga[i], dy));
-        r = v_add(v_add(v_mul(e[j], g.X[i][j]), v_mul(e[q], g.X[i][q])), v_mul(tol, v_add(ag, ab)));
+        V ng = v_neg(ga(i));
+        d = v_sub(v_mul(be(i), dz), v_mul(ga(i), dy));
+        r = v_add(v_add(v_mul(e(j), g.X[i][j]), v_mul(e(q), g.X[i][q])), v_mul(tol, v_add(ag, ab)));
         V gy0 = v_mul(ng, k->y0), gy1 = v_mul(ng, k->y1);
-        plo = v_add(be[i], v_min(gy0, gy1));
-        phi = v_add(be[i], v_max(gy0, gy1));
+        plo = v_add(be(i), v_min(gy0, gy1));
+        phi = v_add(be(i), v_max(gy0, gy1));
         sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
 
         /* M = U x A_i = (gamma_i, 0, -alpha_i). */
-        d = v_sub(v_mul(ga[i], dx), v_mul(al[i], dz));
-        r = v_add(v_add(v_mul(e[j], g.Y[i][j]), v_mul(e[q], g.Y[i][q])), v_mul(tol, v_add(ag, aa)));
-        V xg[2] = {v_mul(ga[i], k->x0), v_mul(ga[i], k->x1)};
-        plo = v_sub(v_min(xg[0], xg[1]), al[i]);
-        phi = v_sub(v_max(xg[0], xg[1]), al[i]);
+        d = v_sub(v_mul(ga(i), dx), v_mul(al(i), dz));
+        r = v_add(v_add(v_mul(e(j), g.Y[i][j]), v_mul(e(q), g.Y[i][q])), v_mul(tol, v_add(ag, aa)));
+        V xg[2] = {v_mul(ga(i), k->x0), v_mul(ga(i), k->x1)};
+        plo = v_sub(v_min(xg[0], xg[1]), al(i));
+        phi = v_sub(v_max(xg[0], xg[1]), al(i));
         sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
 
         /* M = W x A_i for the four lateral edges W = (wx, wy, 1); the
          * products with wx, wy are shared between corners. */
-        V yg[2] = {v_mul(k->y0, ga[i]), v_mul(k->y1, ga[i])};
-        V xb[2] = {v_mul(k->x0, be[i]), v_mul(k->x1, be[i])};
-        V ya[2] = {v_mul(k->y0, al[i]), v_mul(k->y1, al[i])};
+        V yg[2] = {v_mul(k->y0, ga(i)), v_mul(k->y1, ga(i))};
+        V xb[2] = {v_mul(k->x0, be(i)), v_mul(k->x1, be(i))};
+        V ya[2] = {v_mul(k->y0, al(i)), v_mul(k->y1, al(i))};
         V Mx[2], My[2], aMx[2], aMy[2], Mxd[2], Myd[2];
         V mx0[2], mx1[2], my0[2], my1[2];
         for (int w = 0; w < 2; w++) {
-            Mx[w] = v_sub(yg[w], be[i]);
-            My[w] = v_sub(al[i], xg[w]);
+            Mx[w] = v_sub(yg[w], be(i));
+            My[w] = v_sub(al(i), xg[w]);
             aMx[w] = v_abs(Mx[w]), aMy[w] = v_abs(My[w]);
             Mxd[w] = v_mul(Mx[w], dx), Myd[w] = v_mul(My[w], dy);
             mx0[w] = v_mul(Mx[w], k->x0), mx1[w] = v_mul(Mx[w], k->x1);
@@ -331,10 +327,10 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
             int cx = c & 1, cy = c >> 1;
             V Mz = v_sub(xb[cx], ya[cy]);
             d = v_add(v_add(Mxd[cy], Myd[cx]), v_mul(Mz, dz));
-            V q0 = v_add(v_add(v_mul(Mx[cy], al[0]), v_mul(My[cx], be[0])), v_mul(Mz, ga[0]));
-            V q1 = v_add(v_add(v_mul(Mx[cy], al[1]), v_mul(My[cx], be[1])), v_mul(Mz, ga[1]));
-            V q2 = v_add(v_add(v_mul(Mx[cy], al[2]), v_mul(My[cx], be[2])), v_mul(Mz, ga[2]));
-            r = v_add(v_add(v_mul(e[0], v_abs(q0)), v_mul(e[1], v_abs(q1))), v_mul(e[2], v_abs(q2)));
+            V q0 = v_add(v_add(v_mul(Mx[cy], al(0)), v_mul(My[cx], be(0))), v_mul(Mz, ga(0)));
+            V q1 = v_add(v_add(v_mul(Mx[cy], al(1)), v_mul(My[cx], be(1))), v_mul(Mz, ga(1)));
+            V q2 = v_add(v_add(v_mul(Mx[cy], al(2)), v_mul(My[cx], be(2))), v_mul(Mz, ga(2)));
+            r = v_add(v_add(v_mul(e(0), v_abs(q0)), v_mul(e(1), v_abs(q1))), v_mul(e(2), v_abs(q2)));
             r = v_add(r, v_mul(tol, v_add(v_add(aMx[cy], aMy[cx]), v_abs(Mz))));
             plo = v_add(v_add(Mz, v_min(mx0[cy], mx1[cy])), v_min(my0[cx], my1[cx]));
             phi = v_add(v_add(Mz, v_max(mx0[cy], mx1[cy])), v_max(my0[cx], my1[cx]));
@@ -380,39 +376,34 @@ SATC_AI vplanes planes_ortho_v(const vconst *k, vbox *o, M bad, const int need_i
 /* satc_axes_ortho_ref for W lanes. */
 SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
 {
-    V e[3], al[3], be[3], ga[3];
-    for (int m = 0; m < 3; m++) {
-        e[m] = x[(F_E + m) * st], al[m] = x[(F_AL + m) * st];
-        be[m] = x[(F_BE + m) * st], ga[m] = x[(F_GA + m) * st];
-    }
     const V *h = k->h;
     V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
     V tx = v_sub(x[F_DX * st], k->c[0]), ty = v_sub(x[F_DY * st], k->c[1]);
     V tz = v_sub(x[F_DZ * st], k->c[2]);
     vgram g;
-    gram_v(&g, al, be, ga, 1);
+    gram_v(&g, x, st, 1);
     M sep = m_none(k);
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
-        V aa = v_abs(al[i]), ab = v_abs(be[i]), ag = v_abs(ga[i]);
+        V aa = v_abs(al(i)), ab = v_abs(be(i)), ag = v_abs(ga(i));
         /* M = A_i */
-        V d = v_add(v_add(v_mul(al[i], tx), v_mul(be[i], ty)), v_mul(ga[i], tz));
-        V r = v_add(radius_own_v(e, &g, i), v_mul(tol, v_add(v_add(aa, ab), ag)));
+        V d = v_add(v_add(v_mul(al(i), tx), v_mul(be(i), ty)), v_mul(ga(i), tz));
+        V r = v_add(radius_own_v(x, st, &g, i), v_mul(tol, v_add(v_add(aa, ab), ag)));
         r = v_add(r, v_add(v_add(v_mul(h[0], aa), v_mul(h[1], ab)), v_mul(h[2], ag)));
         sep = m_or(sep, v_gt(v_abs(d), r));
         /* M = X x A_i */
-        d = v_sub(v_mul(be[i], tz), v_mul(ga[i], ty));
-        r = v_add(v_add(v_mul(e[j], g.X[i][j]), v_mul(e[q], g.X[i][q])), v_mul(tol, v_add(ag, ab)));
+        d = v_sub(v_mul(be(i), tz), v_mul(ga(i), ty));
+        r = v_add(v_add(v_mul(e(j), g.X[i][j]), v_mul(e(q), g.X[i][q])), v_mul(tol, v_add(ag, ab)));
         r = v_add(r, v_add(v_mul(h[1], ag), v_mul(h[2], ab)));
         sep = m_or(sep, v_gt(v_abs(d), r));
         /* M = Y x A_i */
-        d = v_sub(v_mul(ga[i], tx), v_mul(al[i], tz));
-        r = v_add(v_add(v_mul(e[j], g.Y[i][j]), v_mul(e[q], g.Y[i][q])), v_mul(tol, v_add(ag, aa)));
+        d = v_sub(v_mul(ga(i), tx), v_mul(al(i), tz));
+        r = v_add(v_add(v_mul(e(j), g.Y[i][j]), v_mul(e(q), g.Y[i][q])), v_mul(tol, v_add(ag, aa)));
         r = v_add(r, v_add(v_mul(h[0], ag), v_mul(h[2], aa)));
         sep = m_or(sep, v_gt(v_abs(d), r));
         /* M = Z x A_i */
-        d = v_sub(v_mul(al[i], ty), v_mul(be[i], tx));
-        r = v_add(v_add(v_mul(e[j], g.Z[i][j]), v_mul(e[q], g.Z[i][q])), v_mul(tol, v_add(ab, aa)));
+        d = v_sub(v_mul(al(i), ty), v_mul(be(i), tx));
+        r = v_add(v_add(v_mul(e(j), g.Z[i][j]), v_mul(e(q), g.Z[i][q])), v_mul(tol, v_add(ab, aa)));
         r = v_add(r, v_add(v_mul(h[0], ab), v_mul(h[1], aa)));
         sep = m_or(sep, v_gt(v_abs(d), r));
         if (m_bits(sep) == SATC_FULL)
@@ -420,6 +411,11 @@ SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
     }
     return sep;
 }
+
+#undef e
+#undef al
+#undef be
+#undef ga
 
 /*
  * Undecided lanes waiting for the axes tier, packed field by field: row q

@@ -98,7 +98,11 @@ satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3], cons
 {
     if (!out || !eye || !dir || !up)
         return SATC_ERR_NULL;
-    if (!isfinite(fovy) || !isfinite(aspect))
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(eye[k]) || !isfinite(dir[k]) || !isfinite(up[k]))
+            return SATC_ERR_NONFINITE;
+    }
+    if (!isfinite(fovy) || !isfinite(aspect) || isnan(n) || isnan(f) || isinf(n) || f == -INFINITY)
         return SATC_ERR_NONFINITE;
     if (!(fovy > 0.0f) || !(fovy < 3.14159265f) || !(aspect > 0.0f))
         return SATC_ERR_BOUNDS;

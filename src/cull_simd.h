@@ -45,7 +45,8 @@
 static inline unsigned satc_popcount(unsigned x)
 {
     const uint64_t nib = 0x4332322132212110ull;
-    return (unsigned)((nib >> (4 * (x & 15u))) & 15u) + (unsigned)((nib >> (4 * (x >> 4 & 15u))) & 15u);
+    return (unsigned)((nib >> (4 * (x & 15u))) & 15u) +
+           (unsigned)((nib >> (4 * (x >> 4 & 15u))) & 15u);
 }
 
 static inline unsigned satc_ctz(unsigned x)
@@ -330,7 +331,8 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
             V q0 = v_add(v_add(v_mul(Mx[cy], al(0)), v_mul(My[cx], be(0))), v_mul(Mz, ga(0)));
             V q1 = v_add(v_add(v_mul(Mx[cy], al(1)), v_mul(My[cx], be(1))), v_mul(Mz, ga(1)));
             V q2 = v_add(v_add(v_mul(Mx[cy], al(2)), v_mul(My[cx], be(2))), v_mul(Mz, ga(2)));
-            r = v_add(v_add(v_mul(e(0), v_abs(q0)), v_mul(e(1), v_abs(q1))), v_mul(e(2), v_abs(q2)));
+            r = v_add(v_add(v_mul(e(0), v_abs(q0)), v_mul(e(1), v_abs(q1))),
+                      v_mul(e(2), v_abs(q2)));
             r = v_add(r, v_mul(tol, v_add(v_add(aMx[cy], aMy[cx]), v_abs(Mz))));
             plo = v_add(v_add(Mz, v_min(mx0[cy], mx1[cy])), v_min(my0[cx], my1[cx]));
             phi = v_add(v_add(Mz, v_max(mx0[cy], mx1[cy])), v_max(my0[cx], my1[cx]));
@@ -475,8 +477,8 @@ SATC_AI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *v
 /* One vector of boxes: src at offset off, chunk positions pos..pos+W-1,
  * lanes outside `valid` ignored. */
 SATC_AI void step_v(const vconst *k, const vsrc *src, size_t off, size_t pos, unsigned valid,
-                    vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside, const int ortho, const int exact,
-                    const int classify)
+                    vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
+                    const int ortho, const int exact, const int classify)
 {
     const int need_in = exact || classify;
     const int nf = ortho ? F_ORTHO : F_PERSP;

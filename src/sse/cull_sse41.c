@@ -45,11 +45,13 @@ static inline M m_cnt_add(M c, M m)
 }
 static inline M m_cnt_gt(M c, int k)
 {
-    return simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
+    return simde_mm_castsi128_ps(
+        simde_mm_cmpgt_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
 }
 static inline M m_cnt_eq(M c, int k)
 {
-    return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
+    return simde_mm_castsi128_ps(
+        simde_mm_cmpeq_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
 }
 
 /* pshufb controls that move the lanes named by a 4-bit mask to the front
@@ -66,7 +68,10 @@ static const uint8_t satc_compress4[16][16] = {
     {B4(1), B4(2), B4(3), B4(0)}, {B4(0), B4(1), B4(2), B4(3)},
 };
 #undef B4
-static inline P p_make(unsigned bits) { return simde_mm_loadu_si128((const void *)satc_compress4[bits]); }
+static inline P p_make(unsigned bits)
+{
+    return simde_mm_loadu_si128((const void *)satc_compress4[bits]);
+}
 static inline V v_perm(V v, P p)
 {
     return simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), p));

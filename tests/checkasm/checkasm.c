@@ -366,6 +366,81 @@ static uint64_t compare_kernels(int p, const satc_frustum *f, const batch *b, si
     return bad;
 }
 
+/* What one comparison is about, for the reports. */
+typedef struct cmp_ctx {
+    const char *what;
+    const satc_frustum *f;
+    const batch *b;
+    size_t first, count;
+    int p, mode;
+} cmp_ctx;
+
+static void report_at(const cmp_ctx *x, size_t at, const char *msg)
+{
+    report(x->p, x->mode, x->what, x->f, &x->b->view, at < x->count ? x->first + at : (size_t)-1,
+           msg);
+}
+
+/* The two API calls (without and with classes) of one path against the
+ * reference's; returns the boxes that differ. */
+static uint64_t check_api(const cmp_ctx *x, const outs ref[2], stats *s)
+{
+    uint64_t worst = 0;
+    for (int c = 0; c < 2; c++) {
+        outs o;
+        size_t at;
+        char msg[160];
+        outs_init(&o, x->count);
+        run_api(path_isa[x->p], x->f, x->b, x->first, x->count, x->mode, c, &o);
+        if (!outs_intact(&o)) {
+            s->canary++;
+            report_at(x, (size_t)-1, "output canary overwritten");
+        }
+        uint64_t d = diff_outs(&ref[c], &o, x->count, c, &at);
+        if (d && at != (size_t)-1) {
+            /* Classes when asked for, else the visible bits. */
+            const unsigned char *rv = guarded_ptr(c ? &ref[c].classes : &ref[c].bits);
+            const unsigned char *ov = guarded_ptr(c ? &o.classes : &o.bits);
+            unsigned rw = c ? rv[at] : (unsigned)(rv[at / 8] >> (at % 8) & 1);
+            unsigned ow = c ? ov[at] : (unsigned)(ov[at / 8] >> (at % 8) & 1);
+            snprintf(msg, sizeof msg, "%llu boxes differ, first at %zu: %s %u (scalar) vs %u",
+                     (unsigned long long)d, x->first + at, c ? "class" : "visible", rw, ow);
+            report_at(x, at, msg);
+        } else if (d) {
+            snprintf(msg, sizeof msg, "status/count/indices differ: %d/%zu vs %d/%zu",
+                     (int)ref[c].st, ref[c].visible, (int)o.st, o.visible);
+            report_at(x, (size_t)-1, msg);
+        }
+        worst = d > worst ? d : worst;
+        outs_free(&o);
+    }
+    return worst;
+}
+
+/* The kernels of one path against the scalar ones, with and without
+ * classification; returns the boxes that differ. */
+static uint64_t check_kernels(const cmp_ctx *x, stats *s)
+{
+    uint64_t worst = 0;
+    for (unsigned cl = 0; cl < 2; cl++) {
+        unsigned flags = (x->mode ? SATC_K_EXACT : 0u) | (cl ? SATC_K_CLASSIFY : 0u);
+        size_t at;
+        int canary = 0;
+        uint64_t d = compare_kernels(x->p, x->f, x->b, x->first, x->count, flags, &at, &canary);
+        if (canary) {
+            s->canary++;
+            report_at(x, (size_t)-1, "kernel word canary overwritten");
+        }
+        if (d) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "kernel words differ (flags %u) at %zu", flags, at);
+            report_at(x, at, msg);
+        }
+        worst = d > worst ? d : worst;
+    }
+    return worst;
+}
+
 /*
  * Boxes [first, first + count) of b against f: every runnable path, both
  * modes, with and without classes; with kernels set, the kernels too.
@@ -382,55 +457,15 @@ static void compare_case(const char *what, const satc_frustum *f, const batch *b
         for (int p = 0; p < NPATHS; p++) {
             if (!path_on(p))
                 continue;
+            cmp_ctx x = {what, f, b, first, count, p, mode};
             stats *s = &g_group[p][mode];
-            uint64_t bad_boxes = 0;
-            for (int c = 0; c < 2; c++) {
-                outs o;
-                size_t at;
-                outs_init(&o, count);
-                run_api(path_isa[p], f, b, first, count, mode, c, &o);
-                if (!outs_intact(&o)) {
-                    s->canary++;
-                    report(p, mode, what, f, &b->view, (size_t)-1, "output canary overwritten");
-                }
-                uint64_t d = diff_outs(&ref[c], &o, count, c, &at);
-                if (d) {
-                    char msg[160];
-                    const unsigned char *rc = guarded_ptr(&ref[c].classes), *oc = guarded_ptr(&o.classes);
-                    if (at != (size_t)-1)
-                        snprintf(msg, sizeof msg, "%llu boxes differ (%s), first at %zu: class %u vs %u",
-                                 (unsigned long long)d, c ? "with classes" : "bitmask/indices", first + at,
-                                 c ? rc[at] : 9u, c ? oc[at] : 9u);
-                    else
-                        snprintf(msg, sizeof msg, "status/count/indices differ: %d/%zu vs %d/%zu",
-                                 (int)ref[c].st, ref[c].visible, (int)o.st, o.visible);
-                    report(p, mode, what, f, &b->view, at == (size_t)-1 ? (size_t)-1 : first + at, msg);
-                }
-                if (d > bad_boxes)
-                    bad_boxes = d;
-                outs_free(&o);
-            }
+            uint64_t bad = check_api(&x, ref, s);
             if (kernels) {
-                for (unsigned cl = 0; cl < 2; cl++) {
-                    unsigned flags = (mode ? SATC_K_EXACT : 0u) | (cl ? SATC_K_CLASSIFY : 0u);
-                    size_t at;
-                    int canary = 0;
-                    uint64_t d = compare_kernels(p, f, b, first, count, flags, &at, &canary);
-                    if (canary) {
-                        s->canary++;
-                        report(p, mode, what, f, &b->view, (size_t)-1, "kernel word canary overwritten");
-                    }
-                    if (d) {
-                        char msg[96];
-                        snprintf(msg, sizeof msg, "kernel words differ (flags %u) at %zu", flags, at);
-                        report(p, mode, what, f, &b->view, at < count ? first + at : (size_t)-1, msg);
-                    }
-                    if (d > bad_boxes)
-                        bad_boxes = d;
-                }
+                uint64_t kb = check_kernels(&x, s);
+                bad = kb > bad ? kb : bad;
             }
             s->boxes += count;
-            s->mismatches += bad_boxes;
+            s->mismatches += bad;
         }
         for (int c = 0; c < 2; c++)
             outs_free(&ref[c]);
@@ -922,7 +957,8 @@ static float key_float(int64_t k)
 /* Conservative and exact class of box i of b, as the reference says. */
 static unsigned ref_classes(const satc_frustum *f, const batch *b, size_t i)
 {
-    return satc_classify_ref(f, &b->view, i, 0) | satc_classify_ref(f, &b->view, i, SATC_K_EXACT) << 2;
+    return satc_classify_ref(f, &b->view, i, 0) |
+           satc_classify_ref(f, &b->view, i, SATC_K_EXACT) << 2;
 }
 
 /*
@@ -1024,6 +1060,8 @@ static int run_tests(uint64_t seed, const char *only)
                    satc_isa_native() & (unsigned)path_isa[p] ? "native" : "emulated");
     }
     printf("\n");
+    if (!(g_runnable & (SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON)))
+        printf("checkasm: no SIMD path compiled in: nothing to compare\n");
     int passes = HAVE_FTZ ? 2 : 1;
     if (!HAVE_FTZ)
         printf("checkasm: no flush-to-zero control on this machine: default environment only\n");
@@ -1031,7 +1069,8 @@ static int run_tests(uint64_t seed, const char *only)
         if (g_ftz) {
             /* The second pass is only worth its name if denormals do flush. */
             int ok = ftz_effective();
-            printf("checkasm: flush-to-zero pass: %s\n", ok ? "denormals flush" : "FLUSH NOT EFFECTIVE");
+            printf("checkasm: flush-to-zero pass: %s\n",
+                   ok ? "denormals flush" : "FLUSH NOT EFFECTIVE");
             ok ? g_passed++ : g_failed++;
         }
         for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
@@ -1134,8 +1173,9 @@ static int run_bench(void)
                     if (!path_on(p))
                         continue;
                     double t = time_path(path_isa[p], &s, mode, bits, reps);
-                    printf("%-8s %8zu boxes %-12s %-6s %8.3f ns/box %6.2fx%s\n", scn_name(kinds[ki]),
-                           s.count, mode_name[mode], satc_isa_name(path_isa[p]), t, ref / t,
+                    printf("%-8s %8zu boxes %-12s %-6s %8.3f ns/box %6.2fx%s\n",
+                           scn_name(kinds[ki]), s.count, mode_name[mode],
+                           satc_isa_name(path_isa[p]), t, ref / t,
                            satc_isa_native() & (unsigned)path_isa[p] ? "" : " (emulated)");
                 }
             }

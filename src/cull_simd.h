@@ -10,7 +10,7 @@
  *   v_set1 v_add v_sub v_mul v_abs (clear the sign bit) v_neg (flip it)
  *   v_min v_max             a < b ? a : b and a > b ? a : b, also on NaN
  *   v_lt v_gt v_le v_ge     ordered compares: false on NaN
- *   m_or m_andnot(a, b) = a & ~b, m_not, v_sel(m, a, b) = m ? a : b
+ *   m_and m_or m_andnot(a, b) = a & ~b, m_not, v_sel(m, a, b) = m ? a : b
  *   m_bits                  lane j's mask to bit j of an unsigned
  *   m_cnt_add(c, m)         lane-wise integer c + m (a true mask counts -1)
  *   m_cnt_gt(c, k) m_cnt_eq(c, k)   lane-wise integer compares with k
@@ -344,6 +344,41 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
     return sep;
 }
 
+/* point_in_persp for W lanes. */
+SATC_AI M point_in_v(const vconst *k, V x, V y, V z)
+{
+    M m = m_and(v_ge(z, k->n), v_le(z, k->f));
+    m = m_and(m, v_le(v_sub(x, v_mul(k->x1, z)), k->zero));
+    m = m_and(m, v_le(v_sub(v_mul(k->x0, z), x), k->zero));
+    m = m_and(m, v_le(v_sub(y, v_mul(k->y1, z)), k->zero));
+    return m_and(m, v_le(v_sub(v_mul(k->y0, z), y), k->zero));
+}
+
+/* satc_point_in_persp_ref for W lanes: the center and the eight vertices,
+ * built as a tree (vertex v = s0 + 2 s1 + 4 s2, + where s_j is set). */
+SATC_NI M points_in_persp_v(const vconst *k, const V *x)
+{
+    V hx[3], hy[3], hz[3];
+    for (int j = 0; j < 3; j++) {
+        hx[j] = v_mul(x[F_E + j], x[F_AL + j]);
+        hy[j] = v_mul(x[F_E + j], x[F_BE + j]);
+        hz[j] = v_mul(x[F_E + j], x[F_GA + j]);
+    }
+    M in = point_in_v(k, x[F_DX], x[F_DY], x[F_DZ]);
+    V px[8], py[8], pz[8];
+    px[0] = x[F_DX], py[0] = x[F_DY], pz[0] = x[F_DZ];
+    for (int j = 0, m = 1; j < 3; j++, m <<= 1) {
+        for (int v = m - 1; v >= 0; v--) {
+            px[v + m] = v_add(px[v], hx[j]), px[v] = v_sub(px[v], hx[j]);
+            py[v + m] = v_add(py[v], hy[j]), py[v] = v_sub(py[v], hy[j]);
+            pz[v + m] = v_add(pz[v], hz[j]), pz[v] = v_sub(pz[v], hz[j]);
+        }
+    }
+    for (int v = 0; v < 8; v++)
+        in = m_or(in, point_in_v(k, px[v], py[v], pz[v]));
+    return in;
+}
+
 /* satc_planes_ortho_ref for W lanes. */
 SATC_AI vplanes planes_ortho_v(const vconst *k, vbox *o, M bad, const int need_in)
 {
@@ -488,6 +523,8 @@ SATC_AI void step_v(const vconst *k, const vsrc *src, size_t off, size_t pos, un
     unsigned vb = m_bits(p.vis) & valid, ub = 0;
     if (exact) {
         ub = m_bits(p.und) & valid;
+        if (ub && !ortho)
+            ub &= ~m_bits(points_in_persp_v(k, o.v));
         if (ub == SATC_FULL) {
             /* Every lane undecided: test them where they are. */
             vb &= ~m_bits(ortho ? axes_ortho_v(k, o.v, 1) : axes_persp_v(k, o.v, 1));

@@ -38,6 +38,7 @@ static inline M v_gt(V a, V b) { return simde_vcgtq_f32(a, b); }
 static inline M v_le(V a, V b) { return simde_vcleq_f32(a, b); }
 static inline M v_ge(V a, V b) { return simde_vcgeq_f32(a, b); }
 static inline M m_or(M a, M b) { return simde_vorrq_u32(a, b); }
+static inline M m_and(M a, M b) { return simde_vandq_u32(a, b); }
 static inline M m_andnot(M a, M b) { return simde_vbicq_u32(a, b); }
 static inline M m_not(M a) { return simde_vmvnq_u32(a); }
 static inline V v_sel(M m, V a, V b) { return simde_vbslq_f32(m, a, b); }

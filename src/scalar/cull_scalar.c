@@ -275,6 +275,43 @@ int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
     return sep;
 }
 
+/* One point (frame coordinates) inside every plane of the perspective
+ * frustum, with the plane tier's expressions. */
+static inline int point_in_persp(const satc_frustum *f, float x, float y, float z)
+{
+    return (z >= f->n) & (z <= f->f) & (x - f->x1 * z <= 0.0f) & (f->x0 * z - x <= 0.0f) &
+           (y - f->y1 * z <= 0.0f) & (f->y0 * z - y <= 0.0f);
+}
+
+/*
+ * Trivial accept (Hoff, seed 001): a box whose center or one of whose eight
+ * vertices lies inside the frustum meets it. Exact mode tries this on the
+ * boxes the planes leave undecided before the remaining axes; it settles
+ * most of the visible ones. Vertex v adds +-e_j A_j for j = 0, 1, 2 in
+ * turn, + where bit j of v is set.
+ */
+int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
+{
+    float hx[3], hy[3], hz[3];
+    for (int j = 0; j < 3; j++) {
+        hx[j] = o->e[j] * o->al[j];
+        hy[j] = o->e[j] * o->be[j];
+        hz[j] = o->e[j] * o->ga[j];
+    }
+    int in = point_in_persp(f, o->dx, o->dy, o->dz);
+    for (int v = 0; v < 8; v++) {
+        float x = o->dx, y = o->dy, z = o->dz;
+        for (int j = 0; j < 3; j++) {
+            if (v >> j & 1)
+                x = x + hx[j], y = y + hy[j], z = z + hz[j];
+            else
+                x = x - hx[j], y = y - hy[j], z = z - hz[j];
+        }
+        in |= point_in_persp(f, x, y, z);
+    }
+    return in;
+}
+
 /* The class of one box: SATC_OUTSIDE, SATC_INTERSECTING or SATC_INSIDE. */
 unsigned satc_classify_ref(const satc_frustum *f, const satc_boxes *b, size_t i, unsigned flags)
 {
@@ -285,7 +322,8 @@ unsigned satc_classify_ref(const satc_frustum *f, const satc_boxes *b, size_t i,
     if (p.out)
         return SATC_OUTSIDE;
     if ((flags & SATC_K_EXACT) && p.undecided &&
-        (ortho ? satc_axes_ortho_ref(f, &o) : satc_axes_persp_ref(f, &o)))
+        (ortho ? satc_axes_ortho_ref(f, &o)
+               : !satc_point_in_persp_ref(f, &o) && satc_axes_persp_ref(f, &o)))
         return SATC_OUTSIDE;
     return p.inside ? SATC_INSIDE : SATC_INTERSECTING;
 }

@@ -24,6 +24,7 @@ typedef struct satc_planes {
 void satc_box_frame_ref(const satc_frustum *f, const satc_boxes *b, size_t i, satc_box_frame *o);
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
+int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
 unsigned satc_classify_ref(const satc_frustum *f, const satc_boxes *b, size_t i, unsigned flags);

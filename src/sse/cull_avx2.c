@@ -35,6 +35,7 @@ static inline M v_gt(V a, V b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ
 static inline M v_le(V a, V b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }
 static inline M v_ge(V a, V b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
 static inline M m_or(M a, M b) { return simde_mm256_or_ps(a, b); }
+static inline M m_and(M a, M b) { return simde_mm256_and_ps(a, b); }
 static inline M m_andnot(M a, M b) { return simde_mm256_andnot_ps(b, a); }
 static inline M m_not(M a)
 {

@@ -31,6 +31,7 @@ static inline M v_gt(V a, V b) { return simde_mm_cmpgt_ps(a, b); }
 static inline M v_le(V a, V b) { return simde_mm_cmple_ps(a, b); }
 static inline M v_ge(V a, V b) { return simde_mm_cmpge_ps(a, b); }
 static inline M m_or(M a, M b) { return simde_mm_or_ps(a, b); }
+static inline M m_and(M a, M b) { return simde_mm_and_ps(a, b); }
 static inline M m_andnot(M a, M b) { return simde_mm_andnot_ps(b, a); }
 static inline M m_not(M a)
 {

@@ -120,7 +120,6 @@ typedef struct satc_frustum {
     float n, f;           /**< near and far distances along D (f may be +Inf for perspective) */
     float dx, dy;         /**< perspective: x0 - x1 and y0 - y1 (negative) */
     float eps_k;          /**< SATC_EPSILON * K: tolerance per unit of S */
-    float eps_k2;         /**< SATC_EPSILON * K^2: the same on frustum-edge cross axes */
     float center[3];      /**< orthographic: center of the frustum box in frame coordinates */
     float half[3];        /**< orthographic: half sizes of the frustum box */
     float tol_t;          /**< orthographic: constant part of the tolerance */

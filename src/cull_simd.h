@@ -66,7 +66,7 @@ static inline unsigned satc_ctz(unsigned x)
 /* Per-frustum constants, broadcast once per call. */
 typedef struct vconst {
     V o[3], L[3], U[3], D[3];
-    V x0, x1, y0, y1, n, f, fdx, fdy, nfdx, nfdy, epsk, epsk2, maxmag, zero;
+    V x0, x1, y0, y1, n, f, fdx, fdy, nfdx, nfdy, epsk, maxmag, zero;
     V c[3], h[3], nh[3], tolt;
     V lane; /* 0, 1, ..., W - 1 */
 } vconst;
@@ -91,7 +91,7 @@ static void vconst_init(vconst *k, const satc_frustum *f)
     k->n = v_set1(f->n), k->f = v_set1(f->f);
     k->fdx = v_set1(f->dx), k->fdy = v_set1(f->dy);
     k->nfdx = v_set1(-f->dx), k->nfdy = v_set1(-f->dy);
-    k->epsk = v_set1(f->eps_k), k->epsk2 = v_set1(f->eps_k2);
+    k->epsk = v_set1(f->eps_k);
     k->maxmag = v_set1(SATC_MAX_MAGNITUDE);
     k->zero = v_set1(0.0f);
     k->tolt = v_set1(f->tol_t);

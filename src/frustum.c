@@ -83,11 +83,10 @@ satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam)
             return SATC_ERR_BOUNDS;
         fr.dx = fr.x0 - fr.x1;
         fr.dy = fr.y0 - fr.y1;
-        /* K bounds |W|_1 of the lateral edges W = (x, y, 1): every axis M and
-         * near-corner support in the test is at most K (K^2 for W x A_i). */
+        /* K bounds |W|_1 of the near corners W = (x, y, 1): a support over
+         * them is at most K |M|_1 for any axis M. */
         double K = 1.0 + maxabs(fr.x0, fr.x1) + maxabs(fr.y0, fr.y1);
         fr.eps_k = (float)(SATC_EPSILON * K);
-        fr.eps_k2 = (float)(SATC_EPSILON * K * K);
     }
     *out = fr;
     return SATC_OK;

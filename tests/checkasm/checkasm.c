@@ -218,8 +218,8 @@ static void print_frustum(const satc_frustum *f)
     for (int r = 0; r < 3; r++)
         printf("      frame[%d] %a %a %a\n", r, f->frame[r][0], f->frame[r][1], f->frame[r][2]);
     printf("      x0 %a x1 %a y0 %a y1 %a n %a f %a\n", f->x0, f->x1, f->y0, f->y1, f->n, f->f);
-    printf("      eps_k %a eps_k2 %a center %a %a %a half %a %a %a tol_t %a\n", f->eps_k,
-           f->eps_k2, f->center[0], f->center[1], f->center[2], f->half[0], f->half[1],
+    printf("      eps_k %a center %a %a %a half %a %a %a tol_t %a\n", f->eps_k,
+           f->center[0], f->center[1], f->center[2], f->half[0], f->half[1],
            f->half[2], f->tol_t);
 }
 

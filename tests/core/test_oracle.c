@@ -665,9 +665,9 @@ static void run_exact_touch(group *g, int cameras, size_t per_camera, uint64_t s
 /* Minimal exact-mode cases beyond the band (isolated from the groups
  * below): a segment nearly parallel to a frustum edge, just outside it,
  * straddling the two faces that meet there. The only separating axis is the
- * cross axis (frustum edge x A0), whose length |M| is small; the library's
- * tolerance on that axis, in units of |M|, is eps_k S (eps_k2 S for lateral
- * edges), i.e. eps_k S / |M| in distance, which exceeds the band. */
+ * cross axis (frustum edge x A0), whose length |M| is small. A tolerance
+ * not scaled by |M| (as an early version had) becomes tol / |M| in
+ * distance and keeps these boxes beyond the band; it must scale with |M|. */
 
 static void minimal_cases(void)
 {

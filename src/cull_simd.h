@@ -196,8 +196,7 @@ SATC_AI vplanes planes_persp_v(const vconst *k, vbox *o, M bad, const int need_i
     M gone = m_or(out, bad);
     vplanes p;
     p.vis = m_not(m_andnot(out, bad));
-    /* Inside and undecided lanes are masked by gone: skip when all are. */
-    if (need_in && m_bits(gone) != SATC_FULL) {
+    if (need_in) {
         x[F_RZ] = rz;
         x[F_SX1] = v_add(d1, rx1), x[F_SX0] = v_add(d0, rx0);
         x[F_SY1] = v_add(g1, ry1), x[F_SY0] = v_add(g0, ry0);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "scenes.h"
+#include "vec3d.h"
 
 #define PI 3.14159265358979323846
 
@@ -49,21 +50,6 @@ const char *scn_cam_name(scn_cam_kind k)
 }
 
 /* ------------------------------------------------------------------ */
-
-static void cross(const double *a, const double *b, double *o)
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void normalize(double *v)
-{
-    double l = sqrt(dot(v, v));
-    v[0] /= l, v[1] /= l, v[2] /= l;
-}
 
 static void unit_vector(scn_rng *r, double *v)
 {

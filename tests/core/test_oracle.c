@@ -21,6 +21,7 @@
 
 #include "oracle.h"
 #include "scenes.h"
+#include "vec3d.h"
 
 #define PI 3.14159265358979323846
 #define MAX_PATHS 4
@@ -120,21 +121,6 @@ static void unit_vector(scn_rng *r, double *v)
 {
     double z = scn_uniform(r, -1, 1), phi = scn_uniform(r, 0, 2 * PI), s = sqrt(1 - z * z);
     v[0] = s * cos(phi), v[1] = s * sin(phi), v[2] = z;
-}
-
-static void cross(const double *a, const double *b, double *o)
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void normalize(double *v)
-{
-    double l = sqrt(dot(v, v));
-    v[0] /= l, v[1] /= l, v[2] /= l;
 }
 
 /* Orthonormal axes with A0 = u (unit), the others at a random angle. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "robust_util.h"
+#include "vec3d.h"
 
 #define N 20000
 
@@ -24,18 +25,6 @@ typedef struct poly {
     double normal[6][3]; /* face normals */
     int nnormal;
 } poly;
-
-static void cross(const double a[3], const double b[3], double o[3])
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 static double norm(const double a[3]) { return sqrt(dot(a, a)); }
 

@@ -60,20 +60,7 @@ static inline M m_cnt_eq(M c, int k)
     return simde_vceqq_s32(simde_vreinterpretq_s32_u32(c), simde_vdupq_n_s32(k));
 }
 
-/* tbl controls that move the lanes named by a 4-bit mask to the front
- * (entry m: the bytes of the set lanes in increasing order, then lane 0). */
-#define B4(l) 4 * (l), 4 * (l) + 1, 4 * (l) + 2, 4 * (l) + 3
-static const uint8_t satc_compress4[16][16] = {
-    {B4(0), B4(0), B4(0), B4(0)}, {B4(0), B4(0), B4(0), B4(0)},
-    {B4(1), B4(0), B4(0), B4(0)}, {B4(0), B4(1), B4(0), B4(0)},
-    {B4(2), B4(0), B4(0), B4(0)}, {B4(0), B4(2), B4(0), B4(0)},
-    {B4(1), B4(2), B4(0), B4(0)}, {B4(0), B4(1), B4(2), B4(0)},
-    {B4(3), B4(0), B4(0), B4(0)}, {B4(0), B4(3), B4(0), B4(0)},
-    {B4(1), B4(3), B4(0), B4(0)}, {B4(0), B4(1), B4(3), B4(0)},
-    {B4(2), B4(3), B4(0), B4(0)}, {B4(0), B4(2), B4(3), B4(0)},
-    {B4(1), B4(2), B4(3), B4(0)}, {B4(0), B4(1), B4(2), B4(3)},
-};
-#undef B4
+#include "../compress4.h"
 static inline P p_make(unsigned bits) { return simde_vld1q_u8(satc_compress4[bits]); }
 static inline V v_perm(V v, P p)
 {

@@ -354,8 +354,11 @@ SATC_AI M point_in_v(const vconst *k, V x, V y, V z)
     return m_and(m, v_le(v_sub(v_mul(k->y0, z), y), k->zero));
 }
 
-/* satc_point_in_persp_ref for W lanes: the center and the eight vertices,
- * built as a tree (vertex v = s0 + 2 s1 + 4 s2, + where s_j is set). */
+/* satc_point_in_persp_ref for W lanes: the center, then the vertices
+ * depth first (+-e_0 A_0, then +-e_1 A_1, then +-e_2 A_2; x + (-h) is
+ * exactly x - h), so few partial sums are live at once. */
+SATC_AI V pm(V a, V h, int plus) { return plus ? v_add(a, h) : v_sub(a, h); }
+
 SATC_NI M points_in_persp_v(const vconst *k, const V *x)
 {
     V hx[3], hy[3], hz[3];
@@ -365,17 +368,14 @@ SATC_NI M points_in_persp_v(const vconst *k, const V *x)
         hz[j] = v_mul(x[F_E + j], x[F_GA + j]);
     }
     M in = point_in_v(k, x[F_DX], x[F_DY], x[F_DZ]);
-    V px[8], py[8], pz[8];
-    px[0] = x[F_DX], py[0] = x[F_DY], pz[0] = x[F_DZ];
-    for (int j = 0, m = 1; j < 3; j++, m <<= 1) {
-        for (int v = m - 1; v >= 0; v--) {
-            px[v + m] = v_add(px[v], hx[j]), px[v] = v_sub(px[v], hx[j]);
-            py[v + m] = v_add(py[v], hy[j]), py[v] = v_sub(py[v], hy[j]);
-            pz[v + m] = v_add(pz[v], hz[j]), pz[v] = v_sub(pz[v], hz[j]);
+    for (int s0 = 0; s0 < 2; s0++) {
+        V x1 = pm(x[F_DX], hx[0], s0), y1 = pm(x[F_DY], hy[0], s0), z1 = pm(x[F_DZ], hz[0], s0);
+        for (int s1 = 0; s1 < 2; s1++) {
+            V x2 = pm(x1, hx[1], s1), y2 = pm(y1, hy[1], s1), z2 = pm(z1, hz[1], s1);
+            for (int s2 = 0; s2 < 2; s2++)
+                in = m_or(in, point_in_v(k, pm(x2, hx[2], s2), pm(y2, hy[2], s2), pm(z2, hz[2], s2)));
         }
     }
-    for (int v = 0; v < 8; v++)
-        in = m_or(in, point_in_v(k, px[v], py[v], pz[v]));
     return in;
 }
 

@@ -42,7 +42,7 @@ static inline M m_and(M a, M b) { return simde_vandq_u32(a, b); }
 static inline M m_andnot(M a, M b) { return simde_vbicq_u32(a, b); }
 static inline M m_not(M a) { return simde_vmvnq_u32(a); }
 static inline V v_sel(M m, V a, V b) { return simde_vbslq_f32(m, a, b); }
-/* a < b ? a : b: vminq_f32 would return NaN where this returns b. */
+/* a < b ? a : b: NEON's own min would return NaN where this returns b. */
 static inline V v_min(V a, V b) { return v_sel(v_lt(a, b), a, b); }
 static inline V v_max(V a, V b) { return v_sel(v_gt(a, b), a, b); }
 static inline unsigned m_bits(M m)

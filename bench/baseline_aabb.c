@@ -26,19 +26,4 @@ int bl_aabb_box(const bl_frustum *bf, const satc_obb *b)
     return 1;
 }
 
-size_t bl_aabb_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask)
-{
-    size_t vis = 0;
-    for (size_t i0 = 0; i0 < n; i0 += 8) {
-        unsigned byte = 0;
-        for (size_t j = 0; j < 8 && i0 + j < n; j++) {
-            satc_obb o;
-            bl_load_box(b, i0 + j, &o);
-            unsigned v = bl_aabb_box(bf, &o) != 0;
-            byte |= v << j;
-            vis += v;
-        }
-        mask[i0 / 8] = (uint8_t)byte;
-    }
-    return vis;
-}
+BL_BATCH(bl_aabb_batch, bl_aabb_box)

@@ -119,37 +119,11 @@ int bl_hoff_box(const bl_frustum *bf, const satc_obb *b)
     return HOFF_REJECT;
 }
 
-size_t bl_hoff_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask)
-{
-    size_t vis = 0;
-    for (size_t i0 = 0; i0 < n; i0 += 8) {
-        unsigned byte = 0;
-        for (size_t j = 0; j < 8 && i0 + j < n; j++) {
-            satc_obb o;
-            bl_load_box(b, i0 + j, &o);
-            unsigned v = bl_hoff_box(bf, &o) != HOFF_REJECT;
-            byte |= v << j;
-            vis += v;
-        }
-        mask[i0 / 8] = (uint8_t)byte;
-    }
-    return vis;
-}
+#define HOFF_VISIBLE(bf, o) (bl_hoff_box(bf, o) != HOFF_REJECT)
+BL_BATCH(bl_hoff_batch, HOFF_VISIBLE)
 
-size_t bl_hoff_as_written(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask)
-{
-    size_t vis = 0;
-    for (size_t i0 = 0; i0 < n; i0 += 8) {
-        unsigned byte = 0;
-        for (size_t j = 0; j < 8 && i0 + j < n; j++) {
-            satc_obb o;
-            bl_load_box(b, i0 + j, &o);
-            int c = bl_hoff_box(bf, &o);
-            unsigned v = c != HOFF_REJECT && c != HOFF_COMPLETION;
-            byte |= v << j;
-            vis += v;
-        }
-        mask[i0 / 8] = (uint8_t)byte;
-    }
-    return vis;
-}
+static int hoff_as_written(int c) { return c != HOFF_REJECT && c != HOFF_COMPLETION; }
+
+/* As written (seed 001): without the box-edge completion. */
+#define HOFF_AS_WRITTEN(bf, o) hoff_as_written(bl_hoff_box(bf, o))
+BL_BATCH(bl_hoff_as_written, HOFF_AS_WRITTEN)

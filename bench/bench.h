@@ -117,6 +117,26 @@ int bl_hoff_box(const bl_frustum *bf, const satc_obb *b);
 int bl_aabb_box(const bl_frustum *bf, const satc_obb *b);
 
 /* Batch loops: cull [0, n) into a bitmask (ceil(n/8) bytes); return visible. */
+/* One box per call over a batch, into a bitmask (the baselines' shared
+ * loop): defines `name`, visible when `visible(bf, &box)` is true. */
+#define BL_BATCH(name, visible)                                                                \
+    size_t name(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask)             \
+    {                                                                                          \
+        size_t vis = 0;                                                                        \
+        for (size_t i0 = 0; i0 < n; i0 += 8) {                                                 \
+            unsigned byte = 0;                                                                 \
+            for (size_t j = 0; j < 8 && i0 + j < n; j++) {                                     \
+                satc_obb o;                                                                    \
+                bl_load_box(b, i0 + j, &o);                                                    \
+                unsigned v = (visible(bf, &o)) != 0;                                           \
+                byte |= v << j;                                                                \
+                vis += v;                                                                      \
+            }                                                                                  \
+            mask[i0 / 8] = (uint8_t)byte;                                                      \
+        }                                                                                      \
+        return vis;                                                                            \
+    }
+
 size_t bl_eberly_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);
 size_t bl_hoff_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);
 size_t bl_aabb_batch(const bl_frustum *bf, const satc_boxes *b, size_t n, uint8_t *mask);

@@ -51,14 +51,13 @@ static satc_status check_args(const satc_frustum *f, const satc_boxes *b, size_t
     return SATC_OK;
 }
 
-/* Byte j of the bitmask from bit words: little-endian bit order. */
+/* Byte j of the bitmask from bit words: little-endian bit order. Kernels
+ * leave bits past n at 0, so the last byte's spare bits come out 0. */
 static void put_bits(uint8_t *dst, const uint64_t *w, size_t n)
 {
     size_t bytes = (n + 7) / 8;
     for (size_t i = 0; i < bytes; i++)
         dst[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
-    if (n % 8)
-        dst[bytes - 1] &= (uint8_t)((1u << (n % 8)) - 1);
 }
 
 /* Eight classification bytes from eight bits of each word at once: bit b

@@ -8,17 +8,26 @@
  *
  * Contract (every path: scalar, SSE4.1, AVX2, NEON, bit-for-bit identical):
  *
- *  - Never a false negative. A box that touches the frustum in exact real
- *    arithmetic (applied to the float values given) is never reported
- *    outside, in either mode, for any finite box (orthonormal axes or not).
- *    Near-touching boxes are reported visible: a box is culled only when,
- *    along some separating axis M, the projections are apart by more than
- *        SATC_EPSILON * K * |M|_1 * S,
- *    which as a distance is at most sqrt(3) * SATC_EPSILON * K * S;
- *    S = |dx|+|dy|+|dz| + |e0|+|e1|+|e2| (camera-relative center in the
- *    frustum frame, and extents), K = 1 + max|x slope| + max|y slope| for a
+ *  - Never a false negative. A volume that touches the frustum in exact
+ *    real arithmetic (applied to the float values given) is never reported
+ *    outside, in either mode, for any finite volume of any form
+ *    (orthonormal axes or not, any axis lengths, subnormal components),
+ *    with flush-to-zero / denormals-are-zero on or off. Near-touching
+ *    volumes are reported visible: a volume is culled only when, along some
+ *    separating axis M, the projections are apart by more than
+ *        SATC_EPSILON * K * |M|_1 * S + SATC_TINY,
+ *    which as a distance is at least that and at most
+ *    sqrt(3) * (SATC_EPSILON * K * S + SATC_TINY / |M|_1);
+ *    S = |dx|+|dy|+|dz| + sum_j |H_j|_1 + 2^-100: the camera-relative
+ *    center in the frustum frame, and the frame components of the box's
+ *    half-axis vectors H_j (e_j A_j for an OBB; h_j times a world axis for
+ *    an AABB; M_i's columns times the local half extents for an
+ *    instance), so long axes count by their length; for a sphere
+ *    sum_j |H_j|_1 is 2 r. K = 1 + max|x slope| + max|y slope| for a
  *    perspective frustum, 3 for an orthographic one (whose S also counts
- *    the frustum box's own size). That band absorbs float rounding.
+ *    the frustum box's own size). The band absorbs float rounding; the
+ *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
+ *    2^-100 world units are not resolved.
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
  *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
@@ -48,7 +57,7 @@ extern "C" {
 
 /** Version of this header; satc_version() gives the library's. */
 #define SATC_VERSION_MAJOR 0
-#define SATC_VERSION_MINOR 1
+#define SATC_VERSION_MINOR 2
 #define SATC_VERSION_PATCH 0
 
 /** Symbol visibility for the shared library. */
@@ -62,6 +71,8 @@ extern "C" {
 
 /** Relative tolerance of the culling decision (see the contract above): 2^-16. */
 #define SATC_EPSILON 1.52587890625e-05f
+/** Absolute part of the culling tolerance along an axis (see above): 2^-120. */
+#define SATC_TINY 7.52316384526264e-37f
 /** Exact mode's false-positive band (see above): 2^-12. */
 #define SATC_EXACT_BAND 2.44140625e-04
 /** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
@@ -87,7 +98,8 @@ typedef enum satc_status {
     SATC_ERR_RANGE = -9,     /**< first + count overflows, or an index exceeds UINT32_MAX */
     SATC_ERR_ISA = -10,      /**< the requested ISA is not compiled in or not supported by this CPU */
     SATC_ERR_NOMEM = -11,    /**< allocation failed (satc_box_arrays_alloc only) */
-    SATC_ERR_BOX = -12       /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
+    SATC_ERR_BOX = -12,      /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
+    SATC_ERR_LAYOUT = -13    /**< batch descriptor invalid: unknown matrix layout, a stride smaller than its record, misaligned pointer or stride */
 } satc_status;
 
 /** Short English description of a status code; never NULL. */
@@ -272,6 +284,151 @@ SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsi
                                           const float lmin[3], const float lmax[3]);
 
 /* ------------------------------------------------------------------ */
+/* Box forms: the bounds engines already store, read in place          */
+/* ------------------------------------------------------------------ */
+
+/**
+ * A stream of 3-vectors read in place: element i is
+ * (x[i], y[i], z[i]) where each component pointer advances by `stride`
+ * bytes per element. One type covers every layout:
+ *  - separate arrays (structure of arrays): three pointers, stride
+ *    sizeof(float) (SATC_VEC3S_SOA);
+ *  - float3 / vec4 arrays and records: x, y, z = the fields' addresses in
+ *    element 0, stride = the record size (SATC_VEC3S_AOS);
+ *  - one value for the whole batch: stride 0.
+ * Pointers must be float-aligned and the stride a multiple of 4 bytes
+ * (else SATC_ERR_LAYOUT). satc reads only the described floats of the
+ * elements in the range culled.
+ */
+typedef struct satc_vec3s {
+    const float *x, *y, *z;
+    size_t stride; /**< bytes between consecutive elements; 0: one shared value */
+} satc_vec3s;
+
+/** A stream of floats: element i at (const char *)p + i * stride. */
+typedef struct satc_floats {
+    const float *p;
+    size_t stride; /**< bytes; 0: one shared value */
+} satc_floats;
+
+/** Three separate float arrays. */
+#define SATC_VEC3S_SOA(px, py, pz) ((satc_vec3s){(px), (py), (pz), sizeof(float)})
+/** Consecutive x, y, z at p (a float *), one element every `stride` bytes. */
+#define SATC_VEC3S_AOS(p, stride) ((satc_vec3s){(p), (p) + 1, (p) + 2, (stride)})
+
+/** Box forms (satc_batch.form). */
+typedef enum satc_form {
+    /** Eberly's center, three unit axes, three half extents (seed 000 §2). */
+    SATC_FORM_OBB = 1,
+    /** World axis-aligned box: center and half extents (Unity, Filament, Unreal). */
+    SATC_FORM_AABB = 2,
+    /** World axis-aligned box: two opposite corners (Godot, Jolt, three.js). */
+    SATC_FORM_MINMAX = 3,
+    /** Center and three half-axis vectors (scale folded in; any lengths; a
+     * parallelepiped when they are not orthogonal). */
+    SATC_FORM_HALF_AXES = 4,
+    /** An affine world matrix per instance applied to a local axis-aligned
+     * box (Bevy, three.js, Filament, instancing). */
+    SATC_FORM_INSTANCES = 5,
+    /** Bounding spheres: center and radius. */
+    SATC_FORM_SPHERES = 6
+} satc_form;
+
+/** SATC_FORM_OBB: extent holds the three half extents (a negative extent
+ * means its magnitude); axis[j] the unit vector A_j. */
+typedef struct satc_obbs {
+    satc_vec3s center;
+    satc_vec3s axis[3];
+    satc_vec3s extent;
+} satc_obbs;
+
+/** SATC_FORM_AABB: half extents (a negative one means its magnitude). */
+typedef struct satc_aabbs {
+    satc_vec3s center;
+    satc_vec3s half;
+} satc_aabbs;
+
+/** SATC_FORM_MINMAX: the box spanned by two corners (their order per axis
+ * does not matter). An "empty" box stored as +Inf / -Inf is non-finite:
+ * it is never culled (see the contract). */
+typedef struct satc_minmax {
+    satc_vec3s min;
+    satc_vec3s max;
+} satc_minmax;
+
+/** SATC_FORM_HALF_AXES: the box { C + s0 H0 + s1 H1 + s2 H2 : |s_j| <= 1 }. */
+typedef struct satc_half_axes {
+    satc_vec3s center;
+    satc_vec3s axis[3]; /**< H_j, world units, any length (zero too) */
+} satc_half_axes;
+
+/** Matrix layouts of SATC_FORM_INSTANCES (satc_instances.layout). Only the
+ * affine part is read (rows 0..2); the bottom row is taken as (0, 0, 0, 1). */
+typedef enum satc_affine {
+    /** 16 floats, element (r, c) at m[c*4 + r]: glm mat4, Unity float4x4,
+     * Filament mat4f, three.js Matrix4.elements, and Bevy's Affine3A
+     * (three columns padded to 16 bytes, then the translation). */
+    SATC_AFFINE_4X4_COLUMN_MAJOR = 0,
+    /** Rows of 4 floats, element (r, c) at m[r*4 + c]: a 4x4 row-major matrix,
+     * or a 3x4 row-major one (12 floats, stride >= 48). */
+    SATC_AFFINE_ROWS = 1,
+    /** 12 floats, four columns of three, element (r, c) at m[c*3 + r]
+     * (glm mat4x3). */
+    SATC_AFFINE_4X3_COLUMN_MAJOR = 2
+} satc_affine;
+
+/**
+ * SATC_FORM_INSTANCES: instance i is the local box [lc - lh, lc + lh]
+ * mapped by x' = M_i x (any affine map: rotation, non-uniform or negative
+ * scale, shear; a singular map gives a flat box, still culled correctly).
+ * The local box of instance i is element k of local_center / local_half,
+ * where k = i, or k = mesh[i] when `mesh` is not NULL (a table of
+ * mesh_count local boxes indexed by a 32-bit id per instance; an id >=
+ * mesh_count makes that instance non-finite: never culled). Give the
+ * local streams stride 0 for one local box shared by the batch.
+ */
+typedef struct satc_instances {
+    const float *matrix; /**< instance 0's matrix */
+    size_t stride;       /**< bytes between matrices: >= 64 (4x4 column-major), 48 (rows, 4x3) */
+    satc_affine layout;
+    satc_vec3s local_center;
+    satc_vec3s local_half; /**< a negative half extent means its magnitude */
+    const uint32_t *mesh;  /**< optional per-instance index into the local boxes */
+    size_t mesh_stride;    /**< bytes between ids (a multiple of 4) */
+    size_t mesh_count;     /**< number of local boxes the ids index */
+} satc_instances;
+
+/** SATC_FORM_SPHERES: a negative radius means its magnitude. */
+typedef struct satc_spheres {
+    satc_vec3s center;
+    satc_floats radius;
+} satc_spheres;
+
+/**
+ * A batch of bounding volumes in one of the forms above, read in place:
+ * set `form` and the member of that name. Plain data describing the
+ * caller's memory; satc never writes it.
+ *
+ *     satc_batch b = {.form = SATC_FORM_AABB,
+ *                     .aabb = {SATC_VEC3S_AOS(&rec[0].center[0], sizeof rec[0]),
+ *                              SATC_VEC3S_AOS(&rec[0].extents[0], sizeof rec[0])}};
+ */
+typedef struct satc_batch {
+    satc_form form;
+    union {
+        satc_obbs obb;
+        satc_aabbs aabb;
+        satc_minmax minmax;
+        satc_half_axes half_axes;
+        satc_instances instances;
+        satc_spheres spheres;
+    };
+} satc_batch;
+
+/** The batch descriptor of Eberly arrays (satc_boxes: separate float arrays). */
+SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
+
+/* ------------------------------------------------------------------ */
 /* Culling                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -311,14 +468,30 @@ typedef struct satc_results {
 } satc_results;
 
 /**
- * Culls boxes [first, first + count) of `boxes` against frustum `f` in
- * `mode` with the path chosen at first use (see satc_isa_active).
- * Reads nothing outside that range and writes nothing outside the
- * results' ranges; outputs must not overlap the inputs or each other.
- * Returns SATC_OK, SATC_ERR_NULL (f, boxes or out NULL, or, with count > 0,
- * one of the 15 box arrays NULL), SATC_ERR_FLAGS (unknown mode, or f not a
- * built frustum), SATC_ERR_RANGE (first + count overflows, or indices
+ * Culls volumes [first, first + count) of batch `b` (any form) against
+ * frustum `f` in `mode`, with the path chosen at first use (see
+ * satc_isa_active). Reads nothing outside the described fields of that
+ * range and writes nothing outside the results' ranges; outputs must not
+ * overlap the inputs or each other. Every form follows the contract at
+ * the top of this header (non-finite volumes are never culled).
+ * Exact mode per form: boxes of every form get the full separating-axis
+ * test of the parallelepiped they describe (face normals are the cross
+ * products of its edge vectors); spheres get the exact sphere-frustum
+ * test (visible when the center's distance to the frustum is at most the
+ * radius). Conservative mode is the plane test for every form.
+ * Returns SATC_OK, SATC_ERR_NULL (f, b or out NULL, or, with count > 0, a
+ * pointer the form reads is NULL), SATC_ERR_FLAGS (unknown mode or form,
+ * or f not a built frustum), SATC_ERR_LAYOUT (see satc_vec3s and
+ * satc_instances), SATC_ERR_RANGE (first + count overflows, or indices
  * wanted past UINT32_MAX). On error nothing is written.
+ */
+SATC_API satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first,
+                               size_t count, satc_mode mode, satc_results *out);
+
+/**
+ * satc_cull on Eberly arrays (satc_boxes), as before version 0.2:
+ * satc_cull with satc_batch_from_boxes(boxes). Same status codes (NULL
+ * boxes: SATC_ERR_NULL).
  */
 SATC_API satc_status satc_cull_batch(const satc_frustum *f, const satc_boxes *boxes, size_t first,
                                      size_t count, satc_mode mode, satc_results *out);
@@ -362,10 +535,14 @@ SATC_API satc_status satc_isa_set_mask(unsigned mask);
 SATC_API const char *satc_isa_name(satc_isa isa);
 
 /**
- * satc_cull_batch on an explicitly chosen path (one bit of satc_isa).
+ * satc_cull on an explicitly chosen path (one bit of satc_isa).
  * Returns SATC_ERR_ISA when that path is not runnable here, else as
- * satc_cull_batch.
+ * satc_cull.
  */
+SATC_API satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b,
+                                   size_t first, size_t count, satc_mode mode, satc_results *out);
+
+/** satc_cull_batch on an explicitly chosen path: satc_cull_isa on Eberly arrays. */
 SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
                                          const satc_boxes *boxes, size_t first, size_t count,
                                          satc_mode mode, satc_results *out);

@@ -21,6 +21,7 @@ const char *satc_status_string(satc_status s)
     case SATC_ERR_ISA: return "instruction set not available";
     case SATC_ERR_NOMEM: return "out of memory";
     case SATC_ERR_BOX: return "input does not describe a box";
+    case SATC_ERR_LAYOUT: return "batch layout invalid: stride, alignment or matrix layout";
     }
     return "unknown status";
 }
@@ -30,25 +31,122 @@ unsigned satc_version(void)
     return SATC_VERSION_MAJOR * 10000u + SATC_VERSION_MINOR * 100u + SATC_VERSION_PATCH;
 }
 
-static satc_status check_args(const satc_frustum *f, const satc_boxes *b, size_t first,
+static int misaligned(const void *p, size_t stride)
+{
+    return ((uintptr_t)p % sizeof(float)) != 0 || stride % sizeof(float) != 0;
+}
+
+/* A vec3 stream: non-NULL components (else 1), float-aligned, and a float3
+ * record no shorter than its three floats (else 2). */
+static int check_vec3s(const satc_vec3s *v)
+{
+    if (!v->x || !v->y || !v->z)
+        return 1;
+    if (misaligned(v->x, v->stride) || misaligned(v->y, 0) || misaligned(v->z, 0))
+        return 2;
+    if (v->stride && v->stride < 3 * sizeof(float) && v->y == v->x + 1 && v->z == v->x + 2)
+        return 2;
+    return 0;
+}
+
+/* The smallest stride of a matrix layout (bytes the loaders may read). */
+static size_t matrix_bytes(satc_affine lay)
+{
+    switch (lay) {
+    case SATC_AFFINE_4X4_COLUMN_MAJOR: return 16 * sizeof(float);
+    case SATC_AFFINE_ROWS: return 12 * sizeof(float);
+    case SATC_AFFINE_4X3_COLUMN_MAJOR: return 12 * sizeof(float);
+    }
+    return 0;
+}
+
+/* What the form reads, for count > 0: SATC_ERR_NULL or SATC_ERR_LAYOUT. */
+static satc_status check_batch(const satc_batch *b)
+{
+    int e = 0;
+    switch (b->form) {
+    case SATC_FORM_OBB:
+        e = check_vec3s(&b->obb.center) | check_vec3s(&b->obb.extent);
+        for (int j = 0; j < 3; j++)
+            e |= check_vec3s(&b->obb.axis[j]);
+        break;
+    case SATC_FORM_AABB: e = check_vec3s(&b->aabb.center) | check_vec3s(&b->aabb.half); break;
+    case SATC_FORM_MINMAX: e = check_vec3s(&b->minmax.min) | check_vec3s(&b->minmax.max); break;
+    case SATC_FORM_HALF_AXES:
+        e = check_vec3s(&b->half_axes.center);
+        for (int j = 0; j < 3; j++)
+            e |= check_vec3s(&b->half_axes.axis[j]);
+        break;
+    case SATC_FORM_INSTANCES: {
+        const satc_instances *s = &b->instances;
+        e = check_vec3s(&s->local_center) | check_vec3s(&s->local_half);
+        if (!s->matrix)
+            e |= 1;
+        else if (misaligned(s->matrix, s->stride) || !matrix_bytes(s->layout) ||
+                 s->stride < matrix_bytes(s->layout))
+            e |= 2;
+        if (s->mesh && misaligned(s->mesh, s->mesh_stride))
+            e |= 2;
+        break;
+    }
+    case SATC_FORM_SPHERES:
+        e = check_vec3s(&b->spheres.center);
+        if (!b->spheres.radius.p)
+            e |= 1;
+        else if (misaligned(b->spheres.radius.p, b->spheres.radius.stride))
+            e |= 2;
+        break;
+    }
+    return (e & 1) ? SATC_ERR_NULL : (e & 2) ? SATC_ERR_LAYOUT : SATC_OK;
+}
+
+static satc_status check_args(const satc_frustum *f, const satc_batch *b, size_t first,
                               size_t count, satc_mode mode, const satc_results *out)
 {
     if (!f || !b || !out)
         return SATC_ERR_NULL;
     if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||
-        (f->kind != SATC_FRUSTUM_PERSPECTIVE && f->kind != SATC_FRUSTUM_ORTHOGRAPHIC))
+        (f->kind != SATC_FRUSTUM_PERSPECTIVE && f->kind != SATC_FRUSTUM_ORTHOGRAPHIC) ||
+        (unsigned)b->form < 1 || (unsigned)b->form > SATC_NFORMS)
         return SATC_ERR_FLAGS;
     if (count > SIZE_MAX - first)
         return SATC_ERR_RANGE;
     if (count == 0)
         return SATC_OK;
-    for (int k = 0; k < 3; k++) {
-        if (!b->center[k] || !b->extent[k] || !b->axis[k][0] || !b->axis[k][1] || !b->axis[k][2])
-            return SATC_ERR_NULL;
-    }
+    satc_status st = check_batch(b);
+    if (st != SATC_OK)
+        return st;
     if (out->indices && first + count - 1 > UINT32_MAX)
         return SATC_ERR_RANGE;
     return SATC_OK;
+}
+
+satc_batch satc_batch_from_boxes(const satc_boxes *b)
+{
+    satc_batch r;
+    memset(&r, 0, sizeof r);
+    r.form = SATC_FORM_OBB;
+    if (!b)
+        return r;
+    r.obb.center = SATC_VEC3S_SOA(b->center[0], b->center[1], b->center[2]);
+    r.obb.extent = SATC_VEC3S_SOA(b->extent[0], b->extent[1], b->extent[2]);
+    for (int j = 0; j < 3; j++)
+        r.obb.axis[j] = SATC_VEC3S_SOA(b->axis[j][0], b->axis[j][1], b->axis[j][2]);
+    return r;
+}
+
+satc_status satc_cull_batch(const satc_frustum *f, const satc_boxes *boxes, size_t first,
+                            size_t count, satc_mode mode, satc_results *out)
+{
+    satc_batch b = satc_batch_from_boxes(boxes);
+    return satc_cull(f, boxes ? &b : NULL, first, count, mode, out);
+}
+
+satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f, const satc_boxes *boxes,
+                                size_t first, size_t count, satc_mode mode, satc_results *out)
+{
+    satc_batch b = satc_batch_from_boxes(boxes);
+    return satc_cull_isa(isa, f, boxes ? &b : NULL, first, count, mode, out);
 }
 
 /* Byte j of the bitmask from bit words: little-endian bit order. Kernels
@@ -109,19 +207,19 @@ static unsigned ctz64(uint64_t x)
 #endif
 }
 
-satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_boxes *b,
+satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                           size_t first, size_t count, satc_mode mode, satc_results *out)
 {
     satc_status st = check_args(f, b, first, count, mode, out);
     if (st != SATC_OK)
         return st;
-    satc_kernel_fn fn = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC ? k->orthographic : k->perspective;
+    satc_kernel_fn fn = k->fn[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC];
     unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
     size_t visible = 0;
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
-        fn(f, b, first + done, n, flags, vis, in);
+        fn(f, b, first + done, n, flags | (done + n == count ? SATC_K_LAST : 0u), vis, in);
         if (out->bitmask)
             put_bits(out->bitmask + done / 8, vis, n);
         if (out->classes)

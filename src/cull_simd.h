@@ -66,13 +66,16 @@ static inline unsigned satc_ctz(unsigned x)
 /* Per-frustum constants, broadcast once per call. */
 typedef struct vconst {
     V o[3], L[3], U[3], D[3];
-    V x0, x1, y0, y1, n, f, fdx, fdy, nfdx, nfdy, epsk, maxmag, zero;
+    V x0, x1, y0, y1, n, f, fdx, fdy, epsk, maxmag, zero, half, tiny, sfloor;
     V c[3], h[3], nh[3], tolt;
+    V pabs[5][3], col1[3], norm2[5], inv[4];
     V lane; /* 0, 1, ..., W - 1 */
 } vconst;
 
 static void vconst_init(vconst *k, const satc_frustum *f)
 {
+    satc_fconsts fc;
+    satc_frustum_consts(f, &fc);
     float lane[W];
     for (int j = 0; j < W; j++)
         lane[j] = (float)j;
@@ -85,107 +88,77 @@ static void vconst_init(vconst *k, const satc_frustum *f)
         k->c[j] = v_set1(f->center[j]);
         k->h[j] = v_set1(f->half[j]);
         k->nh[j] = v_set1(-f->half[j]);
+        k->col1[j] = v_set1(fc.col1[j]);
+        for (int p = 0; p < 5; p++)
+            k->pabs[p][j] = v_set1(fc.pabs[p][j]);
     }
+    for (int p = 0; p < 5; p++)
+        k->norm2[p] = v_set1(fc.norm2[p]);
+    for (int p = 0; p < 4; p++)
+        k->inv[p] = v_set1(fc.inv[p]);
     k->x0 = v_set1(f->x0), k->x1 = v_set1(f->x1);
     k->y0 = v_set1(f->y0), k->y1 = v_set1(f->y1);
     k->n = v_set1(f->n), k->f = v_set1(f->f);
     k->fdx = v_set1(f->dx), k->fdy = v_set1(f->dy);
-    k->nfdx = v_set1(-f->dx), k->nfdy = v_set1(-f->dy);
     k->epsk = v_set1(f->eps_k);
     k->maxmag = v_set1(SATC_MAX_MAGNITUDE);
     k->zero = v_set1(0.0f);
+    k->half = v_set1(0.5f);
+    k->tiny = v_set1(SATC_TINY);
+    k->sfloor = v_set1(SATC_S_FLOOR);
     k->tolt = v_set1(f->tol_t);
 }
 
 /*
- * What the axes tier needs of a box, as lanes: the frame (satc_box_frame
- * without bad) and, for perspective frusta, values the plane tier already
- * has: rz and the four side sums d + R. Kept as an array so undecided
- * lanes can be packed field by field.
+ * A volume as lanes: satc_box_frame's fields (without bad). Kept as an
+ * array so undecided lanes can be packed field by field.
  */
 enum {
     F_DX, F_DY, F_DZ,
-    F_AL, F_BE = F_AL + 3, F_GA = F_BE + 3, F_E = F_GA + 3,
-    F_S = F_E + 3,
-    F_RZ, F_SX1, F_SX0, F_SY1, F_SY0,
-    F_PERSP, /* fields of a perspective box */
-    F_ORTHO = F_RZ
+    F_HX, F_HY = F_HX + 3, F_HZ = F_HY + 3,
+    F_R = F_HZ + 3, /* five radii */
+    F_S = F_R + 5,
+    F_RAD,
+    F_N /* fields */
 };
 
 typedef struct vbox {
-    V v[F_PERSP];
+    V v[F_N];
 } vbox;
 
-/* The 15 input arrays, offset to the chunk: center, axis[j][c], extent. */
-typedef struct vsrc {
-    const float *p[15];
-} vsrc;
-
-static void vsrc_init(vsrc *s, const satc_boxes *b, size_t first)
-{
-    for (int c = 0; c < 3; c++) {
-        s->p[c] = b->center[c] + first;
-        s->p[12 + c] = b->extent[c] + first;
-        for (int j = 0; j < 3; j++)
-            s->p[3 + 3 * j + c] = b->axis[j][c] + first;
-    }
-}
-
-/* satc_box_frame_ref for W boxes; returns the bad mask. */
-SATC_AI M frame_v(const vconst *k, const vsrc *src, size_t i, vbox *o)
-{
-    const float *const *p = src->p;
-    V *x = o->v;
-    V cx = v_sub(v_load(p[0] + i), k->o[0]);
-    V cy = v_sub(v_load(p[1] + i), k->o[1]);
-    V cz = v_sub(v_load(p[2] + i), k->o[2]);
-    x[F_DX] = v_add(v_add(v_mul(k->L[0], cx), v_mul(k->L[1], cy)), v_mul(k->L[2], cz));
-    x[F_DY] = v_add(v_add(v_mul(k->U[0], cx), v_mul(k->U[1], cy)), v_mul(k->U[2], cz));
-    x[F_DZ] = v_add(v_add(v_mul(k->D[0], cx), v_mul(k->D[1], cy)), v_mul(k->D[2], cz));
-    for (int j = 0; j < 3; j++) {
-        V ax = v_load(p[3 + 3 * j] + i), ay = v_load(p[4 + 3 * j] + i);
-        V az = v_load(p[5 + 3 * j] + i);
-        x[F_AL + j] = v_add(v_add(v_mul(k->L[0], ax), v_mul(k->L[1], ay)), v_mul(k->L[2], az));
-        x[F_BE + j] = v_add(v_add(v_mul(k->U[0], ax), v_mul(k->U[1], ay)), v_mul(k->U[2], az));
-        x[F_GA + j] = v_add(v_add(v_mul(k->D[0], ax), v_mul(k->D[1], ay)), v_mul(k->D[2], az));
-        x[F_E + j] = v_abs(v_load(p[12 + j] + i));
-    }
-    V s = v_add(v_add(v_abs(x[F_DX]), v_abs(x[F_DY])), v_abs(x[F_DZ]));
-    s = v_add(v_add(v_add(s, x[F_E]), x[F_E + 1]), x[F_E + 2]);
-    x[F_S] = s;
-    V g = v_add(s, v_abs(v_add(v_add(x[F_AL], x[F_AL + 1]), x[F_AL + 2])));
-    return m_not(v_lt(g, k->maxmag));
-}
+#include "load_simd.h"
 
 /* A mask with no lane set (0 < 0 is false). */
 SATC_AI M m_none(const vconst *k) { return v_lt(k->zero, k->zero); }
-
-/* e0 |a0 - q c0| + e1 |a1 - q c1| + e2 |a2 - q c2| (radius_side). */
-SATC_AI V radius_side_v(const V *e, const V *a, const V *c, V q)
-{
-    V r = v_add(v_mul(e[0], v_abs(v_sub(a[0], v_mul(q, c[0])))),
-                v_mul(e[1], v_abs(v_sub(a[1], v_mul(q, c[1])))));
-    return v_add(r, v_mul(e[2], v_abs(v_sub(a[2], v_mul(q, c[2])))));
-}
 
 /* Results of the plane tier for W lanes. */
 typedef struct vplanes {
     M vis, inside, und;
 } vplanes;
 
-/* satc_planes_persp_ref; fills the perspective-only fields of o. */
-SATC_AI vplanes planes_persp_v(const vconst *k, vbox *o, M bad, const int need_in)
+/* Counts of planes a lane is inside of to the plane tier's three masks. */
+SATC_AI vplanes planes_result(const vconst *k, M out, M bad, M c, const int need_in)
 {
-    V *x = o->v;
-    const V *e = x + F_E, *al = x + F_AL, *be = x + F_BE, *ga = x + F_GA;
+    M gone = m_or(out, bad);
+    vplanes p;
+    p.vis = m_not(m_andnot(out, bad));
+    if (need_in) {
+        p.inside = m_andnot(m_cnt_eq(c, -6), gone);
+        p.und = m_andnot(m_cnt_gt(c, -5), gone); /* two or more planes crossed */
+    } else {
+        p.inside = p.und = m_none(k);
+    }
+    return p;
+}
+
+/* satc_planes_persp_ref. */
+SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int need_in)
+{
+    const V *x = o->v;
     V tol = v_mul(k->epsk, x[F_S]);
-    V rz = v_add(v_add(v_add(v_mul(e[0], v_abs(ga[0])), v_mul(e[1], v_abs(ga[1]))),
-                       v_mul(e[2], v_abs(ga[2]))),
-                 tol);
-    V rx1 = v_add(radius_side_v(e, al, ga, k->x1), tol);
-    V rx0 = v_add(radius_side_v(e, al, ga, k->x0), tol);
-    V ry1 = v_add(radius_side_v(e, be, ga, k->y1), tol);
-    V ry0 = v_add(radius_side_v(e, be, ga, k->y0), tol);
+    V rz = v_add(x[F_R], tol);
+    V rx1 = v_add(x[F_R + 1], tol), rx0 = v_add(x[F_R + 2], tol);
+    V ry1 = v_add(x[F_R + 3], tol), ry0 = v_add(x[F_R + 4], tol);
     V d1 = v_sub(x[F_DX], v_mul(k->x1, x[F_DZ])), d0 = v_sub(v_mul(k->x0, x[F_DZ]), x[F_DX]);
     V g1 = v_sub(x[F_DY], v_mul(k->y1, x[F_DZ])), g0 = v_sub(v_mul(k->y0, x[F_DZ]), x[F_DY]);
     V zp = v_add(x[F_DZ], rz), zm = v_sub(x[F_DZ], rz);
@@ -193,25 +166,34 @@ SATC_AI vplanes planes_persp_v(const vconst *k, vbox *o, M bad, const int need_i
     M out = m_or(v_lt(zp, k->n), v_gt(zm, k->f));
     out = m_or(out, m_or(v_gt(v_sub(d1, rx1), k->zero), v_gt(v_sub(d0, rx0), k->zero)));
     out = m_or(out, m_or(v_gt(v_sub(g1, ry1), k->zero), v_gt(v_sub(g0, ry0), k->zero)));
-    M gone = m_or(out, bad);
-    vplanes p;
-    p.vis = m_not(m_andnot(out, bad));
+    M c = m_none(k);
     if (need_in) {
-        x[F_RZ] = rz;
-        x[F_SX1] = v_add(d1, rx1), x[F_SX0] = v_add(d0, rx0);
-        x[F_SY1] = v_add(g1, ry1), x[F_SY0] = v_add(g0, ry0);
-        /* Count the planes the box is inside of: each true mask adds -1. */
-        M c = m_cnt_add(v_ge(zm, k->n), v_le(zp, k->f));
-        c = m_cnt_add(c, v_le(x[F_SX1], k->zero));
-        c = m_cnt_add(c, v_le(x[F_SX0], k->zero));
-        c = m_cnt_add(c, v_le(x[F_SY1], k->zero));
-        c = m_cnt_add(c, v_le(x[F_SY0], k->zero));
-        p.inside = m_andnot(m_cnt_eq(c, -6), gone);
-        p.und = m_andnot(m_cnt_gt(c, -5), gone); /* two or more planes crossed */
-    } else {
-        p.inside = p.und = m_none(k);
+        /* Count the planes the volume is inside of: each true mask adds -1. */
+        c = m_cnt_add(v_ge(zm, k->n), v_le(zp, k->f));
+        c = m_cnt_add(c, v_le(v_add(d1, rx1), k->zero));
+        c = m_cnt_add(c, v_le(v_add(d0, rx0), k->zero));
+        c = m_cnt_add(c, v_le(v_add(g1, ry1), k->zero));
+        c = m_cnt_add(c, v_le(v_add(g0, ry0), k->zero));
     }
-    return p;
+    return planes_result(k, out, bad, c, need_in);
+}
+
+/* satc_planes_ortho_ref. */
+SATC_AI vplanes planes_ortho_v(const vconst *k, const vbox *o, M bad, const int need_in)
+{
+    const V *x = o->v;
+    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
+    V t[3] = {v_sub(x[F_DX], k->c[0]), v_sub(x[F_DY], k->c[1]), v_sub(x[F_DZ], k->c[2])};
+    M out = m_none(k), c = m_none(k);
+    for (int q = 0; q < 3; q++) {
+        V r = v_add(x[F_R + q], tol);
+        out = m_or(out, v_gt(v_sub(v_abs(t[q]), r), k->h[q]));
+        if (need_in) {
+            c = m_cnt_add(c, v_le(v_add(t[q], r), k->h[q]));
+            c = m_cnt_add(c, v_ge(v_sub(t[q], r), k->nh[q]));
+        }
+    }
+    return planes_result(k, out, bad, c, need_in);
 }
 
 /* separated(): the frustum's interval on M, scaled by fb where it grows. */
@@ -226,42 +208,52 @@ SATC_AI M separated_v(V d, V r, V plo, V phi, V n, V fb, V zero)
 /* The fields the axes tier reads, where they lie (field q of the lanes at
  * x[q * st]: st = 1 in a vbox, a row in the packed buffer). Read from
  * memory rather than copied: the tier has more live values than registers. */
-#define e(m) x[(F_E + (m)) * st]
-#define al(m) x[(F_AL + (m)) * st]
-#define be(m) x[(F_BE + (m)) * st]
-#define ga(m) x[(F_GA + (m)) * st]
+#define hx(m) x[(F_HX + (m)) * st]
+#define hy(m) x[(F_HY + (m)) * st]
+#define hz(m) x[(F_HZ + (m)) * st]
 
 /* The other two axis indices of i, increasing (as in the reference). */
 static const int satc_oj[3] = {1, 0, 0}, satc_ok[3] = {2, 2, 1};
 
-/* Gram entries G_ij = A_i.A_j and |X_ij|, |Y_ij|, |Z_ij| for i < j, the
- * cross terms (A_i x A_j) components that radii on L/U/Z x A_i need. */
-typedef struct vgram {
-    V G[3][3];
-    V X[3][3], Y[3][3], Z[3][3]; /* absolute values, symmetric */
-} vgram;
+/* cross_terms: X_ij, Y_ij, Z_ij for i < j (the rest are their negatives). */
+typedef struct vcross {
+    V X[3][3], Y[3][3], Z[3][3];
+} vcross;
 
-SATC_AI void gram_v(vgram *g, const V *x, size_t st, const int want_z)
+SATC_AI void cross_v(vcross *g, const V *x, size_t st)
 {
     for (int i = 0; i < 3; i++) {
-        for (int j = i; j < 3; j++) {
-            g->G[i][j] = g->G[j][i] =
-                v_add(v_add(v_mul(al(i), al(j)), v_mul(be(i), be(j))), v_mul(ga(i), ga(j)));
-            if (j == i)
-                continue;
-            g->X[i][j] = g->X[j][i] = v_abs(v_sub(v_mul(be(i), ga(j)), v_mul(ga(i), be(j))));
-            g->Y[i][j] = g->Y[j][i] = v_abs(v_sub(v_mul(ga(i), al(j)), v_mul(al(i), ga(j))));
-            if (want_z)
-                g->Z[i][j] = g->Z[j][i] = v_abs(v_sub(v_mul(al(i), be(j)), v_mul(be(i), al(j))));
+        for (int j = i + 1; j < 3; j++) {
+            g->X[i][j] = v_sub(v_mul(hy(i), hz(j)), v_mul(hz(i), hy(j)));
+            g->Y[i][j] = v_sub(v_mul(hz(i), hx(j)), v_mul(hx(i), hz(j)));
+            g->Z[i][j] = v_sub(v_mul(hx(i), hy(j)), v_mul(hy(i), hx(j)));
         }
     }
 }
 
-/* e0 |G_i0| + e1 |G_i1| + e2 |G_i2|: the box's radius on its own axis A_i. */
-SATC_AI V radius_own_v(const V *x, size_t st, const vgram *g, int i)
+/* |X_ij| for i != j: the magnitude is the same either way round. */
+#define ABS_PAIR(T, i, j) v_abs((i) < (j) ? g.T[i][j] : g.T[j][i])
+
+/* The three projections q_j = M.H_j, summed as |q0| + |q1| + |q2|. */
+SATC_AI V proj_sum_v(const V *x, size_t st, V mx, V my, V mz)
 {
-    return v_add(v_add(v_mul(e(0), v_abs(g->G[i][0])), v_mul(e(1), v_abs(g->G[i][1]))),
-                 v_mul(e(2), v_abs(g->G[i][2])));
+    V q0 = v_add(v_add(v_mul(mx, hx(0)), v_mul(my, hy(0))), v_mul(mz, hz(0)));
+    V q1 = v_add(v_add(v_mul(mx, hx(1)), v_mul(my, hy(1))), v_mul(mz, hz(1)));
+    V q2 = v_add(v_add(v_mul(mx, hx(2)), v_mul(my, hy(2))), v_mul(mz, hz(2)));
+    return v_add(v_add(v_abs(q0), v_abs(q1)), v_abs(q2));
+}
+
+/* axis_persp: a general axis against the perspective frustum. */
+SATC_AI M axis_persp_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz, V tol, V fb)
+{
+    V d = v_add(v_add(v_mul(mx, x[F_DX * st]), v_mul(my, x[F_DY * st])), v_mul(mz, x[F_DZ * st]));
+    V r = v_add(proj_sum_v(x, st, mx, my, mz),
+                v_mul(tol, v_add(v_add(v_abs(mx), v_abs(my)), v_abs(mz))));
+    r = v_add(r, k->tiny);
+    V mx0 = v_mul(mx, k->x0), mx1 = v_mul(mx, k->x1), my0 = v_mul(my, k->y0), my1 = v_mul(my, k->y1);
+    V plo = v_add(v_add(mz, v_min(mx0, mx1)), v_min(my0, my1));
+    V phi = v_add(v_add(mz, v_max(mx0, mx1)), v_max(my0, my1));
+    return separated_v(d, r, plo, phi, k->n, fb, k->zero);
 }
 
 /* satc_axes_persp_ref for W lanes; stops once every lane is separated. */
@@ -269,74 +261,60 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
 {
     const V dx = x[F_DX * st], dy = x[F_DY * st], dz = x[F_DZ * st], zero = k->zero, n = k->n;
     V tol = v_mul(k->epsk, x[F_S * st]);
-    V fb = v_min(v_add(dz, x[F_RZ * st]), k->f);
+    V fb = v_min(v_add(dz, v_add(x[F_R * st], tol)), k->f);
 
     /* Lower sides of the side planes. */
     V mx = v_mul(fb, k->fdx), my = v_mul(fb, k->fdy);
-    M sep = m_or(v_lt(x[F_SX1 * st], mx), v_lt(x[F_SX0 * st], mx));
-    sep = m_or(sep, m_or(v_lt(x[F_SY1 * st], my), v_lt(x[F_SY0 * st], my)));
+    V rx1 = v_add(x[(F_R + 1) * st], tol), rx0 = v_add(x[(F_R + 2) * st], tol);
+    V ry1 = v_add(x[(F_R + 3) * st], tol), ry0 = v_add(x[(F_R + 4) * st], tol);
+    M sep = m_or(v_lt(v_add(v_sub(dx, v_mul(k->x1, dz)), rx1), mx),
+                 v_lt(v_add(v_sub(v_mul(k->x0, dz), dx), rx0), mx));
+    sep = m_or(sep, m_or(v_lt(v_add(v_sub(dy, v_mul(k->y1, dz)), ry1), my),
+                         v_lt(v_add(v_sub(v_mul(k->y0, dz), dy), ry0), my)));
     if (m_bits(sep) == SATC_FULL)
         return sep;
 
-    vgram g;
-    gram_v(&g, x, st, 0);
+    vcross g;
+    cross_v(&g, x, st);
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
-        V aa = v_abs(al(i)), ab = v_abs(be(i)), ag = v_abs(ga(i));
-        /* M = A_i. */
-        V d = v_add(v_add(v_mul(al(i), dx), v_mul(be(i), dy)), v_mul(ga(i), dz));
-        V r = v_add(radius_own_v(x, st, &g, i), v_mul(tol, v_add(v_add(aa, ab), ag)));
-        V xa0 = v_mul(al(i), k->x0), xa1 = v_mul(al(i), k->x1);
-        V yb0 = v_mul(be(i), k->y0), yb1 = v_mul(be(i), k->y1);
-        V plo = v_add(v_add(ga(i), v_min(xa0, xa1)), v_min(yb0, yb1));
-        V phi = v_add(v_add(ga(i), v_max(xa0, xa1)), v_max(yb0, yb1));
-        sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
+        V ax = v_abs(hx(i)), ay = v_abs(hy(i)), az = v_abs(hz(i));
+        /* M = N_i = H_j x H_q. */
+        sep = m_or(sep, axis_persp_v(k, x, st, g.X[j][q], g.Y[j][q], g.Z[j][q], tol, fb));
 
-        /* M = L x A_i = (0, -gamma_i, beta_i). */
-        V ng = v_neg(ga(i));
-        d = v_sub(v_mul(be(i), dz), v_mul(ga(i), dy));
-        r = v_add(v_add(v_mul(e(j), g.X[i][j]), v_mul(e(q), g.X[i][q])), v_mul(tol, v_add(ag, ab)));
+        /* M = L x H_i = (0, -hz_i, hy_i). */
+        V ng = v_neg(hz(i));
+        V d = v_sub(v_mul(hy(i), dz), v_mul(hz(i), dy));
+        V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), v_mul(tol, v_add(az, ay)));
+        r = v_add(r, k->tiny);
         V gy0 = v_mul(ng, k->y0), gy1 = v_mul(ng, k->y1);
-        plo = v_add(be(i), v_min(gy0, gy1));
-        phi = v_add(be(i), v_max(gy0, gy1));
+        V plo = v_add(hy(i), v_min(gy0, gy1));
+        V phi = v_add(hy(i), v_max(gy0, gy1));
         sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
 
-        /* M = U x A_i = (gamma_i, 0, -alpha_i). */
-        d = v_sub(v_mul(ga(i), dx), v_mul(al(i), dz));
-        r = v_add(v_add(v_mul(e(j), g.Y[i][j]), v_mul(e(q), g.Y[i][q])), v_mul(tol, v_add(ag, aa)));
-        V xg[2] = {v_mul(ga(i), k->x0), v_mul(ga(i), k->x1)};
-        plo = v_sub(v_min(xg[0], xg[1]), al(i));
-        phi = v_sub(v_max(xg[0], xg[1]), al(i));
+        /* M = U x H_i = (hz_i, 0, -hx_i). */
+        d = v_sub(v_mul(hz(i), dx), v_mul(hx(i), dz));
+        r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), v_mul(tol, v_add(az, ax)));
+        r = v_add(r, k->tiny);
+        V xg[2] = {v_mul(hz(i), k->x0), v_mul(hz(i), k->x1)};
+        plo = v_sub(v_min(xg[0], xg[1]), hx(i));
+        phi = v_sub(v_max(xg[0], xg[1]), hx(i));
         sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
 
-        /* M = W x A_i for the four lateral edges W = (wx, wy, 1); the
+        /* M = W x H_i for the four lateral edges W = (wx, wy, 1); the
          * products with wx, wy are shared between corners. */
-        V yg[2] = {v_mul(k->y0, ga(i)), v_mul(k->y1, ga(i))};
-        V xb[2] = {v_mul(k->x0, be(i)), v_mul(k->x1, be(i))};
-        V ya[2] = {v_mul(k->y0, al(i)), v_mul(k->y1, al(i))};
-        V Mx[2], My[2], aMx[2], aMy[2], Mxd[2], Myd[2];
-        V mx0[2], mx1[2], my0[2], my1[2];
+        V yg[2] = {v_mul(k->y0, hz(i)), v_mul(k->y1, hz(i))};
+        V xb[2] = {v_mul(k->x0, hy(i)), v_mul(k->x1, hy(i))};
+        V ya[2] = {v_mul(k->y0, hx(i)), v_mul(k->y1, hx(i))};
+        V Mx[2], My[2];
         for (int w = 0; w < 2; w++) {
-            Mx[w] = v_sub(yg[w], be(i));
-            My[w] = v_sub(al(i), xg[w]);
-            aMx[w] = v_abs(Mx[w]), aMy[w] = v_abs(My[w]);
-            Mxd[w] = v_mul(Mx[w], dx), Myd[w] = v_mul(My[w], dy);
-            mx0[w] = v_mul(Mx[w], k->x0), mx1[w] = v_mul(Mx[w], k->x1);
-            my0[w] = v_mul(My[w], k->y0), my1[w] = v_mul(My[w], k->y1);
+            Mx[w] = v_sub(yg[w], hy(i));
+            My[w] = v_sub(hx(i), xg[w]);
         }
         for (int c = 0; c < 4; c++) {
             int cx = c & 1, cy = c >> 1;
             V Mz = v_sub(xb[cx], ya[cy]);
-            d = v_add(v_add(Mxd[cy], Myd[cx]), v_mul(Mz, dz));
-            V q0 = v_add(v_add(v_mul(Mx[cy], al(0)), v_mul(My[cx], be(0))), v_mul(Mz, ga(0)));
-            V q1 = v_add(v_add(v_mul(Mx[cy], al(1)), v_mul(My[cx], be(1))), v_mul(Mz, ga(1)));
-            V q2 = v_add(v_add(v_mul(Mx[cy], al(2)), v_mul(My[cx], be(2))), v_mul(Mz, ga(2)));
-            r = v_add(v_add(v_mul(e(0), v_abs(q0)), v_mul(e(1), v_abs(q1))),
-                      v_mul(e(2), v_abs(q2)));
-            r = v_add(r, v_mul(tol, v_add(v_add(aMx[cy], aMy[cx]), v_abs(Mz))));
-            plo = v_add(v_add(Mz, v_min(mx0[cy], mx1[cy])), v_min(my0[cx], my1[cx]));
-            phi = v_add(v_add(Mz, v_max(mx0[cy], mx1[cy])), v_max(my0[cx], my1[cx]));
-            sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
+            sep = m_or(sep, axis_persp_v(k, x, st, Mx[cy], My[cx], Mz, tol, fb));
         }
         if (m_bits(sep) == SATC_FULL)
             break;
@@ -355,18 +333,13 @@ SATC_AI M point_in_v(const vconst *k, V x, V y, V z)
 }
 
 /* satc_point_in_persp_ref for W lanes: the center, then the vertices
- * depth first (+-e_0 A_0, then +-e_1 A_1, then +-e_2 A_2; x + (-h) is
- * exactly x - h), so few partial sums are live at once. */
+ * depth first (+-H_0, then +-H_1, then +-H_2; x + (-h) is exactly x - h),
+ * so few partial sums are live at once. */
 SATC_AI V pm(V a, V h, int plus) { return plus ? v_add(a, h) : v_sub(a, h); }
 
 SATC_NI M points_in_persp_v(const vconst *k, const V *x)
 {
-    V hx[3], hy[3], hz[3];
-    for (int j = 0; j < 3; j++) {
-        hx[j] = v_mul(x[F_E + j], x[F_AL + j]);
-        hy[j] = v_mul(x[F_E + j], x[F_BE + j]);
-        hz[j] = v_mul(x[F_E + j], x[F_GA + j]);
-    }
+    const V *hx = x + F_HX, *hy = x + F_HY, *hz = x + F_HZ;
     M in = point_in_v(k, x[F_DX], x[F_DY], x[F_DZ]);
     for (int s0 = 0; s0 < 2; s0++) {
         V x1 = pm(x[F_DX], hx[0], s0), y1 = pm(x[F_DY], hy[0], s0), z1 = pm(x[F_DZ], hz[0], s0);
@@ -379,35 +352,16 @@ SATC_NI M points_in_persp_v(const vconst *k, const V *x)
     return in;
 }
 
-/* satc_planes_ortho_ref for W lanes. */
-SATC_AI vplanes planes_ortho_v(const vconst *k, vbox *o, M bad, const int need_in)
+/* axis_ortho: a general axis against the orthographic frustum box. */
+SATC_AI M axis_ortho_v(const vconst *k, const V *x, size_t st, const V *t, V mx, V my, V mz,
+                       V tol)
 {
-    V *x = o->v;
-    const V *e = x + F_E;
-    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
-    V t[3] = {v_sub(x[F_DX], k->c[0]), v_sub(x[F_DY], k->c[1]), v_sub(x[F_DZ], k->c[2])};
-    M out = m_none(k), c = m_none(k);
-    for (int q = 0; q < 3; q++) {
-        const V *a = x + F_AL + 3 * q;
-        V r = v_add(v_add(v_add(v_mul(e[0], v_abs(a[0])), v_mul(e[1], v_abs(a[1]))),
-                          v_mul(e[2], v_abs(a[2]))),
-                    tol);
-        out = m_or(out, v_gt(v_sub(v_abs(t[q]), r), k->h[q]));
-        if (need_in) {
-            c = m_cnt_add(c, v_le(v_add(t[q], r), k->h[q]));
-            c = m_cnt_add(c, v_ge(v_sub(t[q], r), k->nh[q]));
-        }
-    }
-    M gone = m_or(out, bad);
-    vplanes p;
-    p.vis = m_not(m_andnot(out, bad));
-    if (need_in) {
-        p.inside = m_andnot(m_cnt_eq(c, -6), gone);
-        p.und = m_andnot(m_cnt_gt(c, -5), gone);
-    } else {
-        p.inside = p.und = m_none(k);
-    }
-    return p;
+    V d = v_add(v_add(v_mul(mx, t[0]), v_mul(my, t[1])), v_mul(mz, t[2]));
+    V amx = v_abs(mx), amy = v_abs(my), amz = v_abs(mz);
+    V r = v_add(proj_sum_v(x, st, mx, my, mz), v_mul(tol, v_add(v_add(amx, amy), amz)));
+    r = v_add(r, k->tiny);
+    r = v_add(r, v_add(v_add(v_mul(k->h[0], amx), v_mul(k->h[1], amy)), v_mul(k->h[2], amz)));
+    return v_gt(v_abs(d), r);
 }
 
 /* satc_axes_ortho_ref for W lanes. */
@@ -415,33 +369,30 @@ SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
 {
     const V *h = k->h;
     V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
-    V tx = v_sub(x[F_DX * st], k->c[0]), ty = v_sub(x[F_DY * st], k->c[1]);
-    V tz = v_sub(x[F_DZ * st], k->c[2]);
-    vgram g;
-    gram_v(&g, x, st, 1);
+    V t[3] = {v_sub(x[F_DX * st], k->c[0]), v_sub(x[F_DY * st], k->c[1]),
+              v_sub(x[F_DZ * st], k->c[2])};
+    vcross g;
+    cross_v(&g, x, st);
     M sep = m_none(k);
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
-        V aa = v_abs(al(i)), ab = v_abs(be(i)), ag = v_abs(ga(i));
-        /* M = A_i */
-        V d = v_add(v_add(v_mul(al(i), tx), v_mul(be(i), ty)), v_mul(ga(i), tz));
-        V r = v_add(radius_own_v(x, st, &g, i), v_mul(tol, v_add(v_add(aa, ab), ag)));
-        r = v_add(r, v_add(v_add(v_mul(h[0], aa), v_mul(h[1], ab)), v_mul(h[2], ag)));
+        V ax = v_abs(hx(i)), ay = v_abs(hy(i)), az = v_abs(hz(i));
+        /* M = N_i */
+        sep = m_or(sep, axis_ortho_v(k, x, st, t, g.X[j][q], g.Y[j][q], g.Z[j][q], tol));
+        /* M = X x H_i */
+        V d = v_sub(v_mul(hy(i), t[2]), v_mul(hz(i), t[1]));
+        V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), v_mul(tol, v_add(az, ay)));
+        r = v_add(v_add(r, k->tiny), v_add(v_mul(h[1], az), v_mul(h[2], ay)));
         sep = m_or(sep, v_gt(v_abs(d), r));
-        /* M = X x A_i */
-        d = v_sub(v_mul(be(i), tz), v_mul(ga(i), ty));
-        r = v_add(v_add(v_mul(e(j), g.X[i][j]), v_mul(e(q), g.X[i][q])), v_mul(tol, v_add(ag, ab)));
-        r = v_add(r, v_add(v_mul(h[1], ag), v_mul(h[2], ab)));
+        /* M = Y x H_i */
+        d = v_sub(v_mul(hz(i), t[0]), v_mul(hx(i), t[2]));
+        r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), v_mul(tol, v_add(az, ax)));
+        r = v_add(v_add(r, k->tiny), v_add(v_mul(h[0], az), v_mul(h[2], ax)));
         sep = m_or(sep, v_gt(v_abs(d), r));
-        /* M = Y x A_i */
-        d = v_sub(v_mul(ga(i), tx), v_mul(al(i), tz));
-        r = v_add(v_add(v_mul(e(j), g.Y[i][j]), v_mul(e(q), g.Y[i][q])), v_mul(tol, v_add(ag, aa)));
-        r = v_add(r, v_add(v_mul(h[0], ag), v_mul(h[2], aa)));
-        sep = m_or(sep, v_gt(v_abs(d), r));
-        /* M = Z x A_i */
-        d = v_sub(v_mul(al(i), ty), v_mul(be(i), tx));
-        r = v_add(v_add(v_mul(e(j), g.Z[i][j]), v_mul(e(q), g.Z[i][q])), v_mul(tol, v_add(ab, aa)));
-        r = v_add(r, v_add(v_mul(h[0], ab), v_mul(h[1], aa)));
+        /* M = Z x H_i */
+        d = v_sub(v_mul(hx(i), t[1]), v_mul(hy(i), t[0]));
+        r = v_add(v_add(ABS_PAIR(Z, i, j), ABS_PAIR(Z, i, q)), v_mul(tol, v_add(ay, ax)));
+        r = v_add(v_add(r, k->tiny), v_add(v_mul(h[0], ay), v_mul(h[1], ax)));
         sep = m_or(sep, v_gt(v_abs(d), r));
         if (m_bits(sep) == SATC_FULL)
             break;
@@ -449,85 +400,95 @@ SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
     return sep;
 }
 
-#undef e
-#undef al
-#undef be
-#undef ga
+#undef hx
+#undef hy
+#undef hz
+#undef ABS_PAIR
+
+#include "sphere_simd.h"
 
 /*
- * Undecided lanes waiting for the axes tier, packed field by field: row q
+ * Undecided lanes waiting for the exact tier, packed field by field: row q
  * holds field q of the waiting lanes, the last row their positions in the
  * chunk. A push stores W lanes at the end (only the undecided ones count);
- * once PEND_LANES are waiting, the axes tier runs on every full vector and
- * the few left over move to the front.
+ * once PEND_LANES are waiting, the tier runs on every full vector and the
+ * few left over move to the front.
  */
 #define PEND_LANES 64
 #define PEND_ROW (PEND_LANES / W + 1) /* vectors per row */
 
 typedef union vpend {
-    V v[F_PERSP + 1][PEND_ROW];
-    float f[F_PERSP + 1][PEND_ROW * W];
+    V v[F_N + 1][PEND_ROW];
+    float f[F_N + 1][PEND_ROW * W];
 } vpend;
 
-SATC_AI unsigned pend_push(vpend *pd, unsigned np, const vbox *o, V pos, unsigned bits,
-                           const int nf)
+SATC_AI unsigned pend_push(vpend *pd, unsigned np, const vbox *o, V pos, unsigned bits)
 {
     P p = p_make(bits);
-    for (int q = 0; q < nf; q++)
+    for (int q = 0; q < F_N; q++)
         v_store(&pd->f[q][np], v_perm(o->v[q], p));
-    v_store(&pd->f[F_PERSP][np], v_perm(pos, p));
+    v_store(&pd->f[F_N][np], v_perm(pos, p));
     return np + satc_popcount(bits);
 }
 
-/* Runs the axes tier on waiting vector v and culls its separated lanes
+/* The exact tier for one kind of volume and frustum. */
+SATC_AI M exact_v(const vconst *k, const V *x, size_t st, const int sphere, const int ortho)
+{
+    if (sphere)
+        return ortho ? sphere_sep_ortho_v(k, x, st) : sphere_sep_persp_v(k, x, st);
+    return ortho ? axes_ortho_v(k, x, st) : axes_persp_v(k, x, st);
+}
+
+/* Runs the exact tier on waiting vector v and culls its separated lanes
  * among `valid`. */
 SATC_AI void pend_run(const vconst *k, const vpend *pd, unsigned v, uint64_t *vis,
-                      unsigned valid, const int ortho)
+                      unsigned valid, const int sphere, const int ortho)
 {
-    const V *x = &pd->v[0][v];
-    M sep = ortho ? axes_ortho_v(k, x, PEND_ROW) : axes_persp_v(k, x, PEND_ROW);
+    M sep = exact_v(k, &pd->v[0][v], PEND_ROW, sphere, ortho);
     for (unsigned b = m_bits(sep) & valid; b; b &= b - 1) {
-        unsigned j = (unsigned)pd->f[F_PERSP][v * W + satc_ctz(b)];
+        unsigned j = (unsigned)pd->f[F_N][v * W + satc_ctz(b)];
         vis[j >> 6] &= ~((uint64_t)1 << (j & 63));
     }
 }
 
 /* Tests every full waiting vector; returns how many lanes are left. */
 SATC_AI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *vis,
-                            const int ortho)
+                            const int sphere, const int ortho)
 {
-    const int nf = ortho ? F_ORTHO : F_PERSP;
     unsigned full = np / W;
     for (unsigned v = 0; v < full; v++)
-        pend_run(k, pd, v, vis, SATC_FULL, ortho);
+        pend_run(k, pd, v, vis, SATC_FULL, sphere, ortho);
     np -= full * W;
     if (np) {
-        for (int q = 0; q < nf; q++)
+        for (int q = 0; q <= F_N; q++)
             v_store(pd->f[q], v_load(&pd->f[q][full * W]));
-        v_store(pd->f[F_PERSP], v_load(&pd->f[F_PERSP][full * W]));
     }
     return np;
 }
 
-/* One vector of boxes: src at offset off, chunk positions pos..pos+W-1,
- * lanes outside `valid` ignored. */
-SATC_AI void step_v(const vconst *k, const vsrc *src, size_t off, size_t pos, unsigned valid,
-                    vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
-                    const int ortho, const int exact, const int classify)
+/* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
+SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
+                    int rec_ok, vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
+                    const int form, const int ortho, const int exact, const int classify)
 {
     const int need_in = exact || classify;
-    const int nf = ortho ? F_ORTHO : F_PERSP;
+    const int sphere = form == SATC_FORM_SPHERES;
+    const int aabb = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
+    unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
     vbox o;
-    M bad = frame_v(k, src, off, &o);
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho);
     vplanes p = ortho ? planes_ortho_v(k, &o, bad, need_in) : planes_persp_v(k, &o, bad, need_in);
     unsigned vb = m_bits(p.vis) & valid, ub = 0;
     if (exact) {
         ub = m_bits(p.und) & valid;
+        if (ub && aabb)
+            aabb_axes_v(k, o.v);
         if (ub && !ortho)
-            ub &= ~m_bits(points_in_persp_v(k, o.v));
+            ub &= ~m_bits(sphere ? point_in_v(k, o.v[F_DX], o.v[F_DY], o.v[F_DZ])
+                                 : points_in_persp_v(k, o.v));
         if (ub == SATC_FULL) {
             /* Every lane undecided: test them where they are. */
-            vb &= ~m_bits(ortho ? axes_ortho_v(k, o.v, 1) : axes_persp_v(k, o.v, 1));
+            vb &= ~m_bits(exact_v(k, o.v, 1, sphere, ortho));
             ub = 0;
         }
     }
@@ -535,71 +496,77 @@ SATC_AI void step_v(const vconst *k, const vsrc *src, size_t off, size_t pos, un
     if (classify)
         inside[pos >> 6] |= (uint64_t)(m_bits(p.inside) & valid) << (pos & 63);
     if (ub) {
-        unsigned np = pend_push(pd, *npend, &o, v_add(k->lane, v_set1((float)pos)), ub, nf);
+        unsigned np = pend_push(pd, *npend, &o, v_add(k->lane, v_set1((float)pos)), ub);
         if (np >= PEND_LANES)
-            np = pend_drain(k, pd, np, vis, ortho);
+            np = pend_drain(k, pd, np, vis, sphere, ortho);
         *npend = np;
     }
 }
 
-/* The kernel (satc_kernel_fn) with its frustum kind and flags fixed. */
-SATC_AI void cull_chunk(const satc_frustum *f, const satc_boxes *b, size_t first, size_t n,
-                        uint64_t *vis, uint64_t *inside, const int ortho, const int exact,
-                        const int classify)
+/* The kernel (satc_kernel_fn) with its form, frustum kind and flags fixed. */
+SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
+                        unsigned flags, uint64_t *vis, uint64_t *inside, const int form,
+                        const int ortho, const int exact, const int classify)
 {
+    const int sphere = form == SATC_FORM_SPHERES;
     vconst k;
-    vsrc src;
     vpend pd;
     unsigned np = 0;
     vconst_init(&k, f);
-    vsrc_init(&src, b, first);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = inside[w] = 0;
 
+    /* Records may be read 4 bytes past their last field before the call's
+     * last element: in every vector but the one holding it. */
+    size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     size_t i = 0;
     for (; i + W <= n; i += W)
-        step_v(&k, &src, i, i, SATC_FULL, &pd, &np, vis, inside, ortho, exact, classify);
-    if (i < n) {
-        /* The tail through a zero-padded copy: nothing read past the last box. */
-        float tail[15][W];
-        vsrc ts;
-        memset(tail, 0, sizeof tail);
-        for (int q = 0; q < 15; q++) {
-            for (size_t j = 0; j < n - i; j++)
-                tail[q][j] = src.p[q][i + j];
-            ts.p[q] = tail[q];
-        }
-        step_v(&k, &ts, 0, i, (1u << (n - i)) - 1u, &pd, &np, vis, inside, ortho, exact, classify);
-    }
+        step_v(&k, b, first + i, i, W, i + W < rec_end, &pd, &np, vis, inside, form, ortho, exact,
+               classify);
+    if (i < n)
+        step_v(&k, b, first + i, i, (unsigned)(n - i), 0, &pd, &np, vis, inside, form, ortho,
+               exact, classify);
     if (exact && np) {
-        np = pend_drain(&k, &pd, np, vis, ortho);
+        np = pend_drain(&k, &pd, np, vis, sphere, ortho);
         if (np) {
             /* The last lanes, padded by repeating the last one. */
-            const int nf = ortho ? F_ORTHO : F_PERSP;
-            for (int q = 0; q < nf; q++) {
+            for (int q = 0; q < F_N; q++) {
                 for (unsigned j = np; j < W; j++)
                     pd.f[q][j] = pd.f[q][np - 1];
             }
-            pend_run(&k, &pd, 0, vis, (1u << np) - 1u, ortho);
+            pend_run(&k, &pd, 0, vis, (1u << np) - 1u, sphere, ortho);
         }
     }
 }
 
-#define SATC_KERNEL(name, ortho)                                                                  \
-    static void name(const satc_frustum *f, const satc_boxes *b, size_t first, size_t n,          \
+#define SATC_KERNEL(name, form, ortho)                                                            \
+    static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
                      unsigned flags, uint64_t *vis, uint64_t *inside)                             \
     {                                                                                             \
         switch (flags & (SATC_K_EXACT | SATC_K_CLASSIFY)) {                                       \
-        case 0: cull_chunk(f, b, first, n, vis, inside, ortho, 0, 0); break;                     \
-        case SATC_K_CLASSIFY: cull_chunk(f, b, first, n, vis, inside, ortho, 0, 1); break;       \
-        case SATC_K_EXACT: cull_chunk(f, b, first, n, vis, inside, ortho, 1, 0); break;          \
-        default: cull_chunk(f, b, first, n, vis, inside, ortho, 1, 1); break;                    \
+        case 0: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 0); break;        \
+        case SATC_K_CLASSIFY:                                                                     \
+            cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 1);                   \
+            break;                                                                                \
+        case SATC_K_EXACT: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 0); break; \
+        default: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 1); break;       \
         }                                                                                         \
     }
 
-SATC_KERNEL(cull_persp_v, 0)
-SATC_KERNEL(cull_ortho_v, 1)
+#define SATC_KERNEL_FORM(form, tag) SATC_KERNEL(cull_##tag##_p, form, 0) SATC_KERNEL(cull_##tag##_o, form, 1)
+SATC_KERNEL_FORM(SATC_FORM_OBB, obb)
+SATC_KERNEL_FORM(SATC_FORM_AABB, aabb)
+SATC_KERNEL_FORM(SATC_FORM_MINMAX, minmax)
+SATC_KERNEL_FORM(SATC_FORM_HALF_AXES, half)
+SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
+SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
 
-const satc_kernels SATC_SIMD_TABLE = {cull_persp_v, cull_ortho_v};
+const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL},
+                                       {cull_obb_p, cull_obb_o},
+                                       {cull_aabb_p, cull_aabb_o},
+                                       {cull_minmax_p, cull_minmax_o},
+                                       {cull_half_p, cull_half_o},
+                                       {cull_inst_p, cull_inst_o},
+                                       {cull_sphere_p, cull_sphere_o}}};
 
 #endif

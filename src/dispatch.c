@@ -159,14 +159,14 @@ satc_status satc_isa_set_mask(unsigned mask)
     return SATC_OK;
 }
 
-satc_status satc_cull_batch(const satc_frustum *f, const satc_boxes *boxes, size_t first,
-                            size_t count, satc_mode mode, satc_results *out)
+satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first, size_t count,
+                      satc_mode mode, satc_results *out)
 {
-    return satc_cull_run(satc_kernels_for(satc_isa_active()), f, boxes, first, count, mode, out);
+    return satc_cull_run(satc_kernels_for(satc_isa_active()), f, b, first, count, mode, out);
 }
 
-satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f, const satc_boxes *boxes,
-                                size_t first, size_t count, satc_mode mode, satc_results *out)
+satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b, size_t first,
+                          size_t count, satc_mode mode, satc_results *out)
 {
     unsigned v = (unsigned)isa;
     if (!v || (v & (v - 1)) || (v & ~(unsigned)(SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 |
@@ -175,5 +175,5 @@ satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f, const satc_
     const satc_kernels *k = satc_kernels_for(isa);
     if (!k)
         return SATC_ERR_ISA;
-    return satc_cull_run(k, f, boxes, first, count, mode, out);
+    return satc_cull_run(k, f, b, first, count, mode, out);
 }

@@ -11,33 +11,61 @@
 /* Kernel flags. */
 #define SATC_K_EXACT 1u    /* full separating-axis test, else planes only */
 #define SATC_K_CLASSIFY 2u /* also compute the inside bits */
+#define SATC_K_LAST 4u     /* the chunk holds the call's last volume: a loader may
+                            * read past a record's described fields only before it */
+
+/* Forms are numbered 1..SATC_NFORMS (satc_form). */
+#define SATC_NFORMS 6
+
+/* Underflow floor added to every scale S (2^-100, see the header's contract). */
+#define SATC_S_FLOOR 7.888609052210118e-31f
 
 /*
- * A kernel culls boxes [first, first + n) (n <= SATC_CHUNK) and sets bit j
- * of vis[j / 64] when box first + j is visible and, with SATC_K_CLASSIFY,
- * the same bit of inside[] when it is entirely inside. Both arrays hold
- * SATC_CHUNK_WORDS words and are fully written (bits past n are 0).
+ * A kernel culls volumes [first, first + n) (n <= SATC_CHUNK) of batch b
+ * (already validated) and sets bit j of vis[j / 64] when volume first + j
+ * is visible and, with SATC_K_CLASSIFY, the same bit of inside[] when it
+ * is entirely inside. Both arrays hold SATC_CHUNK_WORDS words and are fully
+ * written (bits past n are 0).
  */
-typedef void (*satc_kernel_fn)(const satc_frustum *f, const satc_boxes *b, size_t first,
+typedef void (*satc_kernel_fn)(const satc_frustum *f, const satc_batch *b, size_t first,
                                size_t n, unsigned flags, uint64_t *vis, uint64_t *inside);
 
-/* One path: a kernel per frustum kind. */
+/* One path: a kernel per form and frustum kind ([form][0] perspective,
+ * [form][1] orthographic; row 0 unused). */
 typedef struct satc_kernels {
-    satc_kernel_fn perspective;
-    satc_kernel_fn orthographic;
+    satc_kernel_fn fn[SATC_NFORMS + 1][2];
 } satc_kernels;
 
 /* Kernel tables of each path (defined in the per-ISA files). */
 extern const satc_kernels satc_kernels_scalar;
 extern const satc_kernels satc_kernels_sse41;
 extern const satc_kernels satc_kernels_avx2;
+extern const satc_kernels satc_kernels_avx512;
 extern const satc_kernels satc_kernels_neon;
 
 /* The table of one runnable path, or NULL. */
 const satc_kernels *satc_kernels_for(satc_isa isa);
 
-/* Validates what satc_cull_batch and satc_cull_batch_isa share. */
-satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_boxes *boxes,
+/* Validates the call and runs it on kernels k (NULL: SATC_ERR_ISA). */
+satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                           size_t first, size_t count, satc_mode mode, satc_results *out);
+
+/*
+ * Per-frustum constants the loaders use, computed once per call by
+ * satc_frustum_consts in one fixed order so every path has the same bits.
+ * Plane k's frame normal n_k (perspective: D, (1,0,-x1), (-1,0,x0),
+ * (0,1,-y1), (0,-1,y0); orthographic: L, U, D) has world components
+ * n_k = F^T m_k; pabs[k][j] = |n_k . e_j| (an AABB's radius on plane k is
+ * sum_j h_j pabs[k][j]); col1[j] = |L_j| + |U_j| + |D_j| (the 1-norm of world
+ * axis j in the frame); norm2[k] = |m_k|_2 (a sphere's radius scale).
+ */
+typedef struct satc_fconsts {
+    float pabs[5][3];
+    float col1[3];
+    float norm2[5];
+    float inv[4]; /* 1 / (1 + s^2) for the slopes x1, x0, y1, y0 */
+} satc_fconsts;
+
+void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c);
 
 #endif

@@ -3,11 +3,17 @@
  * bit-for-bit. Each expression below is evaluated exactly in the order
  * written (-ffp-contract=off); the SIMD kernels repeat that order per lane.
  *
- * Notation follows Eberly (seed 000): frame L, U, D; box center C, axes
- * A_j, extents e_j; delta = frame coordinates of C - E; alpha_j, beta_j,
- * gamma_j = frame coordinates of A_j. The perspective frustum is held as
- * slopes (x0, x1, y0, y1) = bounds / n, so its near corners in units of
- * depth are W = (x, y, 1) and the frustum is { t W : n <= t <= f }.
+ * Notation follows Eberly (seed 000): frame L, U, D; delta = frame
+ * coordinates of C - E. A box is held by its half-axis vectors H_j (e_j A_j
+ * for Eberly's form) in frame coordinates (hx, hy, hz): a parallelepiped in
+ * general, so every test below holds for any axes. The perspective frustum
+ * is held as slopes (x0, x1, y0, y1) = bounds / n, so its near corners in
+ * units of depth are W = (x, y, 1) and the frustum is { t W : n <= t <= f }.
+ *
+ * Tolerance: along an axis M the decision is inflated by
+ * tol_s |M|_1 + SATC_TINY, tol_s = eps_k S (see satc.h). Every projection is
+ * computed directly from M as rounded, so its rounding error is bounded by
+ * a multiple of u |M|_1 S plus underflow, whatever M's length.
  */
 #include <math.h>
 
@@ -17,57 +23,22 @@
 static inline float min_ref(float a, float b) { return a < b ? a : b; }
 static inline float max_ref(float a, float b) { return a > b ? a : b; }
 
-void satc_box_frame_ref(const satc_frustum *f, const satc_boxes *b, size_t i, satc_box_frame *o)
-{
-    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
-    /* Camera-relative first (SPEC §1.5). */
-    float cx = b->center[0][i] - f->origin[0];
-    float cy = b->center[1][i] - f->origin[1];
-    float cz = b->center[2][i] - f->origin[2];
-    o->dx = L[0] * cx + L[1] * cy + L[2] * cz;
-    o->dy = U[0] * cx + U[1] * cy + U[2] * cz;
-    o->dz = D[0] * cx + D[1] * cy + D[2] * cz;
-    for (int j = 0; j < 3; j++) {
-        float ax = b->axis[j][0][i], ay = b->axis[j][1][i], az = b->axis[j][2][i];
-        o->al[j] = L[0] * ax + L[1] * ay + L[2] * az;
-        o->be[j] = U[0] * ax + U[1] * ay + U[2] * az;
-        o->ga[j] = D[0] * ax + D[1] * ay + D[2] * az;
-        o->e[j] = fabsf(b->extent[j][i]); /* a negative extent means its magnitude */
-    }
-    float s = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz) + o->e[0] + o->e[1] + o->e[2];
-    o->s = s;
-    /* Non-finite fields make s or the alpha sum non-finite (a NaN or Inf in
-     * A_j reaches alpha_j through every frame row); NaN fails the compare. */
-    float g = s + fabsf(o->al[0] + o->al[1] + o->al[2]);
-    o->bad = !(g < SATC_MAX_MAGNITUDE);
-}
-
-/* |M.A| summed with the extents, for M with frame components (mx, 0, mz)
- * written as a - k*c per axis: e0|a0-k c0| + e1|a1-k c1| + e2|a2-k c2|. */
-static inline float radius_side(const float *e, const float *a, const float *c, float k)
-{
-    return e[0] * fabsf(a[0] - k * c[0]) + e[1] * fabsf(a[1] - k * c[1]) +
-           e[2] * fabsf(a[2] - k * c[2]);
-}
-
 /*
  * Planes of the perspective frustum (RTR 22.10.2, 22.14.3), each as
- * d - R > w (outside) and d + R <= w (inside), R inflated by tol:
- *   near/far  M = D:              d = dz,            R = sum e_j |gamma_j|
- *   x <= x1 z M = (1, 0, -x1):    d = dx - x1 dz,    R = sum e_j |alpha_j - x1 gamma_j|
- *   x >= x0 z M = (-1, 0, x0):    d = x0 dz - dx,    R = sum e_j |alpha_j - x0 gamma_j|
- *   (and the same with y, beta for U).
+ * d - R > w (outside) and d + R <= w (inside), R inflated by tol; the
+ * radii R come from the loader (o->r: D, x1, x0, y1, y0):
+ *   near/far  M = D:              d = dz
+ *   x <= x1 z M = (1, 0, -x1):    d = dx - x1 dz
+ *   x >= x0 z M = (-1, 0, x0):    d = x0 dz - dx
+ *   (and the same with y for U).
  */
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
     satc_planes p = {0, 0, 0};
     float tol = f->eps_k * o->s;
-    const float *e = o->e;
-    float rz = e[0] * fabsf(o->ga[0]) + e[1] * fabsf(o->ga[1]) + e[2] * fabsf(o->ga[2]) + tol;
-    float rx1 = radius_side(e, o->al, o->ga, f->x1) + tol;
-    float rx0 = radius_side(e, o->al, o->ga, f->x0) + tol;
-    float ry1 = radius_side(e, o->be, o->ga, f->y1) + tol;
-    float ry0 = radius_side(e, o->be, o->ga, f->y0) + tol;
+    float rz = o->r[0] + tol;
+    float rx1 = o->r[1] + tol, rx0 = o->r[2] + tol;
+    float ry1 = o->r[3] + tol, ry0 = o->r[4] + tol;
     float d1 = o->dx - f->x1 * o->dz, d0 = f->x0 * o->dz - o->dx;
     float g1 = o->dy - f->y1 * o->dz, g0 = f->y0 * o->dz - o->dy;
 
@@ -83,7 +54,7 @@ satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o
     p.out = out && !o->bad;
     p.inside = inside && !out && !o->bad;
     /* Crossing one plane while inside the other five means the part of the
-     * box on the inner side lies in the frustum: visible. Only boxes
+     * volume on the inner side lies in the frustum: visible. Only volumes
      * crossing two or more planes need the remaining axes. */
     p.undecided = !out && straddles >= 2 && !o->bad;
     return p;
@@ -99,102 +70,102 @@ static inline int separated(float d, float r, float plo, float phi, float n, flo
     return (d + r < m0) | (d - r > m1);
 }
 
+/* A general axis M = (mx, my, mz) against the perspective frustum. */
+static int axis_persp(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
+                      float tol_s, float fb)
+{
+    float d = mx * o->dx + my * o->dy + mz * o->dz;
+    float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
+    float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
+    float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
+    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz)) +
+              SATC_TINY;
+    float mx0 = mx * f->x0, mx1 = mx * f->x1, my0 = my * f->y0, my1 = my * f->y1;
+    float plo = mz + min_ref(mx0, mx1) + min_ref(my0, my1);
+    float phi = mz + max_ref(mx0, mx1) + max_ref(my0, my1);
+    return separated(d, r, plo, phi, f->n, fb);
+}
+
 /* The other two axis indices of i, increasing: how radii sum over j != i. */
 static const int other_j[3] = {1, 0, 0}, other_k[3] = {2, 2, 1};
 
+/* Cross terms of the half axes: X_ij = (L x H_i).H_j, Y_ij = (U x H_i).H_j,
+ * Z_ij = (D x H_i).H_j; exact negatives of X_ji etc. in float, and the
+ * components of the face normal H_j x H_k are (X_jk, Y_jk, Z_jk). */
+static void cross_terms(const satc_box_frame *o, float X[3][3], float Y[3][3], float Z[3][3])
+{
+    const float *hx = o->hx, *hy = o->hy, *hz = o->hz;
+    for (int i = 0; i < 3; i++) {
+        X[i][i] = Y[i][i] = Z[i][i] = 0.0f;
+        for (int j = i + 1; j < 3; j++) {
+            X[i][j] = hy[i] * hz[j] - hz[i] * hy[j];
+            Y[i][j] = hz[i] * hx[j] - hx[i] * hz[j];
+            Z[i][j] = hx[i] * hy[j] - hy[i] * hx[j];
+            X[j][i] = -X[i][j];
+            Y[j][i] = -Y[i][j];
+            Z[j][i] = -Z[i][j];
+        }
+    }
+}
+
 /*
  * Remaining axes of the perspective test (Eberly §4-5, generalised to
- * asymmetric slopes): the lower sides of the four side planes, the box
- * axes A_i, L x A_i, U x A_i and W x A_i for the four lateral edges W.
- * Far depth fb = min(f, top of the box): the box lies below it, so the
- * truncated frustum meets the box exactly when the frustum does, and an
- * infinite far plane needs no special case.
- *
- * Every projection is computed directly from the axis M as rounded (no
- * identity that assumes orthonormal axes), so its rounding error is
- * proportional to |M|_1 and the tolerance tol_s * |M|_1 covers it however
- * close M comes to zero (a box edge nearly parallel to a frustum edge).
- * The cross terms X_ij = (L x A_i).A_j and Y_ij = (U x A_i).A_j are exact
- * negatives of X_ji, Y_ji in float, so each pair is computed once.
+ * asymmetric slopes and to parallelepipeds): the lower sides of the four
+ * side planes; the box's face normals N_i = H_j x H_k; L x H_i, U x H_i and
+ * W x H_i for the four lateral edges W. Far depth fb = min(f, top of the
+ * box): the box lies below it, so the truncated frustum meets the box
+ * exactly when the frustum does, and an infinite far plane needs no
+ * special case.
  */
 int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
-    const float *e = o->e, *al = o->al, *be = o->be, *ga = o->ga;
+    const float *hx = o->hx, *hy = o->hy, *hz = o->hz;
     float tol_s = f->eps_k * o->s;
     float n = f->n;
-    float rz = e[0] * fabsf(ga[0]) + e[1] * fabsf(ga[1]) + e[2] * fabsf(ga[2]) + tol_s;
+    float rz = o->r[0] + tol_s;
     float top = o->dz + rz;
     float fb = top < f->f ? top : f->f;
     int sep = 0;
 
     /* Lower sides of the side planes: interval [fb * (x0 - x1), 0]. */
-    float rx1 = radius_side(e, al, ga, f->x1) + tol_s;
-    float rx0 = radius_side(e, al, ga, f->x0) + tol_s;
-    float ry1 = radius_side(e, be, ga, f->y1) + tol_s;
-    float ry0 = radius_side(e, be, ga, f->y0) + tol_s;
+    float rx1 = o->r[1] + tol_s, rx0 = o->r[2] + tol_s;
+    float ry1 = o->r[3] + tol_s, ry0 = o->r[4] + tol_s;
     float mx = fb * f->dx, my = fb * f->dy;
     sep |= (o->dx - f->x1 * o->dz + rx1 < mx) | (f->x0 * o->dz - o->dx + rx0 < mx);
     sep |= (o->dy - f->y1 * o->dz + ry1 < my) | (f->y0 * o->dz - o->dy + ry0 < my);
 
-    float G[3][3], X[3][3], Y[3][3];
-    for (int i = 0; i < 3; i++) {
-        for (int j = i; j < 3; j++) {
-            G[i][j] = G[j][i] = al[i] * al[j] + be[i] * be[j] + ga[i] * ga[j];
-            X[i][j] = be[i] * ga[j] - ga[i] * be[j];
-            Y[i][j] = ga[i] * al[j] - al[i] * ga[j];
-            X[j][i] = -X[i][j];
-            Y[j][i] = -Y[i][j];
-        }
-    }
-
+    float X[3][3], Y[3][3], Z[3][3];
+    cross_terms(o, X, Y, Z);
     for (int i = 0; i < 3; i++) {
         int j = other_j[i], k = other_k[i];
-        float aa = fabsf(al[i]), ab = fabsf(be[i]), ag = fabsf(ga[i]);
-        /* M = A_i. */
-        float d = al[i] * o->dx + be[i] * o->dy + ga[i] * o->dz;
-        float r = e[0] * fabsf(G[i][0]) + e[1] * fabsf(G[i][1]) + e[2] * fabsf(G[i][2]) +
-                  tol_s * (aa + ab + ag);
-        float ax0 = al[i] * f->x0, ax1 = al[i] * f->x1;
-        float by0 = be[i] * f->y0, by1 = be[i] * f->y1;
-        float plo = ga[i] + min_ref(ax0, ax1) + min_ref(by0, by1);
-        float phi = ga[i] + max_ref(ax0, ax1) + max_ref(by0, by1);
-        sep |= separated(d, r, plo, phi, n, fb);
+        float ax = fabsf(hx[i]), ay = fabsf(hy[i]), az = fabsf(hz[i]);
+        /* M = N_i = H_j x H_k, the face normal. */
+        sep |= axis_persp(f, o, X[j][k], Y[j][k], Z[j][k], tol_s, fb);
 
-        /* M = L x A_i = (0, -gamma_i, beta_i). */
-        float ng = -ga[i];
-        d = be[i] * o->dz - ga[i] * o->dy;
-        r = e[j] * fabsf(X[i][j]) + e[k] * fabsf(X[i][k]) + tol_s * (ag + ab);
+        /* M = L x H_i = (0, -hz_i, hy_i). */
+        float d = hy[i] * o->dz - hz[i] * o->dy;
+        float r = fabsf(X[i][j]) + fabsf(X[i][k]) + tol_s * (az + ay) + SATC_TINY;
+        float ng = -hz[i];
         float gy0 = ng * f->y0, gy1 = ng * f->y1;
-        plo = be[i] + min_ref(gy0, gy1);
-        phi = be[i] + max_ref(gy0, gy1);
+        float plo = hy[i] + min_ref(gy0, gy1);
+        float phi = hy[i] + max_ref(gy0, gy1);
         sep |= separated(d, r, plo, phi, n, fb);
 
-        /* M = U x A_i = (gamma_i, 0, -alpha_i). */
-        d = ga[i] * o->dx - al[i] * o->dz;
-        r = e[j] * fabsf(Y[i][j]) + e[k] * fabsf(Y[i][k]) + tol_s * (ag + aa);
-        float gx0 = ga[i] * f->x0, gx1 = ga[i] * f->x1;
-        plo = min_ref(gx0, gx1) - al[i];
-        phi = max_ref(gx0, gx1) - al[i];
+        /* M = U x H_i = (hz_i, 0, -hx_i). */
+        d = hz[i] * o->dx - hx[i] * o->dz;
+        r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + tol_s * (az + ax) + SATC_TINY;
+        float gx0 = hz[i] * f->x0, gx1 = hz[i] * f->x1;
+        plo = min_ref(gx0, gx1) - hx[i];
+        phi = max_ref(gx0, gx1) - hx[i];
         sep |= separated(d, r, plo, phi, n, fb);
 
-        /* M = W x A_i, W = (wx, wy, 1) a lateral edge; near corners (x, y, 1)
-         * project to Mz + Mx x + My y. */
+        /* M = W x H_i, W = (wx, wy, 1) a lateral edge. */
         for (int c = 0; c < 4; c++) {
             float wx = (c & 1) ? f->x1 : f->x0, wy = (c & 2) ? f->y1 : f->y0;
-            float Mx = wy * ga[i] - be[i];
-            float My = al[i] - wx * ga[i];
-            float Mz = wx * be[i] - wy * al[i];
-            d = Mx * o->dx + My * o->dy + Mz * o->dz;
-            float q0 = Mx * al[0] + My * be[0] + Mz * ga[0];
-            float q1 = Mx * al[1] + My * be[1] + Mz * ga[1];
-            float q2 = Mx * al[2] + My * be[2] + Mz * ga[2];
-            r = e[0] * fabsf(q0) + e[1] * fabsf(q1) + e[2] * fabsf(q2) +
-                tol_s * (fabsf(Mx) + fabsf(My) + fabsf(Mz));
-            float mx0 = Mx * f->x0, mx1 = Mx * f->x1;
-            float my0 = My * f->y0, my1 = My * f->y1;
-            plo = Mz + min_ref(mx0, mx1) + min_ref(my0, my1);
-            phi = Mz + max_ref(mx0, mx1) + max_ref(my0, my1);
-            sep |= separated(d, r, plo, phi, n, fb);
+            float Mx = wy * hz[i] - hy[i];
+            float My = hx[i] - wx * hz[i];
+            float Mz = wx * hy[i] - wy * hx[i];
+            sep |= axis_persp(f, o, Mx, My, Mz, tol_s, fb);
         }
     }
     return sep;
@@ -208,14 +179,12 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
 {
     satc_planes p = {0, 0, 0};
-    const float *e = o->e, *h = f->half;
+    const float *h = f->half;
     float tol = f->eps_k * o->s + f->tol_t;
     float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
-    const float *comp[3] = {o->al, o->be, o->ga};
     int out = 0, inside = 1, straddles = 0;
     for (int k = 0; k < 3; k++) {
-        const float *a = comp[k];
-        float r = e[0] * fabsf(a[0]) + e[1] * fabsf(a[1]) + e[2] * fabsf(a[2]) + tol;
+        float r = o->r[k] + tol;
         out |= fabsf(t[k]) - r > h[k];
         int hi = t[k] + r <= h[k], lo = t[k] - r >= -h[k];
         inside &= hi & lo;
@@ -227,49 +196,51 @@ satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o
     return p;
 }
 
-/* Box axes and the nine cross axes X_k x A_i of the orthographic test,
- * each projection computed directly from M with tolerance tol_s * |M|_1
- * (see satc_axes_persp_ref); Z_ij = (Z x A_i).A_j. */
+/* A general axis against the orthographic frustum box: |M.t| against the
+ * box's and the frustum's radii. */
+static int axis_ortho(const satc_frustum *f, const satc_box_frame *o, const float t[3], float mx,
+                      float my, float mz, float tol_s)
+{
+    const float *h = f->half;
+    float d = mx * t[0] + my * t[1] + mz * t[2];
+    float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
+    float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
+    float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
+    float amx = fabsf(mx), amy = fabsf(my), amz = fabsf(mz);
+    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + tol_s * (amx + amy + amz) + SATC_TINY;
+    r = r + (h[0] * amx + h[1] * amy + h[2] * amz);
+    return fabsf(d) > r;
+}
+
+/* Box face normals and the nine cross axes X_k x H_i of the orthographic
+ * test, each projection computed directly from M (see the top comment). */
 int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
 {
-    const float *e = o->e, *h = f->half, *al = o->al, *be = o->be, *ga = o->ga;
+    const float *h = f->half, *hx = o->hx, *hy = o->hy, *hz = o->hz;
     float tol_s = f->eps_k * o->s + f->tol_t;
-    float tx = o->dx - f->center[0], ty = o->dy - f->center[1], tz = o->dz - f->center[2];
-    float G[3][3], X[3][3], Y[3][3], Z[3][3];
-    for (int i = 0; i < 3; i++) {
-        for (int j = i; j < 3; j++) {
-            G[i][j] = G[j][i] = al[i] * al[j] + be[i] * be[j] + ga[i] * ga[j];
-            X[i][j] = be[i] * ga[j] - ga[i] * be[j];
-            Y[i][j] = ga[i] * al[j] - al[i] * ga[j];
-            Z[i][j] = al[i] * be[j] - be[i] * al[j];
-            X[j][i] = -X[i][j];
-            Y[j][i] = -Y[i][j];
-            Z[j][i] = -Z[i][j];
-        }
-    }
+    float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
+    float X[3][3], Y[3][3], Z[3][3];
+    cross_terms(o, X, Y, Z);
     int sep = 0;
     for (int i = 0; i < 3; i++) {
         int j = other_j[i], k = other_k[i];
-        float aa = fabsf(al[i]), ab = fabsf(be[i]), ag = fabsf(ga[i]);
-        /* M = A_i */
-        float d = al[i] * tx + be[i] * ty + ga[i] * tz;
-        float r = e[0] * fabsf(G[i][0]) + e[1] * fabsf(G[i][1]) + e[2] * fabsf(G[i][2]) +
-                  tol_s * (aa + ab + ag) + (h[0] * aa + h[1] * ab + h[2] * ag);
+        float ax = fabsf(hx[i]), ay = fabsf(hy[i]), az = fabsf(hz[i]);
+        /* M = N_i = H_j x H_k */
+        sep |= axis_ortho(f, o, t, X[j][k], Y[j][k], Z[j][k], tol_s);
+        /* M = X x H_i = (0, -hz_i, hy_i) */
+        float d = hy[i] * t[2] - hz[i] * t[1];
+        float r = fabsf(X[i][j]) + fabsf(X[i][k]) + tol_s * (az + ay) + SATC_TINY;
+        r = r + (h[1] * az + h[2] * ay);
         sep |= fabsf(d) > r;
-        /* M = X x A_i = (0, -gamma_i, beta_i) */
-        d = be[i] * tz - ga[i] * ty;
-        r = e[j] * fabsf(X[i][j]) + e[k] * fabsf(X[i][k]) + tol_s * (ag + ab) +
-            (h[1] * ag + h[2] * ab);
+        /* M = Y x H_i = (hz_i, 0, -hx_i) */
+        d = hz[i] * t[0] - hx[i] * t[2];
+        r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + tol_s * (az + ax) + SATC_TINY;
+        r = r + (h[0] * az + h[2] * ax);
         sep |= fabsf(d) > r;
-        /* M = Y x A_i = (gamma_i, 0, -alpha_i) */
-        d = ga[i] * tx - al[i] * tz;
-        r = e[j] * fabsf(Y[i][j]) + e[k] * fabsf(Y[i][k]) + tol_s * (ag + aa) +
-            (h[0] * ag + h[2] * aa);
-        sep |= fabsf(d) > r;
-        /* M = Z x A_i = (-beta_i, alpha_i, 0) */
-        d = al[i] * ty - be[i] * tx;
-        r = e[j] * fabsf(Z[i][j]) + e[k] * fabsf(Z[i][k]) + tol_s * (ab + aa) +
-            (h[0] * ab + h[1] * aa);
+        /* M = Z x H_i = (-hy_i, hx_i, 0) */
+        d = hx[i] * t[1] - hy[i] * t[0];
+        r = fabsf(Z[i][j]) + fabsf(Z[i][k]) + tol_s * (ay + ax) + SATC_TINY;
+        r = r + (h[0] * ay + h[1] * ax);
         sep |= fabsf(d) > r;
     }
     return sep;
@@ -287,58 +258,174 @@ static inline int point_in_persp(const satc_frustum *f, float x, float y, float 
  * Trivial accept (Hoff, seed 001): a box whose center or one of whose eight
  * vertices lies inside the frustum meets it. Exact mode tries this on the
  * boxes the planes leave undecided before the remaining axes; it settles
- * most of the visible ones. Vertex v adds +-e_j A_j for j = 0, 1, 2 in
- * turn, + where bit j of v is set.
+ * most of the visible ones. Vertex v adds +-H_j for j = 0, 1, 2 in turn,
+ * + where bit j of v is set.
  */
 int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
-    float hx[3], hy[3], hz[3];
-    for (int j = 0; j < 3; j++) {
-        hx[j] = o->e[j] * o->al[j];
-        hy[j] = o->e[j] * o->be[j];
-        hz[j] = o->e[j] * o->ga[j];
-    }
     int in = point_in_persp(f, o->dx, o->dy, o->dz);
     for (int v = 0; v < 8; v++) {
         float x = o->dx, y = o->dy, z = o->dz;
         for (int j = 0; j < 3; j++) {
             if (v >> j & 1)
-                x = x + hx[j], y = y + hy[j], z = z + hz[j];
+                x = x + o->hx[j], y = y + o->hy[j], z = z + o->hz[j];
             else
-                x = x - hx[j], y = y - hy[j], z = z - hz[j];
+                x = x - o->hx[j], y = y - o->hy[j], z = z - o->hz[j];
         }
         in |= point_in_persp(f, x, y, z);
     }
     return in;
 }
 
-/* The class of one box: SATC_OUTSIDE, SATC_INTERSECTING or SATC_INSIDE. */
-unsigned satc_classify_ref(const satc_frustum *f, const satc_boxes *b, size_t i, unsigned flags)
+/* Squared-distance floor of the sphere tests: below 2^-50 world units
+ * squares lose their precision to underflow, so such distances count as
+ * touching (2^-100). */
+#define SPHERE_D2_FLOOR 7.888609052210118e-31f
+
+/* The part of segment [A, A + v] nearest to p, strictly between its ends,
+ * within sqrt(rr): |w x v|^2 <= rr |v|^2 with w = p - A (no cancellation). */
+static inline int edge_near(const float w[3], const float v[3], float rr)
+{
+    float wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2];
+    float vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    float c0 = w[1] * v[2] - w[2] * v[1];
+    float c1 = w[2] * v[0] - w[0] * v[2];
+    float c2 = w[0] * v[1] - w[1] * v[0];
+    float cc = c0 * c0 + c1 * c1 + c2 * c2;
+    return (wv > 0.0f) & (wv < vv) & (cc <= rr * vv);
+}
+
+/* A side face u <= s z seen from p: p outside by delta >= 0 and its
+ * projection (depth qz, across-coordinate v) inside the face, within tol. */
+static inline int side_face(float delta, float qz, float v, float v0, float v1, float n, float fb,
+                            float tol)
+{
+    return (delta >= 0.0f) & (n - qz <= tol) & (qz - fb <= tol) & (v0 * qz - v <= tol) &
+           (v - v1 * qz <= tol);
+}
+
+/*
+ * Exact sphere test on the spheres the planes leave undecided: visible iff
+ * the distance from the center p to the frustum is at most the radius r.
+ * The planes passed (every plane distance <= r), so the distance is at
+ * most r when p is inside, or when its nearest point lies inside a face
+ * that p is outside of (that distance is the plane's); otherwise the
+ * nearest point is on an edge or a vertex, whose distances are tested
+ * here. The frustum is cut at fb = min(f, top of the sphere) as for boxes.
+ * Returns 1 when separated.
+ */
+int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k, const satc_box_frame *o)
+{
+    float tol = f->eps_k * o->s + SATC_TINY;
+    float rt = o->rad + tol;
+    float rr = rt * rt + SPHERE_D2_FLOOR;
+    float top = o->dz + rt;
+    float fb = top < f->f ? top : f->f;
+    float px = o->dx, py = o->dy, pz = o->dz, n = f->n;
+    int vis = point_in_persp(f, px, py, pz);
+
+    /* Near and far faces. */
+    vis |= (n - pz >= 0.0f) & (px - f->x1 * n <= tol) & (f->x0 * n - px <= tol) &
+           (py - f->y1 * n <= tol) & (f->y0 * n - py <= tol);
+    vis |= (pz - fb >= 0.0f) & (px - f->x1 * fb <= tol) & (f->x0 * fb - px <= tol) &
+           (py - f->y1 * fb <= tol) & (f->y0 * fb - py <= tol);
+    /* Side faces: p - delta m / |m|^2 has depth pz +- s delta / (1 + s^2). */
+    float dl = px - f->x1 * pz;
+    vis |= side_face(dl, pz + f->x1 * dl * k->inv[0], py, f->y0, f->y1, n, fb, tol);
+    dl = f->x0 * pz - px;
+    vis |= side_face(dl, pz - f->x0 * dl * k->inv[1], py, f->y0, f->y1, n, fb, tol);
+    dl = py - f->y1 * pz;
+    vis |= side_face(dl, pz + f->y1 * dl * k->inv[2], px, f->x0, f->x1, n, fb, tol);
+    dl = f->y0 * pz - py;
+    vis |= side_face(dl, pz - f->y0 * dl * k->inv[3], px, f->x0, f->x1, n, fb, tol);
+
+    /* Vertices V[c][b][a] = (x_a z_c, y_b z_c, z_c), their offsets w = p - V,
+     * then the twelve edges. */
+    float xs[2] = {f->x0, f->x1}, ys[2] = {f->y0, f->y1}, zs[2] = {n, fb};
+    float V[2][2][2][3], w[2][2][2][3];
+    for (int c = 0; c < 2; c++) {
+        for (int b = 0; b < 2; b++) {
+            for (int a = 0; a < 2; a++) {
+                float *vv = V[c][b][a], *ww = w[c][b][a];
+                vv[0] = xs[a] * zs[c], vv[1] = ys[b] * zs[c], vv[2] = zs[c];
+                ww[0] = px - vv[0], ww[1] = py - vv[1], ww[2] = pz - vv[2];
+                vis |= ww[0] * ww[0] + ww[1] * ww[1] + ww[2] * ww[2] <= rr;
+            }
+        }
+    }
+    for (int c = 0; c < 2; c++) {
+        for (int q = 0; q < 2; q++) {
+            /* Along x at y_q, along y at x_q. */
+            const float *a0 = V[c][q][0], *a1 = V[c][q][1];
+            float v[3] = {a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]};
+            vis |= edge_near(w[c][q][0], v, rr);
+            const float *b0 = V[c][0][q], *b1 = V[c][1][q];
+            float u[3] = {b1[0] - b0[0], b1[1] - b0[1], b1[2] - b0[2]};
+            vis |= edge_near(w[c][0][q], u, rr);
+        }
+    }
+    for (int b = 0; b < 2; b++) {
+        for (int a = 0; a < 2; a++) {
+            const float *a0 = V[0][b][a], *a1 = V[1][b][a];
+            float v[3] = {a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]};
+            vis |= edge_near(w[0][b][a], v, rr);
+        }
+    }
+    return !vis;
+}
+
+/* Orthographic frustum (a box): the nearest point is the clamped center. */
+int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
+{
+    float tol = f->eps_k * o->s + f->tol_t + SATC_TINY;
+    float rt = o->rad + tol;
+    float rr = rt * rt + SPHERE_D2_FLOOR;
+    float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
+    float d2 = 0.0f;
+    for (int q = 0; q < 3; q++) {
+        float x = max_ref(fabsf(t[q]) - f->half[q], 0.0f);
+        d2 = d2 + x * x;
+    }
+    return !(d2 <= rr);
+}
+
+/* The class of one volume: SATC_OUTSIDE, SATC_INTERSECTING or SATC_INSIDE. */
+unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b,
+                           size_t i, unsigned flags)
 {
     satc_box_frame o;
-    satc_box_frame_ref(f, b, i, &o);
+    satc_load_ref(f, k, b, i, &o);
     int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
     satc_planes p = ortho ? satc_planes_ortho_ref(f, &o) : satc_planes_persp_ref(f, &o);
     if (p.out)
         return SATC_OUTSIDE;
-    if ((flags & SATC_K_EXACT) && p.undecided &&
-        (ortho ? satc_axes_ortho_ref(f, &o)
-               : !satc_point_in_persp_ref(f, &o) && satc_axes_persp_ref(f, &o)))
-        return SATC_OUTSIDE;
+    if ((flags & SATC_K_EXACT) && p.undecided) {
+        int sep;
+        if (b->form == SATC_FORM_SPHERES)
+            sep = ortho ? satc_sphere_sep_ortho_ref(f, &o) : satc_sphere_sep_persp_ref(f, k, &o);
+        else
+            sep = ortho ? satc_axes_ortho_ref(f, &o)
+                        : !satc_point_in_persp_ref(f, &o) && satc_axes_persp_ref(f, &o);
+        if (sep)
+            return SATC_OUTSIDE;
+    }
     return p.inside ? SATC_INSIDE : SATC_INTERSECTING;
 }
 
-static void cull_scalar(const satc_frustum *f, const satc_boxes *b, size_t first, size_t n,
+static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
                         unsigned flags, uint64_t *vis, uint64_t *inside)
 {
+    satc_fconsts k;
+    satc_frustum_consts(f, &k);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = inside[w] = 0;
     for (size_t j = 0; j < n; j++) {
-        unsigned c = satc_classify_ref(f, b, first + j, flags);
+        unsigned c = satc_classify_ref(f, &k, b, first + j, flags);
         vis[j / 64] |= (uint64_t)(c != SATC_OUTSIDE) << (j % 64);
         if (flags & SATC_K_CLASSIFY)
             inside[j / 64] |= (uint64_t)(c == SATC_INSIDE) << (j % 64);
     }
 }
 
-const satc_kernels satc_kernels_scalar = {cull_scalar, cull_scalar};
+#define ROW2 {cull_scalar, cull_scalar}
+const satc_kernels satc_kernels_scalar = {{{NULL, NULL}, ROW2, ROW2, ROW2, ROW2, ROW2, ROW2}};

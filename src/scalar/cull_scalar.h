@@ -1,16 +1,22 @@
-/* The scalar reference's per-box steps, exposed for the SIMD kernels'
- * tails and gathered lanes, and for tests. */
+/* The scalar reference's per-volume steps, exposed for the SIMD kernels'
+ * tails and for tests. */
 #ifndef SATC_CULL_SCALAR_H
 #define SATC_CULL_SCALAR_H
 
 #include "../internal.h"
 
-/* One box in the frustum's frame (Eberly §5's alpha, beta, gamma, delta). */
+/*
+ * One volume in the frustum's frame: what every form's loader produces
+ * and every test reads (Eberly §5's delta; alpha, beta, gamma scaled by
+ * the extents, i.e. the frame components of the half-axis vectors
+ * H_j = e_j A_j).
+ */
 typedef struct satc_box_frame {
     float dx, dy, dz;          /* delta: frame coordinates of C - E */
-    float al[3], be[3], ga[3]; /* frame coordinates of A_0..A_2 */
-    float e[3];                /* extents */
-    float s;                   /* |delta|_1 + |e|_1: the scale of the tolerance */
+    float hx[3], hy[3], hz[3]; /* frame components of H_0..H_2 (not for spheres) */
+    float r[5];                /* radii on the plane normals (satc_fconsts order) */
+    float s;                   /* the tolerance scale S (with its 2^-100 floor) */
+    float rad;                 /* spheres: |radius| */
     int bad;                   /* non-finite or beyond SATC_MAX_MAGNITUDE: never culled */
 } satc_box_frame;
 
@@ -21,12 +27,17 @@ typedef struct satc_planes {
     int undecided; /* crosses two or more planes: exact mode tests the other axes */
 } satc_planes;
 
-void satc_box_frame_ref(const satc_frustum *f, const satc_boxes *b, size_t i, satc_box_frame *o);
+void satc_load_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b, size_t i,
+                   satc_box_frame *o);
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
-unsigned satc_classify_ref(const satc_frustum *f, const satc_boxes *b, size_t i, unsigned flags);
+int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k,
+                              const satc_box_frame *o);
+int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
+unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b,
+                           size_t i, unsigned flags);
 
 #endif

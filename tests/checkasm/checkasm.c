@@ -331,8 +331,9 @@ static uint64_t compare_kernels(int p, const satc_frustum *f, const batch *b, si
 {
     const satc_kernels *kr = satc_kernels_for(SATC_ISA_SCALAR), *kp = satc_kernels_for(path_isa[p]);
     int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
-    satc_kernel_fn fr = ortho ? kr->orthographic : kr->perspective;
-    satc_kernel_fn fp = ortho ? kp->orthographic : kp->perspective;
+    satc_kernel_fn fr = kr->fn[SATC_FORM_OBB][ortho];
+    satc_kernel_fn fp = kp->fn[SATC_FORM_OBB][ortho];
+    satc_batch bb = satc_batch_from_boxes(&b->view);
     uint64_t bad = 0;
     *first_bad = (size_t)-1;
     for (size_t done = 0; done < count || (count == 0 && done == 0); done += SATC_CHUNK) {
@@ -342,7 +343,8 @@ static uint64_t compare_kernels(int p, const satc_frustum *f, const batch *b, si
             for (int k = 0; k < 2; k++)
                 guarded_init(&w[r][k], SATC_CHUNK_WORDS * sizeof(uint64_t), 0xEE);
             fpenv e = env_enter();
-            (r ? fp : fr)(f, &b->view, first + done, n, flags, guarded_ptr(&w[r][0]),
+            unsigned fl = flags | (done + n >= count ? SATC_K_LAST : 0u);
+            (r ? fp : fr)(f, &bb, first + done, n, fl, guarded_ptr(&w[r][0]),
                           guarded_ptr(&w[r][1]));
             env_leave(e);
             *canary |= !guarded_intact(&w[r][0]) || !guarded_intact(&w[r][1]);
@@ -831,9 +833,12 @@ static void group_undecided(scn_rng *r)
         batch b;
         batch_init(&b, s.count, 0);
         size_t m = 0;
+        satc_fconsts fc;
+        satc_frustum_consts(&fr[k], &fc);
+        satc_batch sb = satc_batch_from_boxes(&s.boxes);
         for (size_t i = 0; i < s.count; i++) {
             satc_box_frame o;
-            satc_box_frame_ref(&fr[k], &s.boxes, i, &o);
+            satc_load_ref(&fr[k], &fc, &sb, i, &o);
             satc_planes pl = k == SCN_CAM_ORTHO ? satc_planes_ortho_ref(&fr[k], &o)
                                                 : satc_planes_persp_ref(&fr[k], &o);
             if (pl.undecided || scn_next(r) % 16 == 0)
@@ -957,8 +962,10 @@ static float key_float(int64_t k)
 /* Conservative and exact class of box i of b, as the reference says. */
 static unsigned ref_classes(const satc_frustum *f, const batch *b, size_t i)
 {
-    return satc_classify_ref(f, &b->view, i, 0) |
-           satc_classify_ref(f, &b->view, i, SATC_K_EXACT) << 2;
+    satc_fconsts fc;
+    satc_frustum_consts(f, &fc);
+    satc_batch bb = satc_batch_from_boxes(&b->view);
+    return satc_classify_ref(f, &fc, &bb, i, 0) | satc_classify_ref(f, &fc, &bb, i, SATC_K_EXACT) << 2;
 }
 
 /*

@@ -1,0 +1,226 @@
+/*
+ * The scalar reference's loaders: every box form enters the tests as one
+ * satc_box_frame (the frame coordinates of its center and half-axis
+ * vectors, its radii on the plane normals, and its tolerance scale S).
+ * The SIMD loaders (src/load_simd.h) repeat these expressions per lane,
+ * in the same order. Camera-relative first (SPEC §1.5): E is subtracted
+ * from world positions before anything is multiplied.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../internal.h"
+#include "cull_scalar.h"
+
+void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)
+{
+    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
+    memset(c, 0, sizeof *c);
+    for (int j = 0; j < 3; j++) {
+        if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+            c->pabs[0][j] = fabsf(L[j]);
+            c->pabs[1][j] = fabsf(U[j]);
+            c->pabs[2][j] = fabsf(D[j]);
+        } else {
+            c->pabs[0][j] = fabsf(D[j]);
+            c->pabs[1][j] = fabsf(L[j] - f->x1 * D[j]);
+            c->pabs[2][j] = fabsf(L[j] - f->x0 * D[j]);
+            c->pabs[3][j] = fabsf(U[j] - f->y1 * D[j]);
+            c->pabs[4][j] = fabsf(U[j] - f->y0 * D[j]);
+        }
+        c->col1[j] = fabsf(L[j]) + fabsf(U[j]) + fabsf(D[j]);
+    }
+    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+        c->norm2[0] = c->norm2[1] = c->norm2[2] = 1.0f;
+    } else {
+        const float s[5] = {0.0f, f->x1, f->x0, f->y1, f->y0};
+        for (int k = 0; k < 5; k++)
+            c->norm2[k] = sqrtf(1.0f + s[k] * s[k]);
+        for (int k = 0; k < 4; k++)
+            c->inv[k] = 1.0f / (1.0f + s[k + 1] * s[k + 1]);
+    }
+}
+
+static inline const float *at(const float *p, size_t stride, size_t i)
+{
+    return (const float *)(const void *)((const char *)p + i * stride);
+}
+
+static inline void rd3(const satc_vec3s *v, size_t i, float out[3])
+{
+    out[0] = *at(v->x, v->stride, i);
+    out[1] = *at(v->y, v->stride, i);
+    out[2] = *at(v->z, v->stride, i);
+}
+
+/* Frame coordinates of a world vector: (L.v, U.v, D.v), summed left to right. */
+static inline void to_frame(const satc_frustum *f, const float v[3], float *x, float *y, float *z)
+{
+    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
+    *x = L[0] * v[0] + L[1] * v[1] + L[2] * v[2];
+    *y = U[0] * v[0] + U[1] * v[1] + U[2] * v[2];
+    *z = D[0] * v[0] + D[1] * v[1] + D[2] * v[2];
+}
+
+static inline float sum_abs3(const float *a) { return fabsf(a[0]) + fabsf(a[1]) + fabsf(a[2]); }
+
+/* sum_j |a_j - k c_j|: the radius on a side plane's normal (1, 0, -k). */
+static inline float radius_side(const float *a, const float *c, float k)
+{
+    return fabsf(a[0] - k * c[0]) + fabsf(a[1] - k * c[1]) + fabsf(a[2] - k * c[2]);
+}
+
+/* Radii on the plane normals and S from the half-axis vectors. */
+static void finish_axes(const satc_frustum *f, satc_box_frame *o)
+{
+    float ax = sum_abs3(o->hx), ay = sum_abs3(o->hy), az = sum_abs3(o->hz);
+    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+        o->r[0] = ax, o->r[1] = ay, o->r[2] = az;
+        o->r[3] = o->r[4] = 0.0f;
+    } else {
+        o->r[0] = az;
+        o->r[1] = radius_side(o->hx, o->hz, f->x1);
+        o->r[2] = radius_side(o->hx, o->hz, f->x0);
+        o->r[3] = radius_side(o->hy, o->hz, f->y1);
+        o->r[4] = radius_side(o->hy, o->hz, f->y0);
+    }
+    float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
+    o->s = sd + ax + ay + az + SATC_S_FLOOR;
+}
+
+/* An axis-aligned box with camera-relative center c and half extents h
+ * (magnitudes): radii from the frustum's |normal| table (RTR 22.10.1),
+ * half axes h_j times world axis j. */
+static void load_aabb(const satc_frustum *f, const satc_fconsts *k, const float c[3],
+                      const float h[3], satc_box_frame *o)
+{
+    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
+    to_frame(f, c, &o->dx, &o->dy, &o->dz);
+    for (int j = 0; j < 3; j++) {
+        o->hx[j] = h[j] * L[j];
+        o->hy[j] = h[j] * U[j];
+        o->hz[j] = h[j] * D[j];
+    }
+    int np = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC ? 3 : 5;
+    for (int p = 0; p < 5; p++)
+        o->r[p] = p < np ? h[0] * k->pabs[p][0] + h[1] * k->pabs[p][1] + h[2] * k->pabs[p][2] : 0.0f;
+    float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
+    o->s = sd + (h[0] * k->col1[0] + h[1] * k->col1[1] + h[2] * k->col1[2]) + SATC_S_FLOOR;
+}
+
+/* Element (r, c) of an affine matrix in layout `lay` (satc_affine). */
+static inline float mat_at(const float *m, satc_affine lay, int r, int c)
+{
+    switch (lay) {
+    case SATC_AFFINE_ROWS: return m[r * 4 + c];
+    case SATC_AFFINE_4X3_COLUMN_MAJOR: return m[c * 3 + r];
+    default: return m[c * 4 + r];
+    }
+}
+
+void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i,
+                   satc_box_frame *o)
+{
+    const float *E = f->origin;
+    float c[3], h[3], v[3];
+    int force_bad = 0;
+    memset(o, 0, sizeof *o);
+    switch (b->form) {
+    case SATC_FORM_OBB: {
+        const satc_obbs *s = &b->obb;
+        rd3(&s->center, i, v);
+        for (int q = 0; q < 3; q++)
+            c[q] = v[q] - E[q];
+        to_frame(f, c, &o->dx, &o->dy, &o->dz);
+        rd3(&s->extent, i, h);
+        for (int j = 0; j < 3; j++) {
+            float al, be, ga, e = fabsf(h[j]); /* a negative extent means its magnitude */
+            rd3(&s->axis[j], i, v);
+            to_frame(f, v, &al, &be, &ga);
+            o->hx[j] = e * al, o->hy[j] = e * be, o->hz[j] = e * ga;
+        }
+        finish_axes(f, o);
+        break;
+    }
+    case SATC_FORM_HALF_AXES: {
+        const satc_half_axes *s = &b->half_axes;
+        rd3(&s->center, i, v);
+        for (int q = 0; q < 3; q++)
+            c[q] = v[q] - E[q];
+        to_frame(f, c, &o->dx, &o->dy, &o->dz);
+        for (int j = 0; j < 3; j++) {
+            rd3(&s->axis[j], i, v);
+            to_frame(f, v, &o->hx[j], &o->hy[j], &o->hz[j]);
+        }
+        finish_axes(f, o);
+        break;
+    }
+    case SATC_FORM_AABB:
+        rd3(&b->aabb.center, i, v);
+        rd3(&b->aabb.half, i, h);
+        for (int q = 0; q < 3; q++) {
+            c[q] = v[q] - E[q];
+            h[q] = fabsf(h[q]);
+        }
+        load_aabb(f, k, c, h, o);
+        break;
+    case SATC_FORM_MINMAX: {
+        float lo[3], hi[3];
+        rd3(&b->minmax.min, i, lo);
+        rd3(&b->minmax.max, i, hi);
+        for (int q = 0; q < 3; q++) {
+            float a = lo[q] - E[q], z = hi[q] - E[q];
+            c[q] = (a + z) * 0.5f;
+            h[q] = fabsf((z - a) * 0.5f);
+        }
+        load_aabb(f, k, c, h, o);
+        break;
+    }
+    case SATC_FORM_INSTANCES: {
+        const satc_instances *s = &b->instances;
+        const float *m = at(s->matrix, s->stride, i);
+        size_t li = i;
+        float lc[3] = {0, 0, 0}, lh[3] = {0, 0, 0};
+        if (s->mesh) {
+            li = *(const uint32_t *)(const void *)((const char *)s->mesh + i * s->mesh_stride);
+            force_bad = li >= s->mesh_count;
+        }
+        if (!force_bad) {
+            rd3(&s->local_center, li, lc);
+            rd3(&s->local_half, li, lh);
+        }
+        /* Center: (t - E) + M lc, the translation made camera-relative
+         * before the local offset is added. */
+        for (int r = 0; r < 3; r++) {
+            float ml = mat_at(m, s->layout, r, 0) * lc[0] + mat_at(m, s->layout, r, 1) * lc[1] +
+                       mat_at(m, s->layout, r, 2) * lc[2];
+            c[r] = (mat_at(m, s->layout, r, 3) - E[r]) + ml;
+        }
+        to_frame(f, c, &o->dx, &o->dy, &o->dz);
+        for (int j = 0; j < 3; j++) {
+            float e = fabsf(lh[j]);
+            for (int r = 0; r < 3; r++)
+                v[r] = mat_at(m, s->layout, r, j) * e;
+            to_frame(f, v, &o->hx[j], &o->hy[j], &o->hz[j]);
+        }
+        finish_axes(f, o);
+        break;
+    }
+    case SATC_FORM_SPHERES: {
+        rd3(&b->spheres.center, i, v);
+        for (int q = 0; q < 3; q++)
+            c[q] = v[q] - E[q];
+        to_frame(f, c, &o->dx, &o->dy, &o->dz);
+        float rad = fabsf(*at(b->spheres.radius.p, b->spheres.radius.stride, i));
+        o->rad = rad;
+        for (int p = 0; p < 5; p++)
+            o->r[p] = rad * k->norm2[p];
+        float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
+        o->s = sd + (rad + rad) + SATC_S_FLOOR;
+        break;
+    }
+    default: force_bad = 1; break;
+    }
+    /* Any NaN or Inf reaches S through an absolute value; NaN fails the compare. */
+    o->bad = force_bad | !(o->s < SATC_MAX_MAGNITUDE);
+}

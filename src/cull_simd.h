@@ -469,14 +469,15 @@ SATC_AI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *v
 /* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
 SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
                     int rec_ok, vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
-                    const int form, const int ortho, const int exact, const int classify)
+                    const int form, const int ortho, const int exact, const int classify,
+                    const int soa)
 {
     const int need_in = exact || classify;
     const int sphere = form == SATC_FORM_SPHERES;
     const int aabb = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
     unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
     vbox o;
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho);
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa);
     vplanes p = ortho ? planes_ortho_v(k, &o, bad, need_in) : planes_persp_v(k, &o, bad, need_in);
     unsigned vb = m_bits(p.vis) & valid, ub = 0;
     if (exact) {
@@ -504,11 +505,14 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
 }
 
 /* The kernel (satc_kernel_fn) with its form, frustum kind and flags fixed. */
-SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
+SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t first, size_t n,
                         unsigned flags, uint64_t *vis, uint64_t *inside, const int form,
-                        const int ortho, const int exact, const int classify)
+                        const int ortho, const int exact, const int classify, const int soa)
 {
     const int sphere = form == SATC_FORM_SPHERES;
+    /* A local copy: stores to vis cannot alias its strides (size_t and
+     * uint64_t are one type here), so they stay in registers. */
+    const satc_batch bl = *bp, *b = &bl;
     vconst k;
     vpend pd;
     unsigned np = 0;
@@ -522,10 +526,10 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *b, size_t first
     size_t i = 0;
     for (; i + W <= n; i += W)
         step_v(&k, b, first + i, i, W, i + W < rec_end, &pd, &np, vis, inside, form, ortho, exact,
-               classify);
+               classify, soa);
     if (i < n)
         step_v(&k, b, first + i, i, (unsigned)(n - i), 0, &pd, &np, vis, inside, form, ortho,
-               exact, classify);
+               exact, classify, soa);
     if (exact && np) {
         np = pend_drain(&k, &pd, np, vis, sphere, ortho);
         if (np) {
@@ -539,17 +543,26 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *b, size_t first
     }
 }
 
-#define SATC_KERNEL(name, form, ortho)                                                            \
+/* The kernel (satc_kernel_fn) of one form and frustum kind: the flags and
+ * the plain-array case become compile-time variants (SoA only where a
+ * form is commonly stored that way). */
+#define SATC_VARIANT(soa)                                                                         \
+    switch (flags & (SATC_K_EXACT | SATC_K_CLASSIFY)) {                                           \
+    case 0: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 0, soa); break;       \
+    case SATC_K_CLASSIFY: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 1, soa); break; \
+    case SATC_K_EXACT: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 0, soa); break; \
+    default: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 1, soa); break;      \
+    }
+
+#define SATC_KERNEL(name, form_, ortho_)                                                          \
     static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
                      unsigned flags, uint64_t *vis, uint64_t *inside)                             \
     {                                                                                             \
-        switch (flags & (SATC_K_EXACT | SATC_K_CLASSIFY)) {                                       \
-        case 0: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 0); break;        \
-        case SATC_K_CLASSIFY:                                                                     \
-            cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 1);                   \
-            break;                                                                                \
-        case SATC_K_EXACT: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 0); break; \
-        default: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 1); break;       \
+        const int form = form_, ortho = ortho_;                                                   \
+        if (form != SATC_FORM_INSTANCES && batch_soa(b)) {                                        \
+            SATC_VARIANT(1)                                                                       \
+        } else {                                                                                  \
+            SATC_VARIANT(0)                                                                       \
         }                                                                                         \
     }
 

@@ -40,9 +40,12 @@ static inline const float *satc_at(const float *p, size_t stride, size_t i)
     return (const float *)(const void *)((const char *)p + i * stride);
 }
 
-/* W floats of a stream from element i; lanes past nl are 0. */
-SATC_AI V ld1(const float *p, size_t stride, size_t i, unsigned nl)
+/* W floats of a stream from element i; lanes past nl are 0. soa: every
+ * stream of the batch is a plain float array (a compile-time variant). */
+SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
 {
+    if (soa && nl == W)
+        return v_load(p + i);
     const float *q = satc_at(p, stride, i);
     if (nl == W)
         return stride ? v_load_stride(q, stride) : v_set1(*q);
@@ -52,11 +55,13 @@ SATC_AI V ld1(const float *p, size_t stride, size_t i, unsigned nl)
     return v_load(t);
 }
 
+#define ld1(p, stride, i, nl) ld1s(p, stride, i, nl, soa)
+
 /* A vec3 stream: consecutive components of records go through one
  * transposing load when the 4th float read may be. */
-SATC_AI void ld3(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3])
+SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3], const int soa)
 {
-    if (nl == W && rec_ok && v->stride >= 3 * sizeof(float) && v->y == v->x + 1 &&
+    if (!soa && nl == W && rec_ok && v->stride >= 3 * sizeof(float) && v->y == v->x + 1 &&
         v->z == v->x + 2) {
         V t[4];
         v_load_rec4(satc_at(v->x, v->stride, i), v->stride, t);
@@ -67,6 +72,8 @@ SATC_AI void ld3(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3
     out[1] = ld1(v->y, v->stride, i, nl);
     out[2] = ld1(v->z, v->stride, i, nl);
 }
+
+#define ld3(v, i, nl, rec_ok, out) ld3s(v, i, nl, rec_ok, out, soa)
 
 /* (L.v, U.v, D.v) per lane, summed left to right. */
 SATC_AI void to_frame_v(const vconst *k, const V v[3], V *x, V *y, V *z)
@@ -135,6 +142,7 @@ SATC_AI void aabb_axes_v(const vconst *k, V *x)
 /* Element (r, c) of W affine matrices: m[r][c], r < 3. */
 SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4])
 {
+    const int soa = 0;
     const float *base = satc_at(s->matrix, s->stride, i);
     V t[4];
     if (nl == W && s->layout == SATC_AFFINE_4X4_COLUMN_MAJOR) {
@@ -195,7 +203,7 @@ SATC_AI void ld_mesh(const satc_instances *s, size_t i, unsigned nl, V lc[3], V 
  * bad mask. AABB forms leave their half axes for aabb_axes_v.
  */
 SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, int rec_ok,
-                 vbox *o, const int form, const int ortho)
+                 vbox *o, const int form, const int ortho, const int soa)
 {
     V *x = o->v;
     V c[3], h[3], v[3];
@@ -283,6 +291,39 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     }
     }
     return m_not(v_lt(x[F_S], k->maxmag));
+}
+
+#undef ld1
+#undef ld3
+
+/* Every stream a plain float array (stride 4): the loads need no strides. */
+static inline int batch_soa(const satc_batch *b)
+{
+    const satc_vec3s *v[5];
+    int nv = 0;
+    switch (b->form) {
+    case SATC_FORM_OBB:
+        v[0] = &b->obb.center, v[1] = &b->obb.extent, v[2] = &b->obb.axis[0];
+        v[3] = &b->obb.axis[1], v[4] = &b->obb.axis[2], nv = 5;
+        break;
+    case SATC_FORM_HALF_AXES:
+        v[0] = &b->half_axes.center, v[1] = &b->half_axes.axis[0];
+        v[2] = &b->half_axes.axis[1], v[3] = &b->half_axes.axis[2], nv = 4;
+        break;
+    case SATC_FORM_AABB: v[0] = &b->aabb.center, v[1] = &b->aabb.half, nv = 2; break;
+    case SATC_FORM_MINMAX: v[0] = &b->minmax.min, v[1] = &b->minmax.max, nv = 2; break;
+    case SATC_FORM_SPHERES:
+        if (b->spheres.radius.stride != sizeof(float))
+            return 0;
+        v[0] = &b->spheres.center, nv = 1;
+        break;
+    default: return 0;
+    }
+    for (int q = 0; q < nv; q++) {
+        if (v[q]->stride != sizeof(float))
+            return 0;
+    }
+    return 1;
 }
 
 #endif

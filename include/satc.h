@@ -497,6 +497,51 @@ SATC_API satc_status satc_cull_batch(const satc_frustum *f, const satc_boxes *bo
                                      size_t count, satc_mode mode, satc_results *out);
 
 /* ------------------------------------------------------------------ */
+/* Many views in one pass                                               */
+/* ------------------------------------------------------------------ */
+
+/** Largest number of views satc_cull_views takes. */
+#define SATC_MAX_VIEWS 64
+
+/**
+ * Where satc_cull_views writes; every pointer may be NULL (not wanted).
+ * Positions are relative to `first`; index values are absolute.
+ */
+typedef struct satc_view_results {
+    /** count words, one per volume, of the smallest unsigned type of 8,
+     * 16, 32 or 64 bits that holds nviews bits (uint8_t for up to 8 views,
+     * uint16_t up to 16, uint32_t up to 32, else uint64_t), aligned for
+     * that type: bit v is 1 when the volume is visible in view v. Bits at
+     * and above nviews are 0. */
+    void *masks;
+    /** nviews pointers; indices[v] (each may be NULL) has room for count
+     * entries: the increasing indices of the volumes visible in view v.
+     * Requires first + count - 1 <= UINT32_MAX. */
+    uint32_t *const *indices;
+    /** nviews pointers; classes[v] (each may be NULL) has room for count
+     * class bytes of view v (costs the inside test for that view). */
+    uint8_t *const *classes;
+    /** nviews counts: the number of volumes visible in each view. */
+    size_t *visible;
+} satc_view_results;
+
+/**
+ * Culls volumes [first, first + count) of batch `b` against nviews frusta
+ * (1 .. SATC_MAX_VIEWS; perspective and orthographic mixed, each with its
+ * own bounds, reversed-Z or infinite far) in one pass over the batch:
+ * every volume is read from memory once, then tested against each view in
+ * cache. View v's bit, indices and classes equal satc_cull of that frustum
+ * alone bit for bit, on every path. Returns SATC_OK, SATC_ERR_NULL
+ * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
+ * (unknown mode or form, a view not built by satc), SATC_ERR_RANGE
+ * (nviews 0 or above SATC_MAX_VIEWS, first + count overflows, indices past
+ * UINT32_MAX), SATC_ERR_LAYOUT; on error nothing is written.
+ */
+SATC_API satc_status satc_cull_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
+                                     size_t first, size_t count, satc_mode mode,
+                                     satc_view_results *out);
+
+/* ------------------------------------------------------------------ */
 /* Instruction-set paths                                                */
 /* ------------------------------------------------------------------ */
 
@@ -541,6 +586,11 @@ SATC_API const char *satc_isa_name(satc_isa isa);
  */
 SATC_API satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b,
                                    size_t first, size_t count, satc_mode mode, satc_results *out);
+
+/** satc_cull_views on an explicitly chosen path (SATC_ERR_ISA when not runnable here). */
+SATC_API satc_status satc_cull_views_isa(satc_isa isa, const satc_frustum *views, size_t nviews,
+                                         const satc_batch *b, size_t first, size_t count,
+                                         satc_mode mode, satc_view_results *out);
 
 /** satc_cull_batch on an explicitly chosen path: satc_cull_isa on Eberly arrays. */
 SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,

@@ -103,7 +103,15 @@ static satc_status check_batch(const satc_batch *b)
 static satc_status check_args(const satc_frustum *f, const satc_batch *b, size_t first,
                               size_t count, satc_mode mode, const satc_results *out)
 {
-    if (!f || !b || !out)
+    if (!out)
+        return SATC_ERR_NULL;
+    return satc_check_call(f, b, first, count, mode, out->indices != NULL);
+}
+
+satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,
+                            size_t count, satc_mode mode, int want_indices)
+{
+    if (!f || !b)
         return SATC_ERR_NULL;
     if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||
         (f->kind != SATC_FRUSTUM_PERSPECTIVE && f->kind != SATC_FRUSTUM_ORTHOGRAPHIC) ||
@@ -116,7 +124,7 @@ static satc_status check_args(const satc_frustum *f, const satc_batch *b, size_t
     satc_status st = check_batch(b);
     if (st != SATC_OK)
         return st;
-    if (out->indices && first + count - 1 > UINT32_MAX)
+    if (want_indices && first + count - 1 > UINT32_MAX)
         return SATC_ERR_RANGE;
     return SATC_OK;
 }
@@ -167,7 +175,7 @@ static uint64_t spread8(unsigned bits)
     return spread4[bits & 15] | (uint64_t)spread4[bits >> 4 & 15] << 32;
 }
 
-static void put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, size_t n)
+void satc_put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, size_t n)
 {
     size_t j = 0;
     for (; j + 8 <= n; j += 8) {
@@ -223,7 +231,7 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
         if (out->bitmask)
             put_bits(out->bitmask + done / 8, vis, n);
         if (out->classes)
-            put_classes(out->classes + done, vis, in, n);
+            satc_put_classes(out->classes + done, vis, in, n);
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {
                 for (uint64_t m = vis[w]; m; m &= m - 1)

@@ -46,6 +46,13 @@ extern const satc_kernels satc_kernels_neon;
 /* The table of one runnable path, or NULL. */
 const satc_kernels *satc_kernels_for(satc_isa isa);
 
+/* The checks satc_cull makes before culling (SATC_OK or the status). */
+satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,
+                            size_t count, satc_mode mode, int want_indices);
+
+/* Class bytes of n volumes from a kernel's vis and inside words. */
+void satc_put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, size_t n);
+
 /* Validates the call and runs it on kernels k (NULL: SATC_ERR_ISA). */
 satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                           size_t first, size_t count, satc_mode mode, satc_results *out);

@@ -1,9 +1,9 @@
 /*
- * Keeps README.md's C example identical to tests/robust/readme_example.c
- * (which is compiled and run as a test). The README holds the file as the
- * fenced ```c block right after the line
- *     <!-- example: tests/robust/readme_example.c -->
- * Usage: readme_check README.md readme_example.c
+ * Keeps each of README.md's C examples identical to its file under
+ * tests/robust/ (compiled and run as a test). The README holds the file as
+ * the fenced ```c block right after the line
+ *     <!-- example: tests/robust/NAME.c -->
+ * Usage: readme_check README.md path/to/NAME.c
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +48,9 @@ int main(int argc, char **argv)
     char *readme = slurp(argv[1]), *code = slurp(argv[2]);
     if (!readme || !code)
         return fail("cannot read the files");
-    const char *marker = "<!-- example: tests/robust/readme_example.c -->\n```c\n";
+    const char *base = strrchr(argv[2], '/') ? strrchr(argv[2], '/') + 1 : argv[2];
+    char marker[512];
+    snprintf(marker, sizeof marker, "<!-- example: tests/robust/%s -->\n```c\n", base);
     char *start = strstr(readme, marker);
     if (!start)
         return fail("README.md has no example marker followed by a ```c fence");
@@ -62,7 +64,7 @@ int main(int argc, char **argv)
         while (start[k] && start[k] == code[k])
             line += start[k++] == '\n';
         printf("README.md's example differs from %s at line %zu of the file\n", argv[2], line);
-        return fail("copy tests/robust/readme_example.c into README.md (or back)");
+        return fail("copy the file into README.md's block (or back)");
     }
     printf("README.md's example equals %s\n1 passed, 0 failed\n", argv[2]);
     free(readme);

@@ -543,23 +543,22 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     }
 }
 
-/* The kernel (satc_kernel_fn) of one form and frustum kind: the flags and
- * the plain-array case become compile-time variants (SoA only where a
- * form is commonly stored that way). */
+/* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
+ * and, for the forms most often stored as plain arrays, the plain-array
+ * case are compile-time variants; classification is a run-time flag
+ * (each variant costs compile time on every path). */
 #define SATC_VARIANT(soa)                                                                         \
-    switch (flags & (SATC_K_EXACT | SATC_K_CLASSIFY)) {                                           \
-    case 0: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 0, soa); break;       \
-    case SATC_K_CLASSIFY: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, 1, soa); break; \
-    case SATC_K_EXACT: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 0, soa); break; \
-    default: cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, 1, soa); break;      \
-    }
+    if (flags & SATC_K_EXACT)                                                                     \
+        cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, classify, soa);            \
+    else                                                                                          \
+        cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, classify, soa);
 
 #define SATC_KERNEL(name, form_, ortho_)                                                          \
     static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
                      unsigned flags, uint64_t *vis, uint64_t *inside)                             \
     {                                                                                             \
-        const int form = form_, ortho = ortho_;                                                   \
-        if (form != SATC_FORM_INSTANCES && batch_soa(b)) {                                        \
+        const int form = form_, ortho = ortho_, classify = (flags & SATC_K_CLASSIFY) != 0;        \
+        if ((form == SATC_FORM_OBB || form == SATC_FORM_AABB) && batch_soa(b)) {                  \
             SATC_VARIANT(1)                                                                       \
         } else {                                                                                  \
             SATC_VARIANT(0)                                                                       \

@@ -542,6 +542,74 @@ static void check_cull(const satc_frustum *f, const satc_boxes *b, size_t first,
     }
 }
 
+/* Every other box form built from the same fields (records with odd
+ * strides, matrices from the axes, spheres from the first extent): each
+ * path equals scalar bit for bit, and non-finite volumes stay visible. */
+#define REC 11 /* floats per record: a stride of 44 bytes */
+static void check_forms(const satc_frustum *f, const satc_boxes *b, size_t first, size_t n,
+                        unsigned salt)
+{
+    static float rec[MAX_BOXES][REC], mat[MAX_BOXES][16], hax[3][MAX_BOXES][4];
+    static uint32_t mesh[MAX_BOXES];
+    size_t total = first + n;
+    for (size_t i = 0; i < total; i++) {
+        for (int q = 0; q < 3; q++) {
+            rec[i][q] = b->center[q][i];
+            rec[i][4 + q] = b->extent[q][i];
+            for (int j = 0; j < 3; j++) {
+                mat[i][4 * j + q] = b->axis[j][q][i] * (q == 1 ? 1.5f : 1.0f);
+                hax[j][i][q] = b->axis[j][q][i] * b->extent[j][i];
+            }
+            mat[i][12 + q] = b->center[q][i];
+        }
+        rec[i][8] = b->extent[0][i];
+        mat[i][3] = mat[i][7] = mat[i][11] = 0, mat[i][15] = 1;
+        mesh[i] = (uint32_t)((i * 7 + salt) % (total + 1)); /* sometimes past the table */
+    }
+    float lc[3] = {0.25f, 0, -0.5f}, lh[3] = {1, 0.5f, 2};
+    satc_batch forms[7] = {
+        {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0])}},
+        {.form = SATC_FORM_MINMAX, .minmax = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0])}},
+        {.form = SATC_FORM_HALF_AXES, .half_axes = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), {SATC_VEC3S_AOS(&hax[0][0][0], 16), SATC_VEC3S_AOS(&hax[1][0][0], 16), SATC_VEC3S_AOS(&hax[2][0][0], 16)}}},
+        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_4X4_COLUMN_MAJOR, {&lc[0], &lc[1], &lc[2], 0}, {&lh[0], &lh[1], &lh[2], 0}}},
+        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_ROWS, SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0])}},
+        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_4X3_COLUMN_MAJOR, SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0]), mesh, 4, total}},
+        {.form = SATC_FORM_SPHERES, .spheres = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), {&rec[0][8], sizeof rec[0]}}},
+    };
+    unsigned run = satc_isa_runnable();
+    for (int fi = 0; fi < 7; fi++) {
+        for (int mode = 0; mode < 2; mode++) {
+            outs ref, got;
+            memset(&ref, SENT, sizeof ref);
+            satc_results rr = {ref.bitmask, ref.classes, ref.indices, 0};
+            satc_status st = satc_cull_isa(SATC_ISA_SCALAR, f, &forms[fi], first, n, (satc_mode)mode, &rr);
+            RULE(st == SATC_OK && tails_intact(&ref, n), "form %d scalar status %d", forms[fi].form, (int)st);
+            for (unsigned isa = 2; isa && isa <= 0x80u; isa <<= 1) {
+                if (!(run & isa))
+                    continue;
+                memset(&got, SENT, sizeof got);
+                satc_results rg = {got.bitmask, got.classes, got.indices, 0};
+                st = satc_cull_isa((satc_isa)isa, f, &forms[fi], first, n, (satc_mode)mode, &rg);
+                int same = st == SATC_OK && rg.visible == rr.visible && tails_intact(&got, n) &&
+                           !memcmp(got.bitmask, ref.bitmask, (n + 7) / 8) &&
+                           !memcmp(got.classes, ref.classes, n) &&
+                           !memcmp(got.indices, ref.indices, rr.visible * sizeof(uint32_t));
+                RULE(same, "form %d path %s mode %d differs from scalar", forms[fi].form,
+                     satc_isa_name((satc_isa)isa), mode);
+            }
+            /* A record with a NaN or Inf in a field the form reads is visible. */
+            for (size_t j = 0; j < n && fi < 2; j++) {
+                const float *v = rec[first + j];
+                int nf = !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]) ||
+                         !isfinite(v[4]) || !isfinite(v[5]) || !isfinite(v[6]);
+                if (nf)
+                    RULE(ref.classes[j] == SATC_INTERSECTING, "form %d non-finite volume %zu class %u",
+                         forms[fi].form, first + j, ref.classes[j]);
+            }
+        }
+    }
+}
+
 int satc_fuzz_one(const uint8_t *data, size_t size)
 {
     rd r = {data, size, 0};
@@ -708,6 +776,7 @@ int satc_fuzz_one(const uint8_t *data, size_t size)
         satc_fuzz_counts.oracle_cams += oracle_cam != NULL;
         satc_fuzz_counts.boxes += (long)(count - first);
         check_cull(&fr, &boxes, first, count - first, oracle_cam, eligible, nonfinite);
+        check_forms(&fr, &boxes, first, count - first, (unsigned)size);
     } else {
         /* An unbuilt frustum is refused and nothing is written. */
         satc_frustum zero;

@@ -571,8 +571,8 @@ static void check_forms(const satc_frustum *f, const satc_boxes *b, size_t first
         {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0])}},
         {.form = SATC_FORM_MINMAX, .minmax = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0])}},
         {.form = SATC_FORM_HALF_AXES, .half_axes = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), {SATC_VEC3S_AOS(&hax[0][0][0], 16), SATC_VEC3S_AOS(&hax[1][0][0], 16), SATC_VEC3S_AOS(&hax[2][0][0], 16)}}},
-        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_4X4_COLUMN_MAJOR, {&lc[0], &lc[1], &lc[2], 0}, {&lh[0], &lh[1], &lh[2], 0}}},
-        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_ROWS, SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0])}},
+        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_4X4_COLUMN_MAJOR, {&lc[0], &lc[1], &lc[2], 0}, {&lh[0], &lh[1], &lh[2], 0}, NULL, 0, 0}},
+        {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_ROWS, SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0]), NULL, 0, 0}},
         {.form = SATC_FORM_INSTANCES, .instances = {mat[0], 64, SATC_AFFINE_4X3_COLUMN_MAJOR, SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), SATC_VEC3S_AOS(&rec[0][4], sizeof rec[0]), mesh, 4, total}},
         {.form = SATC_FORM_SPHERES, .spheres = {SATC_VEC3S_AOS(&rec[0][0], sizeof rec[0]), {&rec[0][8], sizeof rec[0]}}},
     };

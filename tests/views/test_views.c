@@ -130,7 +130,7 @@ int main(void)
     satc_batch forms[4] = {
         {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(&ctr[0][0], 16), SATC_VEC3S_AOS(&half[0][0], 12)}},
         {.form = SATC_FORM_INSTANCES,
-         .instances = {mat[0], 64, SATC_AFFINE_4X4_COLUMN_MAJOR, {&lc[0], &lc[1], &lc[2], 0}, {&lh[0], &lh[1], &lh[2], 0}}},
+         .instances = {mat[0], 64, SATC_AFFINE_4X4_COLUMN_MAJOR, {&lc[0], &lc[1], &lc[2], 0}, {&lh[0], &lh[1], &lh[2], 0}, NULL, 0, 0}},
         {.form = SATC_FORM_SPHERES, .spheres = {SATC_VEC3S_AOS(&ctr[0][0], 16), {&ctr[0][3], 16}}},
         {.form = SATC_FORM_MINMAX, .minmax = {SATC_VEC3S_AOS(&ctr[0][0], 16), SATC_VEC3S_AOS(&half[0][0], 12)}},
     };

@@ -550,7 +550,10 @@ typedef enum satc_isa {
     SATC_ISA_SCALAR = 1, /**< the reference; defines every answer */
     SATC_ISA_SSE41 = 2,  /**< 4 boxes per register */
     SATC_ISA_AVX2 = 4,   /**< 8 boxes per register */
-    SATC_ISA_NEON = 8    /**< 4 boxes per register */
+    SATC_ISA_NEON = 8,   /**< 4 boxes per register */
+    SATC_ISA_AVX512 = 16 /**< 16 boxes per register: AVX-512 F, VL, DQ and BW (x86-64-v4),
+                              native when CPUID and XGETBV report them and the ZMM state;
+                              on an x86 CPU without them it runs emulated (from AVX2) */
 } satc_isa;
 
 /** Paths compiled into this library, emulated ones included (bit mask). */
@@ -565,7 +568,7 @@ SATC_API unsigned satc_isa_native(void);
 /**
  * The path satc_cull_batch uses: the best native path allowed by the mask
  * (satc_isa_set_mask) or forced by the environment variable
- * SATC_ISA=scalar|sse41|avx2|neon, read once at first use (thread-safe).
+ * SATC_ISA=scalar|sse41|avx2|avx512|neon, read once at first use (thread-safe).
  */
 SATC_API satc_isa satc_isa_active(void);
 
@@ -576,7 +579,7 @@ SATC_API satc_isa satc_isa_active(void);
  */
 SATC_API satc_status satc_isa_set_mask(unsigned mask);
 
-/** Name of one path ("scalar", "sse41", "avx2", "neon"), or "unknown". */
+/** Name of one path ("scalar", "sse41", "avx2", "avx512", "neon"), or "unknown". */
 SATC_API const char *satc_isa_name(satc_isa isa);
 
 /**

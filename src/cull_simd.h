@@ -14,6 +14,9 @@
  *   m_bits                  lane j's mask to bit j of an unsigned
  *   m_cnt_add(c, m)         lane-wise integer c + m (a true mask counts -1)
  *   m_cnt_gt(c, k) m_cnt_eq(c, k)   lane-wise integer compares with k
+ *     (a layer whose masks are not vectors, AVX-512's, defines instead a
+ *     counter type C with c_zero c_add c_pair(m1, m2) c_gt c_eq and
+ *     SATC_VLAYER_COUNT)
  *   p_make(bits) v_perm(v, p)       move the lanes named by bits to the front
  *   SATC_SIMD_TABLE         the name of the satc_kernels table to define
  *
@@ -40,13 +43,18 @@
 
 #define SATC_FULL ((1u << W) - 1u)
 
-/* Set bits of a lane mask (W <= 8): a nibble table in a constant, so no
+/* Set bits of a lane mask (W <= 16): a nibble table in a constant, so no
  * POPCNT instruction is needed. */
 static inline unsigned satc_popcount(unsigned x)
 {
     const uint64_t nib = 0x4332322132212110ull;
-    return (unsigned)((nib >> (4 * (x & 15u))) & 15u) +
-           (unsigned)((nib >> (4 * (x >> 4 & 15u))) & 15u);
+    unsigned c = (unsigned)((nib >> (4 * (x & 15u))) & 15u) +
+                 (unsigned)((nib >> (4 * (x >> 4 & 15u))) & 15u);
+#if W > 8
+    c += (unsigned)((nib >> (4 * (x >> 8 & 15u))) & 15u) +
+         (unsigned)((nib >> (4 * (x >> 12 & 15u))) & 15u);
+#endif
+    return c;
 }
 
 static inline unsigned satc_ctz(unsigned x)
@@ -131,20 +139,30 @@ typedef struct vbox {
 /* A mask with no lane set (0 < 0 is false). */
 SATC_AI M m_none(const vconst *k) { return v_lt(k->zero, k->zero); }
 
+#ifndef SATC_VLAYER_COUNT
+/* Plane counters in the mask vectors themselves (a true lane is -1). */
+typedef M C;
+#define c_zero(k) m_none(k)
+#define c_add m_cnt_add
+#define c_pair m_cnt_add
+#define c_gt m_cnt_gt
+#define c_eq m_cnt_eq
+#endif
+
 /* Results of the plane tier for W lanes. */
 typedef struct vplanes {
     M vis, inside, und;
 } vplanes;
 
 /* Counts of planes a lane is inside of to the plane tier's three masks. */
-SATC_AI vplanes planes_result(const vconst *k, M out, M bad, M c, const int need_in)
+SATC_AI vplanes planes_result(const vconst *k, M out, M bad, C c, const int need_in)
 {
     M gone = m_or(out, bad);
     vplanes p;
     p.vis = m_not(m_andnot(out, bad));
     if (need_in) {
-        p.inside = m_andnot(m_cnt_eq(c, -6), gone);
-        p.und = m_andnot(m_cnt_gt(c, -5), gone); /* two or more planes crossed */
+        p.inside = m_andnot(c_eq(c, -6), gone);
+        p.und = m_andnot(c_gt(c, -5), gone); /* two or more planes crossed */
     } else {
         p.inside = p.und = m_none(k);
     }
@@ -166,14 +184,14 @@ SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int 
     M out = m_or(v_lt(zp, k->n), v_gt(zm, k->f));
     out = m_or(out, m_or(v_gt(v_sub(d1, rx1), k->zero), v_gt(v_sub(d0, rx0), k->zero)));
     out = m_or(out, m_or(v_gt(v_sub(g1, ry1), k->zero), v_gt(v_sub(g0, ry0), k->zero)));
-    M c = m_none(k);
+    C c = c_zero(k);
     if (need_in) {
         /* Count the planes the volume is inside of: each true mask adds -1. */
-        c = m_cnt_add(v_ge(zm, k->n), v_le(zp, k->f));
-        c = m_cnt_add(c, v_le(v_add(d1, rx1), k->zero));
-        c = m_cnt_add(c, v_le(v_add(d0, rx0), k->zero));
-        c = m_cnt_add(c, v_le(v_add(g1, ry1), k->zero));
-        c = m_cnt_add(c, v_le(v_add(g0, ry0), k->zero));
+        c = c_pair(v_ge(zm, k->n), v_le(zp, k->f));
+        c = c_add(c, v_le(v_add(d1, rx1), k->zero));
+        c = c_add(c, v_le(v_add(d0, rx0), k->zero));
+        c = c_add(c, v_le(v_add(g1, ry1), k->zero));
+        c = c_add(c, v_le(v_add(g0, ry0), k->zero));
     }
     return planes_result(k, out, bad, c, need_in);
 }
@@ -184,13 +202,14 @@ SATC_AI vplanes planes_ortho_v(const vconst *k, const vbox *o, M bad, const int 
     const V *x = o->v;
     V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
     V t[3] = {v_sub(x[F_DX], k->c[0]), v_sub(x[F_DY], k->c[1]), v_sub(x[F_DZ], k->c[2])};
-    M out = m_none(k), c = m_none(k);
+    M out = m_none(k);
+    C c = c_zero(k);
     for (int q = 0; q < 3; q++) {
         V r = v_add(x[F_R + q], tol);
         out = m_or(out, v_gt(v_sub(v_abs(t[q]), r), k->h[q]));
         if (need_in) {
-            c = m_cnt_add(c, v_le(v_add(t[q], r), k->h[q]));
-            c = m_cnt_add(c, v_ge(v_sub(t[q], r), k->nh[q]));
+            c = c_add(c, v_le(v_add(t[q], r), k->h[q]));
+            c = c_add(c, v_ge(v_sub(t[q], r), k->nh[q]));
         }
     }
     return planes_result(k, out, bad, c, need_in);

@@ -28,6 +28,9 @@ unsigned satc_isa_compiled(void)
 #if SATC_HAVE_NEON
     m |= SATC_ISA_NEON;
 #endif
+#if SATC_HAVE_AVX512
+    m |= SATC_ISA_AVX512;
+#endif
     return m;
 }
 
@@ -47,6 +50,12 @@ static unsigned detect_x86(void)
             __cpuid_count(7, 0, a, b, c, d);
             if (b & bit_AVX2)
                 m |= SATC_ISA_AVX2;
+            /* AVX-512 also needs the OS saving opmask and ZMM state (XCR0 5-7). */
+            const unsigned v4 = bit_AVX512F | bit_AVX512VL | bit_AVX512DQ | bit_AVX512BW;
+#if !defined(SATC_NO_NATIVE_AVX512) /* a test build: AVX-512 runs its emulated twin */
+            if ((b & v4) == v4 && (lo & 0xE6u) == 0xE6u)
+                m |= SATC_ISA_AVX512;
+#endif
         }
     }
     return m;
@@ -78,11 +87,12 @@ unsigned satc_isa_runnable(void)
 {
     unsigned foreign = 0;
 #if SATC_X86
-    foreign = SATC_ISA_NEON;
+    /* AVX-512 has an emulated twin for CPUs without it. */
+    foreign = SATC_ISA_NEON | (SATC_HAVE_AVX512_EMU ? SATC_ISA_AVX512 : 0u);
 #elif SATC_ARM64
-    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2;
+    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_AVX512;
 #else
-    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON;
+    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_AVX512 | SATC_ISA_NEON;
 #endif
     return satc_isa_native() | (satc_isa_compiled() & foreign);
 }
@@ -94,6 +104,7 @@ const char *satc_isa_name(satc_isa isa)
     case SATC_ISA_SSE41: return "sse41";
     case SATC_ISA_AVX2: return "avx2";
     case SATC_ISA_NEON: return "neon";
+    case SATC_ISA_AVX512: return "avx512";
     }
     return "unknown";
 }
@@ -113,6 +124,14 @@ const satc_kernels *satc_kernels_for(satc_isa isa)
 #if SATC_HAVE_NEON
     case SATC_ISA_NEON: return &satc_kernels_neon;
 #endif
+#if SATC_HAVE_AVX512
+    case SATC_ISA_AVX512:
+#if SATC_HAVE_AVX512_EMU
+        if (!(satc_isa_native() & SATC_ISA_AVX512))
+            return &satc_kernels_avx512_emu;
+#endif
+        return &satc_kernels_avx512;
+#endif
     default: return NULL;
     }
 }
@@ -125,12 +144,14 @@ static satc_isa choose(void)
 {
     const char *env = getenv("SATC_ISA");
     if (env) {
-        for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_NEON; isa <<= 1) {
+        for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_AVX512; isa <<= 1) {
             if (!strcmp(env, satc_isa_name((satc_isa)isa)) && (satc_isa_runnable() & isa))
                 return (satc_isa)isa;
         }
     }
     unsigned m = satc_isa_native() & atomic_load(&user_mask);
+    if (m & SATC_ISA_AVX512)
+        return SATC_ISA_AVX512;
     if (m & SATC_ISA_AVX2)
         return SATC_ISA_AVX2;
     if (m & SATC_ISA_SSE41)
@@ -152,7 +173,7 @@ satc_isa satc_isa_active(void)
 
 satc_status satc_isa_set_mask(unsigned mask)
 {
-    if (mask & ~(unsigned)(SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON))
+    if (mask & ~(unsigned)SATC_ISA_ALL)
         return SATC_ERR_FLAGS;
     atomic_store(&user_mask, mask | SATC_ISA_SCALAR);
     atomic_store_explicit(&active, (unsigned)choose(), memory_order_release);
@@ -169,8 +190,7 @@ satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch 
                           size_t count, satc_mode mode, satc_results *out)
 {
     unsigned v = (unsigned)isa;
-    if (!v || (v & (v - 1)) || (v & ~(unsigned)(SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 |
-                                                 SATC_ISA_NEON)))
+    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL))
         return SATC_ERR_FLAGS;
     const satc_kernels *k = satc_kernels_for(isa);
     if (!k)

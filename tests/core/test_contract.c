@@ -350,15 +350,15 @@ static void cull_status(void)
     }
 
     /* satc_cull_batch_isa */
-    const unsigned all = SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON;
-    const unsigned badisa[] = {0, 3, 6, 16, 0x80000000u, all};
+    const unsigned all = SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON | SATC_ISA_AVX512;
+    const unsigned badisa[] = {0, 3, 6, 32, 0x80000000u, all};
     for (int i = 0; i < 6; i++) {
         fill_pattern(&o, &r);
         st = satc_cull_batch_isa((satc_isa)badisa[i], &s.frustum, &s.boxes, 0, 10, SATC_EXACT, &r);
         check(st == SATC_ERR_FLAGS && out_untouched(&o, &r), "cull_batch_isa(0x%x): %d", badisa[i], st);
     }
     unsigned run = satc_isa_runnable();
-    for (unsigned b = 1; b <= SATC_ISA_NEON; b <<= 1) {
+    for (unsigned b = 1; b <= SATC_ISA_AVX512; b <<= 1) {
         fill_pattern(&o, &r);
         st = satc_cull_batch_isa((satc_isa)b, &s.frustum, &s.boxes, 0, 10, SATC_EXACT, &r);
         if (run & b)
@@ -379,7 +379,7 @@ static void cull_status(void)
 
     /* satc_isa_set_mask */
     satc_isa before = satc_isa_active();
-    check(satc_isa_set_mask(16) == SATC_ERR_FLAGS && satc_isa_active() == before, "set_mask(16)");
+    check(satc_isa_set_mask(32) == SATC_ERR_FLAGS && satc_isa_active() == before, "set_mask(32)");
     check(satc_isa_set_mask(0x100 | SATC_ISA_AVX2) == SATC_ERR_FLAGS && satc_isa_active() == before,
           "set_mask(0x104)");
     check((satc_isa_set_mask(0) == SATC_OK && satc_isa_active() == SATC_ISA_SCALAR) ||
@@ -648,7 +648,7 @@ static void nonfinite_boxes(void)
             }
         satc_boxes bx = satc_box_arrays_view(&a);
         unsigned run = satc_isa_runnable();
-        for (unsigned isa = 1; isa <= SATC_ISA_NEON; isa <<= 1) {
+        for (unsigned isa = 1; isa <= SATC_ISA_AVX512; isa <<= 1) {
             if (!(run & isa))
                 continue;
             for (int mode = 0; mode < 2; mode++) {
@@ -704,7 +704,7 @@ static void large_worlds(void)
             meets += truth[i];
         }
         for (int mode = 0; mode < 2; mode++) {
-            for (unsigned isa = 1; isa <= SATC_ISA_NEON; isa <<= 1) {
+            for (unsigned isa = 1; isa <= SATC_ISA_AVX512; isa <<= 1) {
                 if (!(run & isa))
                     continue;
                 satc_results r;
@@ -919,7 +919,7 @@ static void output_forms(void)
     size_t cap = 5000 + GUARD;
     uint8_t *bits = malloc(cap / 8 + GUARD + 1), *cls = malloc(cap), *cls2 = malloc(cap), *bits2 = malloc(cap / 8 + GUARD + 1);
     uint32_t *idx = malloc(cap * 4), *idx2 = malloc(cap * 4);
-    for (unsigned isa = 1; isa <= SATC_ISA_NEON; isa <<= 1) {
+    for (unsigned isa = 1; isa <= SATC_ISA_AVX512; isa <<= 1) {
         if (!(run & isa))
             continue;
         for (int mode = 0; mode < 2; mode++)

@@ -24,7 +24,7 @@
 #include "vec3d.h"
 
 #define PI 3.14159265358979323846
-#define MAX_PATHS 4
+#define MAX_PATHS 8
 #define NEAR_GROW 0x1p-30 /* relative to S: "touching" for the header's tolerance */
 
 static int passed, failed;
@@ -753,7 +753,7 @@ int main(void)
 {
     unsigned run = satc_isa_runnable();
     paths[npaths++] = SATC_ISA_SCALAR;
-    for (unsigned b = 2; b <= SATC_ISA_NEON; b <<= 1)
+    for (unsigned b = 2; b <= SATC_ISA_AVX512; b <<= 1)
         if (run & b)
             paths[npaths++] = b;
     printf("paths:");

@@ -510,7 +510,7 @@ static void check_cull(const satc_frustum *f, const satc_boxes *b, size_t first,
         agree &= k == ref.visible && (n % 8 == 0 || (ref.bitmask[n / 8] >> (n % 8)) == 0);
         RULE(agree, "scalar output forms disagree (mode %d)", mode);
         /* Every path and form (and the dispatched call) equals scalar. */
-        for (unsigned isa = 0; isa <= SATC_ISA_NEON; isa = isa ? isa << 1 : 1) {
+        for (unsigned isa = 0; isa <= SATC_ISA_AVX512; isa = isa ? isa << 1 : 1) {
             if (isa && !(run & isa))
                 continue;
             for (int fi = 0; fi < 5; fi++) {

@@ -53,11 +53,11 @@ double rb_uniform(rb_rng *r, double lo, double hi)
     return lo + (hi - lo) * ((double)(rb_next(r) >> 11) * 0x1.0p-53);
 }
 
-int rb_paths(satc_isa out[4])
+int rb_paths(satc_isa out[8])
 {
     unsigned run = satc_isa_runnable();
     int n = 0;
-    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_NEON; isa <<= 1)
+    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_AVX512; isa <<= 1)
         if (run & isa)
             out[n++] = (satc_isa)isa;
     return n;

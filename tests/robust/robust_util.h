@@ -39,7 +39,7 @@ double rb_uniform(rb_rng *r, double lo, double hi);
 /* ---- paths ---- */
 
 /* The runnable paths, scalar first; returns how many (<= 4). */
-int rb_paths(satc_isa out[4]);
+int rb_paths(satc_isa out[8]);
 
 /* ---- cameras and boxes ---- */
 

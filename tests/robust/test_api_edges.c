@@ -75,7 +75,7 @@ static satc_boxes shifted(const satc_boxes *b, size_t first)
 
 int main(void)
 {
-    satc_isa paths[5];
+    satc_isa paths[9];
     int npaths = rb_paths(paths + 1) + 1;
     paths[0] = (satc_isa)0;
     rb_rng rng = {0x6564676573ull};

@@ -158,7 +158,7 @@ static void surface_point(rb_rng *r, const poly *fr, double p[3], double nrm[3])
 
 int main(void)
 {
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     rb_rng rng = {0x6178657321ull};
     float eye[3] = {2.0f, -1.0f, 7.0f};

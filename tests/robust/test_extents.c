@@ -86,7 +86,7 @@ static int same_as_scalar(satc_isa isa, const satc_frustum *f, const satc_boxes 
 
 int main(void)
 {
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     rb_rng rng = {0x657874656e7473ull};
     float eye[3] = {-20.0f, 5.0f, 0.5f};

@@ -98,7 +98,7 @@ static void make_boxes(rb_batch *b, size_t count, const satc_camera *cam, rb_rng
 int main(void)
 {
     rb_catch_faults();
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     printf("paths:");
     for (int p = 0; p < npaths; p++)

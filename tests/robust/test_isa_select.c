@@ -30,6 +30,8 @@ static rb_batch batch;
 static satc_isa best(unsigned mask)
 {
     unsigned m = satc_isa_native() & (mask | SATC_ISA_SCALAR);
+    if (m & SATC_ISA_AVX512)
+        return SATC_ISA_AVX512;
     if (m & SATC_ISA_AVX2)
         return SATC_ISA_AVX2;
     if (m & SATC_ISA_SSE41)
@@ -85,8 +87,12 @@ static int child_mask(void)
                               SATC_ISA_SSE41,
                               SATC_ISA_AVX2,
                               SATC_ISA_NEON,
+                              SATC_ISA_AVX512,
                               SATC_ISA_SSE41 | SATC_ISA_NEON,
-                              SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON};
+                              SATC_ISA_AVX2 | SATC_ISA_AVX512,
+                              SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON,
+                              SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON |
+                                  SATC_ISA_AVX512};
     for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
         satc_status st = satc_isa_set_mask(masks[k]);
         satc_isa a = satc_isa_active();
@@ -97,7 +103,7 @@ static int child_mask(void)
         }
     }
     satc_isa_set_mask(SATC_ISA_SCALAR);
-    const unsigned junk[] = {16u, 0x100u, 0x80000000u, SATC_ISA_AVX2 | 32u};
+    const unsigned junk[] = {32u, 0x100u, 0x80000000u, SATC_ISA_AVX2 | 64u};
     for (size_t k = 0; k < sizeof junk / sizeof junk[0]; k++) {
         satc_status st = satc_isa_set_mask(junk[k]);
         if (st != SATC_ERR_FLAGS || satc_isa_active() != SATC_ISA_SCALAR) {
@@ -106,7 +112,8 @@ static int child_mask(void)
             bad = 1;
         }
     }
-    satc_isa_set_mask(~0u & (SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON));
+    satc_isa_set_mask(SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON |
+                      SATC_ISA_AVX512);
     if (satc_isa_active() != best(~0u)) {
         printf("  full mask again: active %s\n", satc_isa_name(satc_isa_active()));
         bad = 1;
@@ -151,14 +158,14 @@ int main(void)
     printf("runnable 0x%x, native 0x%x, automatic choice %s\n", runnable, satc_isa_native(),
            satc_isa_name(automatic));
 
-    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_NEON; isa <<= 1) {
+    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_AVX512; isa <<= 1) {
         const char *name = satc_isa_name((satc_isa)isa);
         satc_isa expect = (runnable & isa) ? (satc_isa)isa : automatic;
         int r = in_child(child_env, name, expect);
         rb_check(r == 0, "SATC_ISA=%s (child status %d)", name, r);
         printf("SATC_ISA=%-7s -> %s\n", name, satc_isa_name(expect));
     }
-    const char *ignored[] = {"", "avx512", "sse4.1", "bogus"};
+    const char *ignored[] = {"", "avx-512", "AVX2", "sse4.1", "bogus"};
     for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++) {
         int r = in_child(child_env, ignored[k], automatic);
         rb_check(r == 0, "SATC_ISA=\"%s\" must be ignored (child status %d)", ignored[k], r);

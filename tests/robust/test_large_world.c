@@ -22,7 +22,7 @@
 
 int main(void)
 {
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     const double offsets[] = {0.0, 1e3, 1e4, 1e5, 1e6, 1e7};
     /* A unit direction with three non-zero components. */

@@ -15,7 +15,7 @@
 
 int main(void)
 {
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     rb_rng rng = {0x6e65676174697665ull};
     float eye[3] = {4.0f, 4.0f, -9.0f};

@@ -45,7 +45,7 @@ static int same(const rb_out *a, const rb_out *b, size_t count)
 
 int main(void)
 {
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     rb_rng rng = {0x6e6f6e66696eull};
     float eye[3] = {1.0f, 2.0f, 3.0f};

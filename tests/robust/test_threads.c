@@ -152,7 +152,7 @@ int main(void)
     if (!s.bitmask || !s.classes || !s.indices)
         return 2;
 
-    satc_isa paths[4];
+    satc_isa paths[8];
     int npaths = rb_paths(paths);
     starter st[STARTERS];
     int round = 0;

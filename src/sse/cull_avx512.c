@@ -1,0 +1,104 @@
+/* AVX-512 kernels (F, VL, DQ, BW: x86-64-v4): 16 boxes per register, lane
+ * logic in mask registers, undecided lanes packed by vcompressps. The math
+ * is in ../cull_simd.h; this file maps its vector layer onto AVX-512
+ * through SIMDe: native with -mavx512f/vl/dq/bw, SIMDe's emulation from
+ * narrower registers otherwise (built a second time on x86 as
+ * satc_kernels_avx512_emu, so machines without AVX-512 run the cross-check
+ * too). Never FMA (SPEC §3): -ffp-contract=off keeps every product rounded. */
+#if defined(SATC_AVX512_NATIVE) && !defined(__AVX512F__)
+#error "the native AVX-512 build needs -mavx512f -mavx512vl -mavx512dq -mavx512bw"
+#endif
+#if defined(__FMA__)
+#error "cull_avx512.c must not be compiled with FMA (SPEC §3)"
+#endif
+
+#include <string.h>
+
+#include <simde/x86/avx512.h>
+
+#include "../internal.h"
+
+#define W 16
+typedef simde__m512 V;
+typedef simde__mmask16 M;
+typedef simde__mmask16 P;
+typedef simde__m512i C; /* plane counters: masks are not vectors here */
+#define SATC_VLAYER_COUNT 1
+#define SATC_VLAYER_LOADS 1
+
+static inline V v_load(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void v_store(float *p, V v) { simde_mm512_storeu_ps(p, v); }
+static inline V v_set1(float x) { return simde_mm512_set1_ps(x); }
+static inline V v_add(V a, V b) { return simde_mm512_add_ps(a, b); }
+static inline V v_sub(V a, V b) { return simde_mm512_sub_ps(a, b); }
+static inline V v_mul(V a, V b) { return simde_mm512_mul_ps(a, b); }
+static inline V v_abs(V a) { return simde_mm512_andnot_ps(simde_mm512_set1_ps(-0.0f), a); }
+static inline V v_neg(V a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
+/* vminps/vmaxps return the second operand unless the compare holds:
+ * exactly a < b ? a : b and a > b ? a : b, NaN included. */
+static inline V v_min(V a, V b) { return simde_mm512_min_ps(a, b); }
+static inline V v_max(V a, V b) { return simde_mm512_max_ps(a, b); }
+/* Ordered, quiet predicates: false when either operand is NaN. */
+static inline M v_lt(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+static inline M v_gt(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline M v_le(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
+static inline M v_ge(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
+static inline M m_or(M a, M b) { return (M)(a | b); }
+static inline M m_and(M a, M b) { return (M)(a & b); }
+static inline M m_andnot(M a, M b) { return (M)(a & ~b); }
+static inline M m_not(M a) { return (M)~a; }
+static inline V v_sel(M m, V a, V b) { return simde_mm512_mask_blend_ps(m, b, a); }
+static inline unsigned m_bits(M m) { return (unsigned)m; }
+
+/* Counters: each true lane subtracts 1, as the vector layers' -1 masks add. */
+static inline C c_zero_v(void) { return simde_mm512_setzero_si512(); }
+#define c_zero(k) c_zero_v()
+static inline C c_add(C c, M m) { return simde_mm512_mask_sub_epi32(c, m, c, simde_mm512_set1_epi32(1)); }
+static inline C c_pair(M a, M b) { return c_add(c_add(c_zero_v(), a), b); }
+static inline M c_gt(C c, int k) { return simde_mm512_cmpgt_epi32_mask(c, simde_mm512_set1_epi32(k)); }
+static inline M c_eq(C c, int k) { return simde_mm512_cmpeq_epi32_mask(c, simde_mm512_set1_epi32(k)); }
+
+/* Packing: the set lanes of the mask move to the front, in order. */
+static inline P p_make(unsigned bits) { return (P)bits; }
+static inline V v_perm(V v, P p) { return simde_mm512_maskz_compress_ps(p, v); }
+
+/* W floats spaced by a byte stride. */
+static inline V v_load_stride(const float *p, size_t stride)
+{
+    if (stride == sizeof(float))
+        return v_load(p);
+    float t[W];
+    for (int j = 0; j < W; j++)
+        memcpy(&t[j], (const char *)p + (size_t)j * stride, sizeof(float));
+    return v_load(t);
+}
+
+/* 16 bytes of W records: 128-bit loads, four records per register (record
+ * 4L + q in lane L of register q), then a 4x4 transpose in every lane. */
+static inline simde__m128 rec_at(const float *p, size_t stride, int j)
+{
+    return simde_mm_loadu_ps((const float *)(const void *)((const char *)p + (size_t)j * stride));
+}
+static inline void v_load_rec4(const float *p, size_t stride, V out[4])
+{
+    V a[4];
+    for (int q = 0; q < 4; q++) {
+        V r = simde_mm512_castps128_ps512(rec_at(p, stride, q));
+        r = simde_mm512_insertf32x4(r, rec_at(p, stride, q + 4), 1);
+        r = simde_mm512_insertf32x4(r, rec_at(p, stride, q + 8), 2);
+        a[q] = simde_mm512_insertf32x4(r, rec_at(p, stride, q + 12), 3);
+    }
+    V t0 = simde_mm512_unpacklo_ps(a[0], a[1]), t1 = simde_mm512_unpackhi_ps(a[0], a[1]);
+    V t2 = simde_mm512_unpacklo_ps(a[2], a[3]), t3 = simde_mm512_unpackhi_ps(a[2], a[3]);
+    out[0] = simde_mm512_shuffle_ps(t0, t2, 0x44);
+    out[1] = simde_mm512_shuffle_ps(t0, t2, 0xEE);
+    out[2] = simde_mm512_shuffle_ps(t1, t3, 0x44);
+    out[3] = simde_mm512_shuffle_ps(t1, t3, 0xEE);
+}
+
+#if defined(SATC_AVX512_EMU)
+#define SATC_SIMD_TABLE satc_kernels_avx512_emu
+#else
+#define SATC_SIMD_TABLE satc_kernels_avx512
+#endif
+#include "../cull_simd.h"

@@ -5,7 +5,7 @@
 #include "satc.h"
 
 /* Boxes per kernel call: the driver formats results per chunk. */
-#define SATC_CHUNK 256
+#define SATC_CHUNK 1024
 #define SATC_CHUNK_WORDS (SATC_CHUNK / 64)
 
 /* Kernel flags. */

@@ -12,8 +12,10 @@
 #ifndef SATC_LOAD_SIMD_H
 #define SATC_LOAD_SIMD_H
 
-#ifndef SATC_VLAYER_LOADS
-/* Portable fallbacks of the vector layer's strided loads. */
+/* Portable fallbacks of the vector layer's strided loads (a layer with
+ * faster ones defines SATC_VLAYER_STRIDE or SATC_VLAYER_REC4; one that
+ * reads packed float3 arrays well defines v_load_f3 and SATC_VLAYER_F3). */
+#ifndef SATC_VLAYER_STRIDE
 static inline V v_load_stride(const float *p, size_t stride)
 {
     if (stride == sizeof(float))
@@ -23,6 +25,8 @@ static inline V v_load_stride(const float *p, size_t stride)
         memcpy(&t[j], (const char *)p + (size_t)j * stride, sizeof(float));
     return v_load(t);
 }
+#endif
+#ifndef SATC_VLAYER_REC4
 static inline void v_load_rec4(const float *p, size_t stride, V out[4])
 {
     float t[4][W];
@@ -61,6 +65,12 @@ SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int s
  * transposing load when the 4th float read may be. */
 SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3], const int soa)
 {
+#ifdef SATC_VLAYER_F3
+    if (!soa && nl == W && v->stride == 3 * sizeof(float) && v->y == v->x + 1 && v->z == v->x + 2) {
+        v_load_f3(satc_at(v->x, v->stride, i), out);
+        return;
+    }
+#endif
     if (!soa && nl == W && rec_ok && v->stride >= 3 * sizeof(float) && v->y == v->x + 1 &&
         v->z == v->x + 2) {
         V t[4];
@@ -277,11 +287,22 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
         break;
     }
     default: { /* SATC_FORM_SPHERES */
-        ld3(&b->spheres.center, i, nl, rec_ok, v);
+        const satc_vec3s *cs = &b->spheres.center;
+        V t[4];
+        if (!soa && nl == W && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
+            cs->z == cs->x + 2 && b->spheres.radius.p == cs->x + 3 &&
+            b->spheres.radius.stride == cs->stride) {
+            /* (x, y, z, r) records: one transposing load. */
+            v_load_rec4(satc_at(cs->x, cs->stride, i), cs->stride, t);
+            v[0] = t[0], v[1] = t[1], v[2] = t[2];
+        } else {
+            ld3(cs, i, nl, rec_ok, v);
+            t[3] = ld1(b->spheres.radius.p, b->spheres.radius.stride, i, nl);
+        }
         for (int q = 0; q < 3; q++)
             c[q] = v_sub(v[q], k->o[q]);
         to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
-        V rad = v_abs(ld1(b->spheres.radius.p, b->spheres.radius.stride, i, nl));
+        V rad = v_abs(t[3]);
         x[F_RAD] = rad;
         const int np = ortho ? 3 : 5;
         for (int p = 0; p < np; p++)

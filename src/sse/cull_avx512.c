@@ -24,7 +24,7 @@ typedef simde__mmask16 M;
 typedef simde__mmask16 P;
 typedef simde__m512i C; /* plane counters: masks are not vectors here */
 #define SATC_VLAYER_COUNT 1
-#define SATC_VLAYER_LOADS 1
+#define SATC_VLAYER_REC4 1
 
 static inline V v_load(const float *p) { return simde_mm512_loadu_ps(p); }
 static inline void v_store(float *p, V v) { simde_mm512_storeu_ps(p, v); }
@@ -62,17 +62,6 @@ static inline M c_eq(C c, int k) { return simde_mm512_cmpeq_epi32_mask(c, simde_
 static inline P p_make(unsigned bits) { return (P)bits; }
 static inline V v_perm(V v, P p) { return simde_mm512_maskz_compress_ps(p, v); }
 
-/* W floats spaced by a byte stride. */
-static inline V v_load_stride(const float *p, size_t stride)
-{
-    if (stride == sizeof(float))
-        return v_load(p);
-    float t[W];
-    for (int j = 0; j < W; j++)
-        memcpy(&t[j], (const char *)p + (size_t)j * stride, sizeof(float));
-    return v_load(t);
-}
-
 /* 16 bytes of W records: 128-bit loads, four records per register (record
  * 4L + q in lane L of register q), then a 4x4 transpose in every lane. */
 static inline simde__m128 rec_at(const float *p, size_t stride, int j)
@@ -94,6 +83,23 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
     out[1] = simde_mm512_shuffle_ps(t0, t2, 0xEE);
     out[2] = simde_mm512_shuffle_ps(t1, t3, 0x44);
     out[3] = simde_mm512_shuffle_ps(t1, t3, 0xEE);
+}
+
+/* W packed float3 (stride 12, the form of float3 arrays): three loads of
+ * exactly those 192 bytes, then two permutes per component. */
+#define SATC_VLAYER_F3 1
+static inline void v_load_f3(const float *p, V out[3])
+{
+    V l0 = v_load(p), l1 = v_load(p + 16), l2 = v_load(p + 32);
+    for (int c = 0; c < 3; c++) {
+        int lo[16], hi[16];
+        for (int j = 0; j < 16; j++)
+            lo[j] = (3 * j + c) & 31, hi[j] = (3 * j + c) & 15;
+        V v = simde_mm512_permutex2var_ps(l0, simde_mm512_loadu_si512(lo), l1);
+        /* lanes whose float lies in the third load: 3j + c >= 32 */
+        simde__mmask16 k = c == 2 ? 0xFC00u : 0xF800u;
+        out[c] = simde_mm512_mask_permutexvar_ps(v, k, simde_mm512_loadu_si512(hi), l2);
+    }
 }
 
 #if defined(SATC_AVX512_EMU)

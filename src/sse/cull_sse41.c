@@ -65,5 +65,20 @@ static inline V v_perm(V v, P p)
     return simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), p));
 }
 
+/* 16 bytes of 4 records: one load each, then a 4x4 transpose. */
+#define SATC_VLAYER_REC4 1
+static inline void v_load_rec4(const float *p, size_t stride, V out[4])
+{
+    V a[4];
+    for (int q = 0; q < 4; q++)
+        a[q] = simde_mm_loadu_ps((const float *)(const void *)((const char *)p + (size_t)q * stride));
+    V t0 = simde_mm_unpacklo_ps(a[0], a[1]), t1 = simde_mm_unpackhi_ps(a[0], a[1]);
+    V t2 = simde_mm_unpacklo_ps(a[2], a[3]), t3 = simde_mm_unpackhi_ps(a[2], a[3]);
+    out[0] = simde_mm_movelh_ps(t0, t2);
+    out[1] = simde_mm_movehl_ps(t2, t0);
+    out[2] = simde_mm_movelh_ps(t1, t3);
+    out[3] = simde_mm_movehl_ps(t3, t1);
+}
+
 #define SATC_SIMD_TABLE satc_kernels_sse41
 #include "../cull_simd.h"

@@ -284,6 +284,42 @@ SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsi
                                           const float lmin[3], const float lmax[3]);
 
 /* ------------------------------------------------------------------ */
+/* Query volumes: a box or a segment against a batch                    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * An orthographic frustum is a box, so a query box against a batch (an
+ * area-of-effect or trigger volume, a light's or decal's box, a selection
+ * box) is a cull with this frustum: every form, output, path and
+ * satc_cull_views (several query boxes in one pass) apply. Exact mode is
+ * the 15-axis box-box test (seed 004, RTR 22.13.5), conservative mode the
+ * query box's 6 face planes; the contract and band are the orthographic
+ * frustum's. An axis-aligned query box has the world axes.
+ *
+ * The axes must be orthonormal within SATC_FRAME_TOLERANCE (either
+ * handedness: the box is symmetric); extents >= 0 (0 gives a rectangle, a
+ * segment or a point), at most SATC_MAX_MAGNITUDE, and |center|_1 too.
+ * Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_NONFINITE (a NaN or infinite
+ * field), SATC_ERR_BOUNDS (a negative or huge extent or center),
+ * SATC_ERR_FRAME; on error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_from_box(satc_frustum *out, const satc_obb *box);
+
+/**
+ * A segment p0-p1 as a query (line of sight, a picking ray clipped to the
+ * scene, a projectile's step): the box of zero width along it, its frame
+ * built in double from p0 (the frustum's origin, so p0 is not rounded);
+ * the orthographic tolerance covers rounding the frame to float. Exact
+ * mode is then the segment-box separating-axis
+ * test (seed 002: the box's 3 face axes and the 3 cross products with the
+ * segment are among the 15 axes of the thin box); p0 = p1 is a point query.
+ * Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_NONFINITE, SATC_ERR_BOUNDS
+ * (|p0|_1 + length beyond SATC_MAX_MAGNITUDE); on error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_from_segment(satc_frustum *out, const float p0[3],
+                                               const float p1[3]);
+
+/* ------------------------------------------------------------------ */
 /* Box forms: the bounds engines already store, read in place          */
 /* ------------------------------------------------------------------ */
 

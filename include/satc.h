@@ -6,7 +6,7 @@
  * frustum origin E is subtracted from a box center first, so precision
  * depends on the distance to the camera, not to the world origin.
  *
- * Contract (every path: scalar, SSE4.1, AVX2, NEON, bit-for-bit identical):
+ * Contract (every path: scalar, SSE4.1, AVX2, AVX-512, NEON, bit-for-bit identical):
  *
  *  - Never a false negative. A volume that touches the frustum in exact
  *    real arithmetic (applied to the float values given) is never reported
@@ -27,7 +27,9 @@
  *    perspective frustum, 3 for an orthographic one (whose S also counts
  *    the frustum box's own size). The band absorbs float rounding; the
  *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
- *    2^-100 world units are not resolved.
+ *    2^-100 world units are not resolved. A frustum's constant term tol_t
+ *    (for a frustum built in a batch's frame from a double camera, the
+ *    rounding of its origin) is added to SATC_EPSILON * K * S.
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
  *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
@@ -134,7 +136,9 @@ typedef struct satc_frustum {
     float eps_k;          /**< SATC_EPSILON * K: tolerance per unit of S */
     float center[3];      /**< orthographic: center of the frustum box in frame coordinates */
     float half[3];        /**< orthographic: half sizes of the frustum box */
-    float tol_t;          /**< orthographic: constant part of the tolerance */
+    float tol_t;          /**< constant part of the tolerance: an orthographic frustum's
+                               size term, plus the rounding of the origin for
+                               satc_frustum_from_camera_d; 0 for other perspective frusta */
 } satc_frustum;
 
 /**
@@ -164,6 +168,38 @@ typedef struct satc_camera {
  * SATC_ERR_FRAME. On error *out is left unchanged.
  */
 SATC_API satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam);
+
+/**
+ * A camera whose origin is in double (large worlds: Unreal 5, Godot's
+ * double builds); the other fields as in satc_camera.
+ */
+typedef struct satc_camera_d {
+    double origin[3];
+    float left[3];
+    float up[3];
+    float dir[3];
+    float l0, l1;
+    float u0, u1;
+    float n, f;
+    int orthographic; /**< 0: perspective, nonzero: orthographic */
+} satc_camera_d;
+
+/**
+ * The frustum of cam for volumes stored relative to a batch origin O (a
+ * tile, a sector, a floating origin): a volume whose stored center is c
+ * stands for the world point O + c. E - O is computed once, in double, and
+ * rounded to float; the rounding (and that of the double subtraction) goes
+ * into the frustum's constant tolerance term, so no volume touching the
+ * exact frustum is culled at any distance from the world origin, while
+ * precision depends only on the distance between camera and O: the term
+ * is about K 2^-24 |E - O|_1 (0.6 mm with E 10 km from O, in metres), so
+ * keep O near the camera or the batch.
+ * Returns what satc_frustum_from_camera returns, and SATC_ERR_NONFINITE
+ * for a non-finite origin or batch_origin, SATC_ERR_BOUNDS when E - O
+ * exceeds SATC_MAX_MAGNITUDE. On error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_camera_d *cam,
+                                                const double batch_origin[3]);
 
 /**
  * Convenience: a symmetric perspective camera looking along dir with up

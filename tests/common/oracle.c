@@ -73,12 +73,12 @@ static void build_frustum(const satc_camera *cam, orc_frustum *o)
 
 /* The 8 vertices C - E + sum s_j (e_j + grow) A_j; vertex v has sign
  * s_j = +1 when bit j of v is set. */
-static void box_vertices(const satc_camera *cam, const satc_obb *b, double grow, double v[8][3],
+static void box_vertices(const double off[3], const satc_obb *b, double grow, double v[8][3],
                          double ext[3])
 {
     double c[3];
     for (int k = 0; k < 3; k++) {
-        c[k] = (double)b->center[k] - (double)cam->origin[k];
+        c[k] = (double)b->center[k] + off[k];
         ext[k] = (double)b->extent[k] + grow;
     }
     for (int i = 0; i < 8; i++) {
@@ -126,7 +126,7 @@ static const int faces[6][4] = {
 
 /* Is point q (camera-relative) in the parallelepiped C + sum t_j ext_j A_j,
  * |t_j| <= 1? Solved by Cramer's rule; flat boxes contain no frustum. */
-static int point_in_box(const satc_camera *cam, const satc_obb *b, const double ext[3],
+static int point_in_box(const double off[3], const satc_obb *b, const double ext[3],
                         const double *q)
 {
     double m[3][3], r[3];
@@ -137,7 +137,7 @@ static int point_in_box(const satc_camera *cam, const satc_obb *b, const double 
             m[k][j] = ext[j] * (double)b->axis[j][k];
     }
     for (int k = 0; k < 3; k++)
-        r[k] = q[k] - ((double)b->center[k] - (double)cam->origin[k]);
+        r[k] = q[k] - ((double)b->center[k] + off[k]);
     double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
                  m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
                  m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
@@ -159,10 +159,17 @@ static int point_in_box(const satc_camera *cam, const satc_obb *b, const double 
 
 int orc_intersects(const satc_camera *cam, const satc_obb *box, double grow)
 {
+    const double off[3] = {-(double)cam->origin[0], -(double)cam->origin[1],
+                           -(double)cam->origin[2]};
+    return orc_intersects_at(cam, off, box, grow);
+}
+
+int orc_intersects_at(const satc_camera *cam, const double off[3], const satc_obb *box, double grow)
+{
     orc_frustum fr;
     double v[8][3], ext[3], val[6][8];
     build_frustum(cam, &fr);
-    box_vertices(cam, box, grow, v, ext);
+    box_vertices(off, box, grow, v, ext);
 
     /* Quick answers: all vertices outside one plane, or one vertex inside all. */
     unsigned in_all = 0xff;
@@ -193,7 +200,7 @@ int orc_intersects(const satc_camera *cam, const satc_obb *box, double grow)
         if (m > 0)
             return 1;
     }
-    return point_in_box(cam, box, ext, fr.corner);
+    return point_in_box(off, box, ext, fr.corner);
 }
 
 int orc_inside(const satc_camera *cam, const satc_obb *box)
@@ -201,7 +208,9 @@ int orc_inside(const satc_camera *cam, const satc_obb *box)
     orc_frustum fr;
     double v[8][3], ext[3];
     build_frustum(cam, &fr);
-    box_vertices(cam, box, 0.0, v, ext);
+    const double off[3] = {-(double)cam->origin[0], -(double)cam->origin[1],
+                           -(double)cam->origin[2]};
+    box_vertices(off, box, 0.0, v, ext);
     for (int p = 0; p < fr.count; p++)
         for (int i = 0; i < 8; i++)
             if (!(eval(&fr.p[p], v[i]) >= 0))

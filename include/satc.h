@@ -170,7 +170,10 @@ SATC_API satc_status satc_frustum_from_camera(satc_frustum *out, const satc_came
  * vector up (both unit and orthogonal within SATC_FRAME_TOLERANCE),
  * vertical field of view fovy in radians (0 < fovy < pi), aspect =
  * width/height > 0, 0 < n < f (f may be +INFINITY). Same status codes as
- * satc_frustum_from_camera.
+ * satc_frustum_from_camera, and SATC_ERR_BOUNDS when the near-plane bounds
+ * n tan(fovy/2) (times aspect) are not normal floats: beyond FLT_MAX, or
+ * below FLT_MIN (a subnormal bound would carry a relative error far
+ * beyond the tolerance into the slopes).
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
@@ -192,9 +195,15 @@ SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye
  * possibly off-center: the x and y rows perpendicular across D and the z
  * row parallel to the w row, within SATC_FRAME_TOLERANCE; oblique near
  * planes and sheared views are rejected (SATC_ERR_MATRIX). A perspective
- * matrix made with near > far gives SATC_ERR_FAR. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS (unknown
- * bits), SATC_ERR_NONFINITE, SATC_ERR_MATRIX, or a status of
- * satc_frustum_from_camera for the recovered camera.
+ * matrix made with near > far gives SATC_ERR_FAR. The frustum contains
+ * the float matrix's own clip volume evaluated exactly (what the GPU
+ * draws with it): its vertices are solved from the matrix and the depths
+ * and bounds rounded outward about the rounded apex and frame; when a
+ * vertex lies at or behind the rounded apex (a near plane below the
+ * apex's float resolution) the result is SATC_ERR_NEAR. Returns SATC_OK,
+ * SATC_ERR_NULL, SATC_ERR_FLAGS (unknown bits), SATC_ERR_NONFINITE,
+ * SATC_ERR_MATRIX, SATC_ERR_NEAR, or a status of satc_frustum_from_camera
+ * for the recovered camera.
  */
 SATC_API satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16],
                                               unsigned conventions);
@@ -277,8 +286,9 @@ SATC_API satc_status satc_obb_from_quat(satc_obb *out, const float center[3], co
  * axis-aligned box [lmin, lmax]. Scale is folded into the extents (negative
  * scale allowed); the linear part must be invertible and free of shear
  * (columns orthogonal within SATC_AXIS_TOLERANCE relative to their
- * lengths). Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or
- * SATC_ERR_BOX.
+ * lengths). The extents are rounded outward: the box contains the mapped
+ * local box, whatever the rounding of its center and axes. Returns
+ * SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or SATC_ERR_BOX.
  */
 SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conventions,
                                           const float lmin[3], const float lmax[3]);

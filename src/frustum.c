@@ -1,5 +1,6 @@
 /* Frustum construction from a camera (Eberly §3, generalised): validation
  * and the per-frustum constants of every box test. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -117,6 +118,10 @@ satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3], cons
     c.left[0] = (float)lx, c.left[1] = (float)ly, c.left[2] = (float)lz;
     double mu = tan(0.5 * (double)fovy) * n;
     double l = mu * aspect;
+    /* Bounds beyond float range, or subnormal ones (whose rounding would
+     * move the slopes far beyond the tolerance): not representable. */
+    if (n > 0.0f && !(fmin(mu, l) >= FLT_MIN && fmax(mu, l) <= FLT_MAX))
+        return SATC_ERR_BOUNDS;
     c.l0 = (float)-l, c.l1 = (float)l, c.u0 = (float)-mu, c.u1 = (float)mu;
     c.n = n, c.f = f;
     return satc_frustum_from_camera(out, &c);

@@ -1,0 +1,293 @@
+/* Helpers of the false-negative tests: see fn_common.h. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#include "fn_common.h"
+
+const char *const fn_form_name[FN_NFORMS] = {"obb", "half_axes", "instances"};
+
+unsigned long long fn_fp_set(int on)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned old = _mm_getcsr();
+    _mm_setcsr(on ? old | 0x8040u : old & ~0x8040u); /* FTZ bit 15, DAZ bit 6 */
+    return old;
+#elif defined(__aarch64__)
+    uint64_t old, v;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(old));
+    v = on ? old | ((uint64_t)1 << 24) : old & ~((uint64_t)1 << 24); /* FZ */
+    __asm__ volatile("msr fpcr, %0" : : "r"(v));
+    return old;
+#else
+    (void)on;
+    return 0;
+#endif
+}
+
+void fn_fp_restore(unsigned long long word)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr((unsigned)word);
+#elif defined(__aarch64__)
+    uint64_t v = word;
+    __asm__ volatile("msr fpcr, %0" : : "r"(v));
+#else
+    (void)word;
+#endif
+}
+
+int fn_fp_has_ftz(void)
+{
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* fl(e_j A_j): the half-axis vector the half-axis and instance forms get. */
+static void half_vec(const fn_vol *v, int j, float h[3])
+{
+    for (int k = 0; k < 3; k++)
+        h[k] = fabsf(v->e[j]) * v->a[j][k];
+}
+
+void fn_witness(const fn_vol *v, int form, double p[3])
+{
+    for (int k = 0; k < 3; k++) {
+        double x = v->c[k];
+        for (int j = 0; j < 3; j++) {
+            float h[3];
+            half_vec(v, j, h);
+            double hj = form == FN_OBB ? fabs((double)v->e[j]) * v->a[j][k] : h[k];
+            x += v->t[j] * hj;
+        }
+        p[k] = x;
+    }
+}
+
+static void frame_of(const satc_camera *c, const double p[3], double q[3])
+{
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = p[k] - c->origin[k];
+    const float *rows[3] = {c->left, c->up, c->dir};
+    for (int i = 0; i < 3; i++)
+        q[i] = rows[i][0] * d[0] + rows[i][1] * d[1] + rows[i][2] * d[2];
+}
+
+double fn_excess(const satc_camera *c, const double p[3])
+{
+    double q[3], e[6];
+    frame_of(c, p, q);
+    double x = q[0], y = q[1], z = q[2];
+    if (c->orthographic) {
+        e[0] = c->l0 - x, e[1] = x - c->l1, e[2] = c->u0 - y, e[3] = y - c->u1;
+        e[4] = c->n - z, e[5] = z - c->f;
+    } else {
+        double n = c->n, s0 = c->l0 / n, s1 = c->l1 / n, r0 = c->u0 / n, r1 = c->u1 / n;
+        e[0] = (s0 * z - x) / (1 + fabs(s0)), e[1] = (x - s1 * z) / (1 + fabs(s1));
+        e[2] = (r0 * z - y) / (1 + fabs(r0)), e[3] = (y - r1 * z) / (1 + fabs(r1));
+        e[4] = n - z, e[5] = isinf(c->f) ? -INFINITY : z - c->f;
+    }
+    double m = e[0];
+    for (int k = 1; k < 6; k++)
+        m = e[k] > m ? e[k] : m;
+    return m;
+}
+
+double fn_scale(const satc_camera *c, const double p[3])
+{
+    double s = 0;
+    for (int k = 0; k < 3; k++)
+        s += fabs(p[k] - c->origin[k]);
+    s += fabs(c->l0) + fabs(c->l1) + fabs(c->u0) + fabs(c->u1) + fabs(c->n);
+    if (c->orthographic)
+        s += fabs(c->f);
+    return s;
+}
+
+size_t fn_want(const satc_camera *c, const fn_vol *v, size_t n, double slack,
+               unsigned char *want)
+{
+    size_t all = 0;
+    for (size_t i = 0; i < n; i++) {
+        want[i] = 0;
+        for (int form = 0; form < FN_NFORMS; form++) {
+            double p[3];
+            fn_witness(&v[i], form, p);
+            if (fn_excess(c, p) <= slack * fn_scale(c, p))
+                want[i] |= (unsigned char)(1u << form);
+        }
+        all += want[i] == (1u << FN_NFORMS) - 1;
+    }
+    return all;
+}
+
+/* The records of one form for n volumes (heap; freed by the caller). */
+typedef struct fn_arrays {
+    float *f; /* 16 floats per volume */
+    satc_batch b;
+} fn_arrays;
+
+static int build(fn_arrays *o, const fn_vol *v, size_t n, int form)
+{
+    /* Record: c 0-2, vec j at 3+3j, e 12-14, pad 15; instances: 4x3
+     * column-major matrix at 0-11 plus local center/half shared. */
+    static const float zero3[3] = {0, 0, 0}, one3[3] = {1, 1, 1};
+    o->f = calloc(n ? n * 16 : 16, sizeof(float));
+    if (!o->f)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        float *r = o->f + 16 * i;
+        for (int j = 0; j < 3; j++) {
+            float h[3];
+            half_vec(&v[i], j, h);
+            for (int k = 0; k < 3; k++) {
+                if (form == FN_INST) {
+                    r[j * 3 + k] = h[k];
+                    r[9 + k] = v[i].c[k];
+                } else {
+                    r[k] = v[i].c[k];
+                    r[3 + 3 * j + k] = form == FN_OBB ? v[i].a[j][k] : h[k];
+                }
+            }
+            if (form == FN_OBB)
+                r[12 + j] = v[i].e[j];
+        }
+    }
+    const size_t st = 16 * sizeof(float);
+    float *p = o->f;
+    memset(&o->b, 0, sizeof o->b);
+    if (form == FN_OBB) {
+        o->b.form = SATC_FORM_OBB;
+        o->b.obb.center = SATC_VEC3S_AOS(p, st);
+        for (int j = 0; j < 3; j++)
+            o->b.obb.axis[j] = SATC_VEC3S_AOS(p + 3 + 3 * j, st);
+        o->b.obb.extent = SATC_VEC3S_AOS(p + 12, st);
+    } else if (form == FN_HALF) {
+        o->b.form = SATC_FORM_HALF_AXES;
+        o->b.half_axes.center = SATC_VEC3S_AOS(p, st);
+        for (int j = 0; j < 3; j++)
+            o->b.half_axes.axis[j] = SATC_VEC3S_AOS(p + 3 + 3 * j, st);
+    } else {
+        o->b.form = SATC_FORM_INSTANCES;
+        o->b.instances.matrix = p;
+        o->b.instances.stride = st;
+        o->b.instances.layout = SATC_AFFINE_4X3_COLUMN_MAJOR;
+        o->b.instances.local_center = (satc_vec3s){zero3, zero3 + 1, zero3 + 2, 0};
+        o->b.instances.local_half = (satc_vec3s){one3, one3 + 1, one3 + 2, 0};
+    }
+    return 1;
+}
+
+long fn_cull_check(const satc_frustum *f, const fn_vol *v, const unsigned char *want, size_t n,
+                   int form, satc_isa isa, satc_mode m, int ftz, const char *tag)
+{
+    static int printed;
+    fn_arrays a;
+    if (!build(&a, v, n, form))
+        return -1;
+    uint8_t *bits = calloc(n / 8 + 1, 1);
+    satc_results res = {bits, NULL, NULL, 0};
+    unsigned long long old = fn_fp_set(ftz);
+    satc_status st = satc_cull_isa(isa, f, &a.b, 0, n, m, &res);
+    fn_fp_restore(old);
+    long miss = st == SATC_OK ? 0 : -1;
+    for (size_t i = 0; st == SATC_OK && i < n; i++) {
+        if ((want[i] >> form & 1) && !(bits[i / 8] >> (i % 8) & 1)) {
+            miss++;
+            if (printed++ < 10) {
+                const fn_vol *b = &v[i];
+                printf("FALSE NEGATIVE %s: box %zu, %s, %s, %s, ftz %d: c (%a %a %a) "
+                       "A0 (%a %a %a) A1 (%a %a %a) A2 (%a %a %a) e (%a %a %a)\n",
+                       tag, i, fn_form_name[form], satc_isa_name(isa),
+                       m == SATC_EXACT ? "exact" : "conservative", ftz, b->c[0], b->c[1],
+                       b->c[2], b->a[0][0], b->a[0][1], b->a[0][2], b->a[1][0], b->a[1][1],
+                       b->a[1][2], b->a[2][0], b->a[2][1], b->a[2][2], b->e[0], b->e[1],
+                       b->e[2]);
+                if (getenv("FN_DEBUG")) {
+                    double q[3];
+                    for (int r2 = 0; r2 < 3; r2++)
+                        q[r2] = (b->c[0] - (double)f->origin[0]) * f->frame[r2][0] + (b->c[1] - (double)f->origin[1]) * f->frame[r2][1] + (b->c[2] - (double)f->origin[2]) * f->frame[r2][2];
+                    printf("  frame %.9g %.9g %.9g  x/z %.9g y/z %.9g  fr x %.9g %.9g y %.9g %.9g n %.9g f %.9g\n", q[0], q[1], q[2], q[0]/q[2], q[1]/q[2], f->x0, f->x1, f->y0, f->y1, f->n, f->f);
+                }
+            }
+        }
+    }
+    free(bits);
+    free(a.f);
+    return miss;
+}
+
+long fn_check_all(const satc_frustum *f, const fn_vol *v, const unsigned char *want, size_t n,
+                  const char *tag)
+{
+    long total = 0;
+    unsigned run = satc_isa_runnable();
+    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_AVX512; isa <<= 1) {
+        if (!(run & isa))
+            continue;
+        for (int m = 0; m < 2; m++)
+            for (int ftz = 0; ftz <= fn_fp_has_ftz(); ftz++)
+                for (int form = 0; form < FN_NFORMS; form++) {
+                    long r = fn_cull_check(f, v, want, n, form, (satc_isa)isa, (satc_mode)m,
+                                           ftz, tag);
+                    total += r < 0 ? 1 : r;
+                }
+    }
+    return total;
+}
+
+unsigned long long fn_next(fn_rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double fn_unif(fn_rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(fn_next(r) >> 11) * 0x1p-53);
+}
+
+void fn_rotation(fn_rng *r, double R[3][3])
+{
+    double q[4], l;
+    do {
+        l = 0;
+        for (int k = 0; k < 4; k++) {
+            q[k] = fn_unif(r, -1, 1);
+            l += q[k] * q[k];
+        }
+    } while (l > 1 || l < 1e-3);
+    l = sqrt(l);
+    double x = q[0] / l, y = q[1] / l, z = q[2] / l, w = q[3] / l;
+    double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                      {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                      {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+    memcpy(R, m, sizeof m);
+}
+
+void fn_frame(const double R[3][3], satc_camera *c)
+{
+    for (int k = 0; k < 3; k++) {
+        c->left[k] = (float)R[0][k];
+        c->up[k] = (float)R[1][k];
+        c->dir[k] = (float)R[2][k];
+    }
+}
+
+void fn_to_world(const satc_camera *c, const double q[3], double w[3])
+{
+    for (int k = 0; k < 3; k++)
+        w[k] = c->origin[k] + q[0] * c->left[k] + q[1] * c->up[k] + q[2] * c->dir[k];
+}

@@ -1,0 +1,85 @@
+/*
+ * Shared by the false-negative tests (test_findings, test_hunt): the
+ * caller's floating-point mode, volumes given as parallelepipeds in three
+ * box forms, culling them on every path and mode, and the double/long
+ * double truth they are checked against (independent of satc's method).
+ */
+#ifndef FN_COMMON_H
+#define FN_COMMON_H
+
+#include <stddef.h>
+
+#include "satc.h"
+
+/* ---- flush-to-zero / denormals-are-zero ---- */
+
+/* Sets (on != 0) or clears FTZ and DAZ (x86 MXCSR; AArch64 FPCR.FZ) and
+ * returns the previous control word; fn_fp_restore puts it back. Returns
+ * the word unchanged on targets without such a mode (fn_fp_has_ftz 0). */
+unsigned long long fn_fp_set(int on);
+void fn_fp_restore(unsigned long long word);
+int fn_fp_has_ftz(void);
+
+/* ---- volumes ---- */
+
+/* The parallelepiped C + sum_j t_j e_j A_j, |t_j| <= 1 (floats as given),
+ * with a witness: parameters t of a point the truth test accepts. */
+typedef struct fn_vol {
+    float c[3];
+    float a[3][3]; /* a[j] = A_j, any length */
+    float e[3];
+    double t[3];
+} fn_vol;
+
+/* Forms a volume is presented in: OBB (A_j, e_j), half axes (fl(e_j A_j)),
+ * instance matrices (columns fl(e_j A_j), unit local half extents). */
+enum { FN_OBB, FN_HALF, FN_INST, FN_NFORMS };
+extern const char *const fn_form_name[FN_NFORMS];
+
+/* The witness point of v in form `form`, world coordinates in double. */
+void fn_witness(const fn_vol *v, int form, double p[3]);
+
+/* ---- truth ---- */
+
+/* Largest plane excess of world point p against camera c (> 0 outside),
+ * each plane's function divided by the 1-norm of its frame normal, so the
+ * value is a distance up to a factor sqrt(3). Double precision. */
+double fn_excess(const satc_camera *c, const double p[3]);
+/* The magnitude the excess is relative to: |p - E|_1 + the camera's size. */
+double fn_scale(const satc_camera *c, const double p[3]);
+
+/* ---- culling ---- */
+
+/* Culls the n volumes (those with want[i] set) in form `form` on path isa
+ * in mode m with FTZ/DAZ `ftz`, and returns how many wanted ones were
+ * reported hidden (false negatives); -1 on a status other than SATC_OK.
+ * The first few misses are printed with `tag`. */
+long fn_cull_check(const satc_frustum *f, const fn_vol *v, const unsigned char *want, size_t n,
+                   int form, satc_isa isa, satc_mode m, int ftz, const char *tag);
+
+/* Every runnable path x both modes x FTZ off/on (where it exists) x every
+ * form: total false negatives (a status other than OK counts as one). */
+long fn_check_all(const satc_frustum *f, const fn_vol *v, const unsigned char *want, size_t n,
+                  const char *tag);
+
+/* The wanted mask for v against camera c: the witness of each form has
+ * excess <= slack * fn_scale (slack may be negative: strictly inside).
+ * want[i] bit k set when form k's witness qualifies. Returns how many
+ * volumes have every bit. */
+size_t fn_want(const satc_camera *c, const fn_vol *v, size_t n, double slack,
+               unsigned char *want);
+
+/* Random helpers (splitmix64). */
+typedef struct fn_rng {
+    unsigned long long s;
+} fn_rng;
+unsigned long long fn_next(fn_rng *r);
+double fn_unif(fn_rng *r, double lo, double hi);
+/* A random rotation, rows orthonormal in double. */
+void fn_rotation(fn_rng *r, double R[3][3]);
+/* A float frame (L, U, D) from R's rows that satc accepts. */
+void fn_frame(const double R[3][3], satc_camera *c);
+/* world = E + x L + y U + z D (double, frame of c). */
+void fn_to_world(const satc_camera *c, const double q[3], double w[3]);
+
+#endif

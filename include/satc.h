@@ -576,9 +576,12 @@ SATC_API unsigned satc_isa_runnable(void);
 SATC_API unsigned satc_isa_native(void);
 
 /**
- * The path satc_cull_batch uses: the best native path allowed by the mask
- * (satc_isa_set_mask) or forced by the environment variable
- * SATC_ISA=scalar|sse41|avx2|avx512|neon, read once at first use (thread-safe).
+ * The path satc_cull_batch uses, chosen at first use (thread-safe) and
+ * again by each satc_isa_set_mask: the path named by the environment
+ * variable SATC_ISA=scalar|sse41|avx2|avx512|neon (read at each choice)
+ * when it is runnable (emulated ones too) and allowed by the mask;
+ * otherwise the best native path the mask allows. The mask always wins:
+ * satc_isa_set_mask(0) gives scalar whatever SATC_ISA says.
  */
 SATC_API satc_isa satc_isa_active(void);
 

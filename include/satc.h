@@ -79,8 +79,11 @@ extern "C" {
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */
 #define SATC_FRAME_TOLERANCE 9.5367431640625e-07
-/** Boxes whose camera-relative magnitude S reaches this (2^64) are never culled. */
-#define SATC_MAX_MAGNITUDE 1.8446744073709552e19f
+/** Boxes whose camera-relative magnitude S reaches this (2^40, about
+ * 1.1e12 world units) are never culled. Below it, a product of three
+ * magnitudes (a face normal H_j x H_k dotted with the center, 12 S^3)
+ * stays below the float range: no separating-axis sum overflows. */
+#define SATC_MAX_MAGNITUDE 1099511627776.0f
 /** Largest |slope| (bound / n) of a perspective frustum: 2^20. */
 #define SATC_MAX_SLOPE 1048576.0f
 

@@ -11,6 +11,7 @@
 
 #include "fn_common.h"
 
+const satc_camera *fn_debug_cam;
 const char *const fn_form_name[FN_NFORMS] = {"obb", "half_axes", "instances"};
 
 unsigned long long fn_fp_set(int on)
@@ -204,7 +205,7 @@ long fn_cull_check(const satc_frustum *f, const fn_vol *v, const unsigned char *
     for (size_t i = 0; st == SATC_OK && i < n; i++) {
         if ((want[i] >> form & 1) && !(bits[i / 8] >> (i % 8) & 1)) {
             miss++;
-            if (printed++ < 10) {
+            if (printed++ < (getenv("FN_PRINT") ? atoi(getenv("FN_PRINT")) : 10)) {
                 const fn_vol *b = &v[i];
                 printf("FALSE NEGATIVE %s: box %zu, %s, %s, %s, ftz %d: c (%a %a %a) "
                        "A0 (%a %a %a) A1 (%a %a %a) A2 (%a %a %a) e (%a %a %a)\n",
@@ -213,6 +214,13 @@ long fn_cull_check(const satc_frustum *f, const fn_vol *v, const unsigned char *
                        b->c[2], b->a[0][0], b->a[0][1], b->a[0][2], b->a[1][0], b->a[1][1],
                        b->a[1][2], b->a[2][0], b->a[2][1], b->a[2][2], b->e[0], b->e[1],
                        b->e[2]);
+                if (getenv("FN_DEBUG") && fn_debug_cam) {
+                    const satc_camera *k = fn_debug_cam;
+                    printf("  camera o %a %a %a L %a %a %a U %a %a %a D %a %a %a b %a %a %a %a n %a f %a ortho %d\n",
+                           k->origin[0], k->origin[1], k->origin[2], k->left[0], k->left[1], k->left[2],
+                           k->up[0], k->up[1], k->up[2], k->dir[0], k->dir[1], k->dir[2], k->l0, k->l1,
+                           k->u0, k->u1, k->n, k->f, k->orthographic);
+                }
                 if (getenv("FN_DEBUG")) {
                     double q[3];
                     for (int r2 = 0; r2 < 3; r2++)

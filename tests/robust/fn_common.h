@@ -57,6 +57,9 @@ double fn_scale(const satc_camera *c, const double p[3]);
 long fn_cull_check(const satc_frustum *f, const fn_vol *v, const unsigned char *want, size_t n,
                    int form, satc_isa isa, satc_mode m, int ftz, const char *tag);
 
+/* A camera printed with misses when FN_DEBUG is set (or NULL). */
+extern const satc_camera *fn_debug_cam;
+
 /* Every runnable path x both modes x FTZ off/on (where it exists) x every
  * form: total false negatives (a status other than OK counts as one). */
 long fn_check_all(const satc_frustum *f, const fn_vol *v, const unsigned char *want, size_t n,
@@ -68,6 +71,26 @@ long fn_check_all(const satc_frustum *f, const fn_vol *v, const unsigned char *w
  * volumes have every bit. */
 size_t fn_want(const satc_camera *c, const fn_vol *v, size_t n, double slack,
                unsigned char *want);
+
+/* ---- matrices (fn_matrix.c) ---- */
+
+#define FN_NCONVS 9
+/* Every depth convention, column- and row-major. */
+extern const unsigned fn_convs[FN_NCONVS];
+/* glm perspective(fovy, aspect, n, fa) x lookAt(eye, at) in double for
+ * conventions conv (reversed and infinite variants included). */
+void fn_view_proj(double fovy, double aspect, double n, double fa, const double eye[3],
+                  const double at[3], unsigned conv, double M[4][4]);
+/* glm ortho(l, r, b, t, n, fa) x lookAt(eye, at). */
+void fn_view_ortho(double l, double r, double b, double t, double n, double fa,
+                   const double eye[3], const double at[3], unsigned conv, double M[4][4]);
+/* M rounded to float as mf[row][col] and the array satc reads; 0 when
+ * an entry is not finite. */
+int fn_round_matrix(const double M[4][4], unsigned conv, float mf[4][4], float arr[16]);
+/* Solves mf x = b in long double; 0 when singular. */
+int fn_solve4(const float mf[4][4], const long double b[4], long double x[4]);
+/* Point p inside the float matrix's clip volume with a 2^-50 margin. */
+int fn_in_clip(const float mf[4][4], const double p[3], unsigned conv);
 
 /* Random helpers (splitmix64). */
 typedef struct fn_rng {

@@ -33,6 +33,8 @@
 /* Margin of "strictly inside": far above double rounding of the check. */
 #define INSIDE (-0x1p-40)
 
+typedef long double ld;
+
 static void finding1(void)
 {
     enum { N = 1500 };
@@ -164,115 +166,7 @@ static void finding2(void)
     }
 }
 
-/* ---- finding 3: matrices rounded from double ---- */
-
-typedef long double ld;
-
-/* Clip coordinates of world point p under float matrix m (row-major
- * r[i][j]), evaluated in long double (float products exact there). */
-static void clip_of(const float m[4][4], const float p[3], ld out[4])
-{
-    for (int i = 0; i < 4; i++)
-        out[i] = (ld)m[i][0] * p[0] + (ld)m[i][1] * p[1] + (ld)m[i][2] * p[2] + (ld)m[i][3];
-}
-
-/* Solves m x = b (4x4, long double, partial pivoting); 0 when singular. */
-static int solve4(const float m[4][4], const ld b[4], ld x[4])
-{
-    ld a[4][5];
-    for (int i = 0; i < 4; i++) {
-        for (int j = 0; j < 4; j++)
-            a[i][j] = m[i][j];
-        a[i][4] = b[i];
-    }
-    for (int c = 0; c < 4; c++) {
-        int p = c;
-        for (int i = c + 1; i < 4; i++)
-            if (fabsl(a[i][c]) > fabsl(a[p][c]))
-                p = i;
-        if (a[p][c] == 0)
-            return 0;
-        for (int j = 0; j < 5; j++) {
-            ld t = a[c][j];
-            a[c][j] = a[p][j], a[p][j] = t;
-        }
-        for (int i = 0; i < 4; i++) {
-            if (i == c)
-                continue;
-            ld k = a[i][c] / a[c][c];
-            for (int j = c; j < 5; j++)
-                a[i][j] -= k * a[c][j];
-        }
-    }
-    for (int i = 0; i < 4; i++)
-        x[i] = a[i][4] / a[i][i];
-    return 1;
-}
-
-/* glm-style perspective x look-at in double for conventions conv. */
-static void view_proj(double fovy, double aspect, double n, double fa, const double eye[3],
-                      const double at[3], unsigned conv, double M[4][4])
-{
-    double fz[3], s[3], u[3], up[3] = {0, 1, 0}, l = 0, sl = 0;
-    for (int k = 0; k < 3; k++) {
-        fz[k] = at[k] - eye[k];
-        l += fz[k] * fz[k];
-    }
-    for (int k = 0; k < 3; k++)
-        fz[k] /= sqrt(l);
-    s[0] = fz[1] * up[2] - fz[2] * up[1], s[1] = fz[2] * up[0] - fz[0] * up[2],
-    s[2] = fz[0] * up[1] - fz[1] * up[0];
-    for (int k = 0; k < 3; k++)
-        sl += s[k] * s[k];
-    for (int k = 0; k < 3; k++)
-        s[k] /= sqrt(sl);
-    u[0] = s[1] * fz[2] - s[2] * fz[1], u[1] = s[2] * fz[0] - s[0] * fz[2],
-    u[2] = s[0] * fz[1] - s[1] * fz[0];
-    double V[4][4] = {{s[0], s[1], s[2], 0}, {u[0], u[1], u[2], 0}, {-fz[0], -fz[1], -fz[2], 0},
-                      {0, 0, 0, 1}};
-    for (int i = 0; i < 3; i++)
-        V[i][3] = -(V[i][0] * eye[0] + V[i][1] * eye[1] + V[i][2] * eye[2]);
-    double t = 1 / tan(fovy / 2), P[4][4] = {{0}};
-    P[0][0] = t / aspect, P[1][1] = t, P[3][2] = -1;
-    int zo = conv & SATC_DEPTH_ZERO_TO_ONE, rev = conv & SATC_DEPTH_REVERSED,
-        inf = conv & SATC_DEPTH_INFINITE_FAR;
-    if (!zo) { /* OpenGL */
-        P[2][2] = inf ? -1 : (fa + n) / (n - fa);
-        P[2][3] = inf ? -2 * n : 2 * fa * n / (n - fa);
-    } else if (!rev) {
-        P[2][2] = inf ? -1 : fa / (n - fa);
-        P[2][3] = inf ? -n : fa * n / (n - fa);
-    } else {
-        P[2][2] = inf ? 0 : n / (fa - n);
-        P[2][3] = inf ? n : fa * n / (fa - n);
-    }
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            double x = 0;
-            for (int k = 0; k < 4; k++)
-                x += P[i][k] * V[k][j];
-            M[i][j] = x;
-        }
-}
-
-static const unsigned convs[] = {0,
-                                 SATC_DEPTH_ZERO_TO_ONE,
-                                 SATC_DEPTH_ZERO_TO_ONE | SATC_DEPTH_REVERSED,
-                                 SATC_DEPTH_INFINITE_FAR,
-                                 SATC_DEPTH_ZERO_TO_ONE | SATC_DEPTH_REVERSED |
-                                     SATC_DEPTH_INFINITE_FAR,
-                                 SATC_MATRIX_ROW_MAJOR};
-
-/* Point in the float matrix's clip volume, every inequality with margin. */
-static int in_clip(const float m[4][4], const float p[3], unsigned conv)
-{
-    ld c[4];
-    clip_of(m, p, c);
-    ld w = c[3], g = 0x1p-50L * (fabsl(c[0]) + fabsl(c[1]) + fabsl(c[2]) + fabsl(w));
-    ld zlo = (conv & SATC_DEPTH_ZERO_TO_ONE) ? 0 : -w;
-    return w > g && fabsl(c[0]) <= w - g && fabsl(c[1]) <= w - g && c[2] >= zlo + g &&
-           c[2] <= w - g;
-}
+/* ---- finding 3: matrices rounded from double (helpers in fn_common) ---- */
 
 static void finding3(void)
 {
@@ -295,15 +189,11 @@ static void finding3(void)
                 eye[k] = R[0][k] * dist;
                 at[k] = fn_unif(&r, -dist, dist) * 0.01;
             }
-            unsigned conv = convs[(size_t)o % (sizeof convs / sizeof convs[0])];
+            unsigned conv = fn_convs[(size_t)o % FN_NCONVS];
             double M[4][4];
-            view_proj(fovy, aspect, n, fa, eye, at, conv, M);
+            fn_view_proj(fovy, aspect, n, fa, eye, at, conv, M);
             float mf[4][4], arr[16];
-            for (int i = 0; i < 4; i++)
-                for (int j = 0; j < 4; j++) {
-                    mf[i][j] = (float)M[i][j];
-                    arr[(conv & SATC_MATRIX_ROW_MAJOR) ? i * 4 + j : j * 4 + i] = mf[i][j];
-                }
+            fn_round_matrix(M, conv, mf, arr);
             satc_frustum f;
             satc_status st = satc_frustum_from_matrix(&f, arr, conv);
             if (st != SATC_OK) {
@@ -324,16 +214,17 @@ static void finding3(void)
                 double z = i % 2 ? zn + (zf - zn) * tz : zf - (zf - zn) * tz;
                 if (conv & SATC_DEPTH_INFINITE_FAR)
                     z = zn + (zf - zn) * (i % 2 ? tz : fn_unif(&r, 0, 1));
-                ld rhs[4] = {(fn_next(&r) & 1) ? a : -a, (fn_next(&r) & 1) ? b : -b, z, 1}, x[4];
+                long double rhs[4] = {(fn_next(&r) & 1) ? a : -a, (fn_next(&r) & 1) ? b : -b, z, 1}, x[4];
                 want[i] = 0;
                 for (int k = 0; k < 3; k++)
                     v[i].a[k][k] = 1;
-                if (!solve4(mf, rhs, x) || !(x[3] != 0))
+                if (!fn_solve4(mf, rhs, x) || !(x[3] != 0))
                     continue;
                 for (int k = 0; k < 3; k++)
                     v[i].c[k] = (float)(x[k] / x[3]);
+                double pd[3] = {v[i].c[0], v[i].c[1], v[i].c[2]};
                 if (isfinite(v[i].c[0]) && isfinite(v[i].c[1]) && isfinite(v[i].c[2]) &&
-                    in_clip(mf, v[i].c, conv))
+                    fn_in_clip(mf, pd, conv))
                     want[i] = (1u << FN_NFORMS) - 1, tried++;
             }
             char tag[64];

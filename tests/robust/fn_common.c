@@ -299,3 +299,93 @@ void fn_to_world(const satc_camera *c, const double q[3], double w[3])
     for (int k = 0; k < 3; k++)
         w[k] = c->origin[k] + q[0] * c->left[k] + q[1] * c->up[k] + q[2] * c->dir[k];
 }
+
+double fn_logu(fn_rng *r, double lo_exp, double hi_exp) { return exp2(fn_unif(r, lo_exp, hi_exp)); }
+
+void fn_boundary_point(fn_rng *r, const satc_camera *c, double q[3], double nrm[3])
+{
+    double n = c->n, fa = isinf(c->f) ? n * fn_logu(r, 1, 20) : c->f;
+    int ortho = c->orthographic;
+    double z = ortho ? fn_unif(r, n, fa) : n * exp2(fn_unif(r, 0, log2(fa / n)));
+    int pin = 1 + (int)(fn_next(r) % 3);
+    double a = fn_unif(r, 0, 1), b = fn_unif(r, 0, 1);
+    double xl = ortho ? c->l0 : c->l0 / n * z, xh = ortho ? c->l1 : c->l1 / n * z;
+    double yl = ortho ? c->u0 : c->u0 / n * z, yh = ortho ? c->u1 : c->u1 / n * z;
+    nrm[0] = nrm[1] = nrm[2] = 0;
+    q[0] = xl + a * (xh - xl), q[1] = yl + b * (yh - yl), q[2] = z;
+    int order[3] = {0, 1, 2};
+    for (int k = 2; k > 0; k--) {
+        int j = (int)(fn_next(r) % (unsigned)(k + 1)), t = order[k];
+        order[k] = order[j], order[j] = t;
+    }
+    for (int p = 0; p < pin; p++) {
+        int axis = order[p], hi = fn_next(r) & 1;
+        if (axis == 2) { /* near or far face */
+            if (hi && isinf(c->f))
+                hi = 0;
+            double z2 = hi ? fa : n;
+            if (!ortho) /* keep x/z and y/z */
+                q[0] *= z2 / q[2], q[1] *= z2 / q[2];
+            q[2] = z2;
+            nrm[2] += hi ? 1 : -1;
+        } else {
+            double lo = axis ? (ortho ? c->u0 : c->u0 / n * q[2]) : (ortho ? c->l0 : c->l0 / n * q[2]);
+            double up = axis ? (ortho ? c->u1 : c->u1 / n * q[2]) : (ortho ? c->l1 : c->l1 / n * q[2]);
+            q[axis] = hi ? up : lo;
+            nrm[axis] += hi ? 1 : -1;
+            if (!ortho) { /* side normal (1, 0, -s) or (-1, 0, s) */
+                double sl = (hi ? (axis ? c->u1 : c->l1) : (axis ? c->u0 : c->l0)) / n;
+                nrm[2] += hi ? -sl : sl;
+            }
+        }
+    }
+}
+
+static float snap(fn_rng *r, double x)
+{
+    switch (fn_next(r) % 16) {
+    case 0: return 0.0f;
+    case 1: return ldexpf((float)fn_unif(r, -1, 1), -126 - (int)(fn_next(r) % 24)); /* subnormal */
+    default: return (float)x;
+    }
+}
+
+void fn_volume_at(fn_rng *r, double s, double lo, double hi, const double P[3], const double nw[3],
+                  fn_vol *v)
+{
+    double R[3][3];
+    fn_rotation(r, R);
+    int skew = fn_next(r) % 3 == 0, style = (int)(fn_next(r) % 3);
+    int kind = (int)(fn_next(r) % 4); /* vertex, edge, face, interior */
+    int inward = fn_next(r) % 4 == 0;
+    for (int j = 0; j < 3; j++) {
+        double len = fn_next(r) % 8 == 0 ? 0 : s * fn_logu(r, lo, hi), dir[3], dl = 0;
+        for (int k = 0; k < 3; k++) {
+            dir[k] = R[j][k] + (skew ? fn_unif(r, -0.5, 0.5) : 0);
+            dl += dir[k] * dir[k];
+        }
+        dl = sqrt(dl);
+        double dn = 0;
+        for (int k = 0; k < 3; k++) {
+            dir[k] /= dl;
+            dn += dir[k] * nw[k];
+        }
+        /* style 0: unit axis, extent len; 1: axis of length len, extent 1;
+         * 2: unit axis, extent len, one component snapped. */
+        for (int k = 0; k < 3; k++)
+            v->a[j][k] = style == 1 ? (float)(dir[k] * len) : (float)dir[k];
+        if (style == 2)
+            v->a[j][fn_next(r) % 3] = snap(r, v->a[j][fn_next(r) % 3]);
+        v->e[j] = style == 1 ? 1.0f : (float)len;
+        double t = j < kind ? fn_unif(r, -1, 1) : 1;
+        double sg = dn > 0 ? 1 : -1; /* the box lies along -t H: outward when t H.n < 0 */
+        v->t[j] = (inward ? sg : -sg) * t;
+    }
+    for (int k = 0; k < 3; k++) {
+        double x = P[k];
+        for (int j = 0; j < 3; j++)
+            x -= v->t[j] * fabs((double)v->e[j]) * v->a[j][k];
+        v->c[k] = (float)x;
+    }
+}
+

@@ -105,4 +105,18 @@ void fn_frame(const double R[3][3], satc_camera *c);
 /* world = E + x L + y U + z D (double, frame of c). */
 void fn_to_world(const satc_camera *c, const double q[3], double w[3]);
 
+/* 2^u, u uniform in [lo_exp, hi_exp). */
+double fn_logu(fn_rng *r, double lo_exp, double hi_exp);
+/* Frame point q on the boundary of c's frustum: on a face (1 coordinate
+ * pinned), an edge (2) or a corner (3), at a random depth; nrm gets the
+ * sum of the pinned planes' outward frame normals. */
+void fn_boundary_point(fn_rng *r, const satc_camera *c, double q[3], double nrm[3]);
+/* A volume whose witness is world point P: random rotation (sometimes
+ * skewed), half-axis lengths s 2^[lo, hi) (some 0), as unit axes with
+ * extents, long axes with extent 1, or with a component snapped to 0 or a
+ * subnormal; P is a vertex, edge, face or interior point, and the box
+ * extends away from world direction nw (mostly) or towards it. */
+void fn_volume_at(fn_rng *r, double s, double lo, double hi, const double P[3], const double nw[3],
+                  fn_vol *v);
+
 #endif

@@ -39,10 +39,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double logu(fn_rng *r, double lo_exp, double hi_exp)
-{
-    return exp2(fn_unif(r, lo_exp, hi_exp));
-}
+#define logu fn_logu
 
 /* A camera at scale s; 0 when its numbers leave float range. */
 static int random_camera(fn_rng *r, double s, satc_camera *c)
@@ -79,95 +76,6 @@ static int random_camera(fn_rng *r, double s, satc_camera *c)
     return isfinite(c->f) || !c->orthographic ? satc_frustum_from_camera(&f, c) == SATC_OK : 0;
 }
 
-/* Frame point on the frustum's boundary: a face (1 coordinate pinned),
- * an edge (2) or a corner (3); outward normal sum in nrm (frame). */
-static void boundary_point(fn_rng *r, const satc_camera *c, double q[3], double nrm[3])
-{
-    double n = c->n, fa = isinf(c->f) ? n * logu(r, 1, 20) : c->f;
-    int ortho = c->orthographic;
-    double z = ortho ? fn_unif(r, n, fa) : n * exp2(fn_unif(r, 0, log2(fa / n)));
-    int pin = 1 + (int)(fn_next(r) % 3);
-    double a = fn_unif(r, 0, 1), b = fn_unif(r, 0, 1);
-    double xl = ortho ? c->l0 : c->l0 / n * z, xh = ortho ? c->l1 : c->l1 / n * z;
-    double yl = ortho ? c->u0 : c->u0 / n * z, yh = ortho ? c->u1 : c->u1 / n * z;
-    nrm[0] = nrm[1] = nrm[2] = 0;
-    q[0] = xl + a * (xh - xl), q[1] = yl + b * (yh - yl), q[2] = z;
-    int order[3] = {0, 1, 2};
-    for (int k = 2; k > 0; k--) {
-        int j = (int)(fn_next(r) % (unsigned)(k + 1)), t = order[k];
-        order[k] = order[j], order[j] = t;
-    }
-    for (int p = 0; p < pin; p++) {
-        int axis = order[p], hi = fn_next(r) & 1;
-        if (axis == 2) { /* near or far face */
-            if (hi && isinf(c->f))
-                hi = 0;
-            double z2 = hi ? fa : n;
-            if (!ortho) /* keep x/z and y/z */
-                q[0] *= z2 / q[2], q[1] *= z2 / q[2];
-            q[2] = z2;
-            nrm[2] += hi ? 1 : -1;
-        } else {
-            double lo = axis ? (ortho ? c->u0 : c->u0 / n * q[2]) : (ortho ? c->l0 : c->l0 / n * q[2]);
-            double up = axis ? (ortho ? c->u1 : c->u1 / n * q[2]) : (ortho ? c->l1 : c->l1 / n * q[2]);
-            q[axis] = hi ? up : lo;
-            nrm[axis] += hi ? 1 : -1;
-            if (!ortho) { /* side normal (1, 0, -s) or (-1, 0, s) */
-                double sl = (hi ? (axis ? c->u1 : c->l1) : (axis ? c->u0 : c->l0)) / n;
-                nrm[2] += hi ? -sl : sl;
-            }
-        }
-    }
-}
-
-static float snap(fn_rng *r, double x)
-{
-    switch (fn_next(r) % 16) {
-    case 0: return 0.0f;
-    case 1: return ldexpf((float)fn_unif(r, -1, 1), -126 - (int)(fn_next(r) % 24)); /* subnormal */
-    default: return (float)x;
-    }
-}
-
-/* A volume with point P (world) as its witness, extending along -t_j H_j. */
-static void volume_at(fn_rng *r, double s, const double P[3], const double nw[3], fn_vol *v)
-{
-    double R[3][3];
-    fn_rotation(r, R);
-    int skew = fn_next(r) % 3 == 0, style = (int)(fn_next(r) % 3);
-    int kind = (int)(fn_next(r) % 4); /* vertex, edge, face, interior */
-    int inward = fn_next(r) % 4 == 0;
-    for (int j = 0; j < 3; j++) {
-        double len = fn_next(r) % 8 == 0 ? 0 : s * logu(r, -30, 20), dir[3], dl = 0;
-        for (int k = 0; k < 3; k++) {
-            dir[k] = R[j][k] + (skew ? fn_unif(r, -0.5, 0.5) : 0);
-            dl += dir[k] * dir[k];
-        }
-        dl = sqrt(dl);
-        double dn = 0;
-        for (int k = 0; k < 3; k++) {
-            dir[k] /= dl;
-            dn += dir[k] * nw[k];
-        }
-        /* style 0: unit axis, extent len; 1: axis of length len, extent 1;
-         * 2: unit axis, extent len, one component snapped. */
-        for (int k = 0; k < 3; k++)
-            v->a[j][k] = style == 1 ? (float)(dir[k] * len) : (float)dir[k];
-        if (style == 2)
-            v->a[j][fn_next(r) % 3] = snap(r, v->a[j][fn_next(r) % 3]);
-        v->e[j] = style == 1 ? 1.0f : (float)len;
-        double t = j < kind ? fn_unif(r, -1, 1) : 1;
-        double sg = dn > 0 ? 1 : -1; /* the box lies along -t H: outward when t H.n < 0 */
-        v->t[j] = (inward ? sg : -sg) * t;
-    }
-    for (int k = 0; k < 3; k++) {
-        double x = P[k];
-        for (int j = 0; j < 3; j++)
-            x -= v->t[j] * fabs((double)v->e[j]) * v->a[j][k];
-        v->c[k] = (float)x;
-    }
-}
-
 typedef struct stats {
     long rounds, frusta, refused, volumes, witnessed, checks, fns;
 } stats;
@@ -188,7 +96,7 @@ static void hunt_camera(fn_rng *r, stats *st)
     int oracle = fn_next(r) % 4 == 0;
     for (int i = 0; i < NV; i++) {
         double q[3], nq[3], P[3], nw[3], z[3] = {0, 0, 0};
-        boundary_point(r, &c, q, nq);
+        fn_boundary_point(r, &c, q, nq);
         fn_to_world(&c, q, P);
         fn_to_world(&c, nq, nw);
         double E0[3];
@@ -196,7 +104,7 @@ static void hunt_camera(fn_rng *r, stats *st)
         for (int k = 0; k < 3; k++)
             nw[k] -= E0[k];
         double bs = fn_scale(&c, P) * (oracle ? 1e-2 : 1);
-        volume_at(r, oracle ? bs : s, P, nw, &v[i]);
+        fn_volume_at(r, oracle ? bs : s, -30, 20, P, nw, &v[i]);
         if (oracle) { /* unit axes, center moved off the boundary at random */
             for (int j = 0; j < 3; j++) {
                 double l = 0;
@@ -284,7 +192,7 @@ static void hunt_matrix(fn_rng *r, stats *st)
         double bs = 0;
         for (int k = 0; k < 3; k++)
             bs += fabs(P[k] - f.origin[k]);
-        volume_at(r, bs * ldexp(1, -(int)(fn_next(r) % 30)), P, nz, &v[i]);
+        fn_volume_at(r, bs * ldexp(1, -(int)(fn_next(r) % 30)), -30, 20, P, nz, &v[i]);
         for (int form = 0; form < FN_NFORMS; form++) {
             double w[3];
             fn_witness(&v[i], form, w);

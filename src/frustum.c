@@ -14,7 +14,9 @@ static double dot3(const float *a, const float *b)
 }
 
 /* Right-handed orthonormal within SATC_FRAME_TOLERANCE: unit lengths,
- * pairwise dot products, and L x U = D component-wise. */
+ * pairwise dot products, and L x U = D component-wise. D's length check
+ * is implied within about 6 tol by the other two (|L x U| = 1 up to the
+ * L and U checks); it only holds D to the same 2 tol as L and U. */
 static int frame_ok(const float *L, const float *U, const float *D)
 {
     const double tol = SATC_FRAME_TOLERANCE;

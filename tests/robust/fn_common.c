@@ -12,7 +12,17 @@
 #include "fn_common.h"
 
 const satc_camera *fn_debug_cam;
-const char *const fn_form_name[FN_NFORMS] = {"obb", "half_axes", "instances"};
+const char *const fn_form_name[FN_NFORMS] = {"obb", "half_axes", "instances", "aabb"};
+
+/* Axes exactly +-the world axes in order: the AABB form holds the box. */
+int fn_world_axes(const fn_vol *v)
+{
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++)
+            if (fabsf(v->a[j][k]) != (j == k ? 1.0f : 0.0f))
+                return 0;
+    return 1;
+}
 
 unsigned long long fn_fp_set(int on)
 {
@@ -123,11 +133,13 @@ size_t fn_want(const satc_camera *c, const fn_vol *v, size_t n, double slack,
         want[i] = 0;
         for (int form = 0; form < FN_NFORMS; form++) {
             double p[3];
-            fn_witness(&v[i], form, p);
+            if (form == FN_AABB && !fn_world_axes(&v[i]))
+                continue;
+            fn_witness(&v[i], form == FN_AABB ? FN_OBB : form, p);
             if (fn_excess(c, p) <= slack * fn_scale(c, p))
                 want[i] |= (unsigned char)(1u << form);
         }
-        all += want[i] == (1u << FN_NFORMS) - 1;
+        all += (want[i] & 7u) == 7u;
     }
     return all;
 }
@@ -160,7 +172,7 @@ static int build(fn_arrays *o, const fn_vol *v, size_t n, int form)
                     r[3 + 3 * j + k] = form == FN_OBB ? v[i].a[j][k] : h[k];
                 }
             }
-            if (form == FN_OBB)
+            if (form == FN_OBB || form == FN_AABB)
                 r[12 + j] = v[i].e[j];
         }
     }
@@ -173,6 +185,10 @@ static int build(fn_arrays *o, const fn_vol *v, size_t n, int form)
         for (int j = 0; j < 3; j++)
             o->b.obb.axis[j] = SATC_VEC3S_AOS(p + 3 + 3 * j, st);
         o->b.obb.extent = SATC_VEC3S_AOS(p + 12, st);
+    } else if (form == FN_AABB) {
+        o->b.form = SATC_FORM_AABB;
+        o->b.aabb.center = SATC_VEC3S_AOS(p, st);
+        o->b.aabb.half = SATC_VEC3S_AOS(p + 12, st);
     } else if (form == FN_HALF) {
         o->b.form = SATC_FORM_HALF_AXES;
         o->b.half_axes.center = SATC_VEC3S_AOS(p, st);
@@ -355,7 +371,12 @@ void fn_volume_at(fn_rng *r, double s, double lo, double hi, const double P[3], 
 {
     double R[3][3];
     fn_rotation(r, R);
-    int skew = fn_next(r) % 3 == 0, style = (int)(fn_next(r) % 3);
+    int skew = fn_next(r) % 3 == 0, style = (int)(fn_next(r) % 4);
+    if (style == 3) { /* world axes: the AABB form too */
+        memset(R, 0, sizeof R);
+        R[0][0] = R[1][1] = R[2][2] = 1;
+        skew = 0;
+    }
     int kind = (int)(fn_next(r) % 4); /* vertex, edge, face, interior */
     int inward = fn_next(r) % 4 == 0;
     for (int j = 0; j < 3; j++) {
@@ -370,8 +391,8 @@ void fn_volume_at(fn_rng *r, double s, double lo, double hi, const double P[3], 
             dir[k] /= dl;
             dn += dir[k] * nw[k];
         }
-        /* style 0: unit axis, extent len; 1: axis of length len, extent 1;
-         * 2: unit axis, extent len, one component snapped. */
+        /* style 0 and 3: unit axis, extent len; 1: axis of length len,
+         * extent 1; 2: unit axis, extent len, one component snapped. */
         for (int k = 0; k < 3; k++)
             v->a[j][k] = style == 1 ? (float)(dir[k] * len) : (float)dir[k];
         if (style == 2)

@@ -32,9 +32,12 @@ typedef struct fn_vol {
 } fn_vol;
 
 /* Forms a volume is presented in: OBB (A_j, e_j), half axes (fl(e_j A_j)),
- * instance matrices (columns fl(e_j A_j), unit local half extents). */
-enum { FN_OBB, FN_HALF, FN_INST, FN_NFORMS };
+ * instance matrices (columns fl(e_j A_j), unit local half extents), and
+ * for volumes whose axes are the world axes, AABB (center, e_j). */
+enum { FN_OBB, FN_HALF, FN_INST, FN_AABB, FN_NFORMS };
 extern const char *const fn_form_name[FN_NFORMS];
+/* 1 when v's axes are exactly +-the world axes in order (AABB form). */
+int fn_world_axes(const fn_vol *v);
 
 /* The witness point of v in form `form`, world coordinates in double. */
 void fn_witness(const fn_vol *v, int form, double p[3]);

@@ -12,7 +12,7 @@
 #include "fn_common.h"
 
 const satc_camera *fn_debug_cam;
-const char *const fn_form_name[FN_NFORMS] = {"obb", "half_axes", "instances", "aabb"};
+const char *const fn_form_name[FN_NFORMS] = {"obb", "half_axes", "instances", "aabb", "spheres"};
 
 /* Axes exactly +-the world axes in order: the AABB form holds the box. */
 int fn_world_axes(const fn_vol *v)
@@ -125,17 +125,29 @@ double fn_scale(const satc_camera *c, const double p[3])
     return s;
 }
 
-size_t fn_want(const satc_camera *c, const fn_vol *v, size_t n, double slack,
-               unsigned char *want)
+void fn_sphere_radius(fn_vol *v)
+{
+    double p[3], d2 = 0;
+    fn_witness(v, FN_OBB, p);
+    for (int k = 0; k < 3; k++)
+        d2 += (p[k] - v->c[k]) * (p[k] - v->c[k]);
+    double d = sqrt(d2) * (1 + 0x1p-40);
+    v->rad = (float)d;
+    if ((double)v->rad < d)
+        v->rad = nextafterf(v->rad, INFINITY);
+}
+
+size_t fn_want(const satc_camera *c, fn_vol *v, size_t n, double slack, unsigned char *want)
 {
     size_t all = 0;
     for (size_t i = 0; i < n; i++) {
         want[i] = 0;
+        fn_sphere_radius(&v[i]);
         for (int form = 0; form < FN_NFORMS; form++) {
             double p[3];
             if (form == FN_AABB && !fn_world_axes(&v[i]))
                 continue;
-            fn_witness(&v[i], form == FN_AABB ? FN_OBB : form, p);
+            fn_witness(&v[i], form >= FN_AABB ? FN_OBB : form, p);
             if (fn_excess(c, p) <= slack * fn_scale(c, p))
                 want[i] |= (unsigned char)(1u << form);
         }
@@ -174,6 +186,7 @@ static int build(fn_arrays *o, const fn_vol *v, size_t n, int form)
             }
             if (form == FN_OBB || form == FN_AABB)
                 r[12 + j] = v[i].e[j];
+            r[15] = v[i].rad;
         }
     }
     const size_t st = 16 * sizeof(float);
@@ -185,6 +198,10 @@ static int build(fn_arrays *o, const fn_vol *v, size_t n, int form)
         for (int j = 0; j < 3; j++)
             o->b.obb.axis[j] = SATC_VEC3S_AOS(p + 3 + 3 * j, st);
         o->b.obb.extent = SATC_VEC3S_AOS(p + 12, st);
+    } else if (form == FN_SPHERE) {
+        o->b.form = SATC_FORM_SPHERES;
+        o->b.spheres.center = SATC_VEC3S_AOS(p, st);
+        o->b.spheres.radius = (satc_floats){p + 15, st};
     } else if (form == FN_AABB) {
         o->b.form = SATC_FORM_AABB;
         o->b.aabb.center = SATC_VEC3S_AOS(p, st);

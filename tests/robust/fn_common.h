@@ -29,12 +29,17 @@ typedef struct fn_vol {
     float a[3][3]; /* a[j] = A_j, any length */
     float e[3];
     double t[3];
+    float rad; /* sphere form: set by fn_want / fn_sphere_radius */
 } fn_vol;
+
+/* Sets v->rad: the distance from C to the OBB witness, rounded up. */
+void fn_sphere_radius(fn_vol *v);
 
 /* Forms a volume is presented in: OBB (A_j, e_j), half axes (fl(e_j A_j)),
  * instance matrices (columns fl(e_j A_j), unit local half extents), and
- * for volumes whose axes are the world axes, AABB (center, e_j). */
-enum { FN_OBB, FN_HALF, FN_INST, FN_AABB, FN_NFORMS };
+ * for volumes whose axes are the world axes, AABB (center, e_j); and the
+ * sphere about C through the OBB witness (radius rounded up). */
+enum { FN_OBB, FN_HALF, FN_INST, FN_AABB, FN_SPHERE, FN_NFORMS };
 extern const char *const fn_form_name[FN_NFORMS];
 /* 1 when v's axes are exactly +-the world axes in order (AABB form). */
 int fn_world_axes(const fn_vol *v);
@@ -72,7 +77,7 @@ long fn_check_all(const satc_frustum *f, const fn_vol *v, const unsigned char *w
  * excess <= slack * fn_scale (slack may be negative: strictly inside).
  * want[i] bit k set when form k's witness qualifies. Returns how many
  * volumes have every bit. */
-size_t fn_want(const satc_camera *c, const fn_vol *v, size_t n, double slack,
+size_t fn_want(const satc_camera *c, fn_vol *v, size_t n, double slack,
                unsigned char *want);
 
 /* ---- matrices (fn_matrix.c) ---- */

@@ -196,11 +196,12 @@ static void hunt_matrix(fn_rng *r, stats *st)
         for (int k = 0; k < 3; k++)
             bs += fabs(P[k] - f.origin[k]);
         fn_volume_at(r, bs * ldexp(1, -(int)(fn_next(r) % 30)), -30, 20, P, nz, &v[i]);
+        fn_sphere_radius(&v[i]);
         for (int form = 0; form < FN_NFORMS; form++) {
             double w[3];
             if (form == FN_AABB && !fn_world_axes(&v[i]))
                 continue;
-            fn_witness(&v[i], form == FN_AABB ? FN_OBB : form, w);
+            fn_witness(&v[i], form >= FN_AABB ? FN_OBB : form, w);
             if (fn_in_clip(mf, w, conv))
                 want[i] |= (unsigned char)(1u << form);
         }

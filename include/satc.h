@@ -81,8 +81,11 @@ extern "C" {
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */
 #define SATC_FRAME_TOLERANCE 9.5367431640625e-07
-/** Boxes whose camera-relative magnitude S reaches this (2^64) are never culled. */
-#define SATC_MAX_MAGNITUDE 1.8446744073709552e19f
+/** Boxes whose camera-relative magnitude S reaches this (2^40, about
+ * 1.1e12 world units) are never culled. Below it, a product of three
+ * magnitudes (a face normal H_j x H_k dotted with the center, 12 S^3)
+ * stays below the float range: no separating-axis sum overflows. */
+#define SATC_MAX_MAGNITUDE 1099511627776.0f
 /** Largest |slope| (bound / n) of a perspective frustum: 2^20. */
 #define SATC_MAX_SLOPE 1048576.0f
 
@@ -206,7 +209,10 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
  * vector up (both unit and orthogonal within SATC_FRAME_TOLERANCE),
  * vertical field of view fovy in radians (0 < fovy < pi), aspect =
  * width/height > 0, 0 < n < f (f may be +INFINITY). Same status codes as
- * satc_frustum_from_camera.
+ * satc_frustum_from_camera, and SATC_ERR_BOUNDS when the near-plane bounds
+ * n tan(fovy/2) (times aspect) are not normal floats: beyond FLT_MAX, or
+ * below FLT_MIN (a subnormal bound would carry a relative error far
+ * beyond the tolerance into the slopes).
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
@@ -228,9 +234,15 @@ SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye
  * possibly off-center: the x and y rows perpendicular across D and the z
  * row parallel to the w row, within SATC_FRAME_TOLERANCE; oblique near
  * planes and sheared views are rejected (SATC_ERR_MATRIX). A perspective
- * matrix made with near > far gives SATC_ERR_FAR. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS (unknown
- * bits), SATC_ERR_NONFINITE, SATC_ERR_MATRIX, or a status of
- * satc_frustum_from_camera for the recovered camera.
+ * matrix made with near > far gives SATC_ERR_FAR. The frustum contains
+ * the float matrix's own clip volume evaluated exactly (what the GPU
+ * draws with it): its vertices are solved from the matrix and the depths
+ * and bounds rounded outward about the rounded apex and frame; when a
+ * vertex lies at or behind the rounded apex (a near plane below the
+ * apex's float resolution) the result is SATC_ERR_NEAR. Returns SATC_OK,
+ * SATC_ERR_NULL, SATC_ERR_FLAGS (unknown bits), SATC_ERR_NONFINITE,
+ * SATC_ERR_MATRIX, SATC_ERR_NEAR, or a status of satc_frustum_from_camera
+ * for the recovered camera.
  */
 SATC_API satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16],
                                               unsigned conventions);
@@ -313,8 +325,9 @@ SATC_API satc_status satc_obb_from_quat(satc_obb *out, const float center[3], co
  * axis-aligned box [lmin, lmax]. Scale is folded into the extents (negative
  * scale allowed); the linear part must be invertible and free of shear
  * (columns orthogonal within SATC_AXIS_TOLERANCE relative to their
- * lengths). Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or
- * SATC_ERR_BOX.
+ * lengths). The extents are rounded outward: the box contains the mapped
+ * local box, whatever the rounding of its center and axes. Returns
+ * SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or SATC_ERR_BOX.
  */
 SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conventions,
                                           const float lmin[3], const float lmax[3]);
@@ -638,9 +651,12 @@ SATC_API unsigned satc_isa_runnable(void);
 SATC_API unsigned satc_isa_native(void);
 
 /**
- * The path satc_cull_batch uses: the best native path allowed by the mask
- * (satc_isa_set_mask) or forced by the environment variable
- * SATC_ISA=scalar|sse41|avx2|avx512|neon, read once at first use (thread-safe).
+ * The path satc_cull_batch uses, chosen at first use (thread-safe) and
+ * again by each satc_isa_set_mask: the path named by the environment
+ * variable SATC_ISA=scalar|sse41|avx2|avx512|neon (read at each choice)
+ * when it is runnable (emulated ones too) and allowed by the mask;
+ * otherwise the best native path the mask allows. The mask always wins:
+ * satc_isa_set_mask(0) gives scalar whatever SATC_ISA says.
  */
 SATC_API satc_isa satc_isa_active(void);
 

@@ -58,6 +58,7 @@ typedef struct fm_mem {
     void *heap[24];
     rb_guard g[24];
 } fm_mem;
+#define FM_MEM(where) {(where), 0, {0}, {{0}}}
 
 /* Writes volumes [first, first + count) of s in layout k; fills *b.
  * Returns 0, or -1 when memory failed. Free with fm_mem_free. */

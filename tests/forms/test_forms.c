@@ -81,7 +81,7 @@ static void check_twin(const ctx *c, const fm_set *s, const fr_out ref[2])
     if (!twin || fm_set_alloc(&o, FM_OBB, s->n))
         exit(2);
     fm_obb_twin(s, &o, twin);
-    fm_mem mem = {FM_HEAP};
+    fm_mem mem = FM_MEM(FM_HEAP);
     satc_batch b;
     if (fm_build(&o, 0, &mem, 0, s->n, &b))
         exit(2);
@@ -120,7 +120,7 @@ static void check_tails(const ctx *c, const fm_set *s, int L, const fr_out whole
 {
     for (size_t count = 0; count <= 70; count += quick ? 9 : 1) {
         size_t first = (count * 37 + (size_t)L) % 71;
-        fm_mem mem = {FM_HEAP};
+        fm_mem mem = FM_MEM(FM_HEAP);
         satc_batch b;
         if (fm_build(s, L, &mem, first, count, &b))
             exit(2);
@@ -175,7 +175,7 @@ static void check_nonfinite(const ctx *c, const fm_set *s, int L, const fr_out c
             expect[i] = 2;
         }
     }
-    fm_mem mem = {FM_HEAP};
+    fm_mem mem = FM_MEM(FM_HEAP);
     satc_batch b;
     if (fm_build(&d, L, &mem, 0, s->n, &b))
         exit(2);
@@ -212,7 +212,7 @@ static void check_set(const ctx *c, fm_setkind kind, size_t n, rb_rng *r)
     for (int L = 0; L < fm_nlayouts(); L++) {
         if (fm_layout_set(L) != kind)
             continue;
-        fm_mem mem = {FM_HEAP};
+        fm_mem mem = FM_MEM(FM_HEAP);
         satc_batch b;
         if (fm_build(&s, L, &mem, 0, n, &b))
             exit(2);

@@ -235,6 +235,7 @@ typedef struct bench_frame {
 const char *frame_form_name(int form);
 double frame_form_bytes(int form);   /* bytes read per box */
 const char *frame_base_name(int which);
+double frame_base_bytes(int which); /* read + written per box, output included */
 
 typedef struct bench_results {
     /* configuration */

@@ -42,6 +42,17 @@ const char *frame_base_name(int w)
     return w >= 0 && w < FB_COUNT ? names[w] : "?";
 }
 
+/* Bytes read + written per box by each baseline (output included). */
+double frame_base_bytes(int w)
+{
+    switch (w) {
+    case FB_TODAY: return 64 + 60 + 60 + 0.125;   /* matrices, arrays written, arrays read */
+    case FB_FILAMENT: return 64 + 24 + 24 + 1;    /* matrices, AABBs written and read, a byte out */
+    case FB_FIL_CULL: return 24 + 1;
+    default: return 64 + 0.125;
+    }
+}
+
 static float *falloc(size_t floats)
 {
     size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;

@@ -7,17 +7,6 @@
 
 static double pct(size_t a, size_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
-/* Bytes read + written per box by each baseline (output included). */
-static double base_bytes(int w)
-{
-    switch (w) {
-    case FB_TODAY: return 64 + 60 + 60 + 0.125;   /* matrices, arrays written, arrays read */
-    case FB_FILAMENT: return 64 + 24 + 24 + 1;    /* matrices, AABBs written and read, a byte out */
-    case FB_FIL_CULL: return 24 + 1;
-    default: return 64 + 0.125;
-    }
-}
-
 void bench_frame_report(const bench_results *r)
 {
     const bench_frame *F = &r->frame;
@@ -47,7 +36,7 @@ void bench_frame_report(const bench_results *r)
             const frame_row *ref = w == FB_FIL_CULL ? &F->cull[FR_AABB3][0][z] : ie;
             char range[32];
             snprintf(range, sizeof range, "[%.3g-%.3g]", b->ns.min, b->ns.max);
-            printf("%-46s %6.1f %8.3f %-15s %8.2f %6.2f%% %6.2f%% %7.3f%%\n", frame_base_name(w), base_bytes(w),
+            printf("%-46s %6.1f %8.3f %-15s %8.2f %6.2f%% %6.2f%% %7.3f%%\n", frame_base_name(w), frame_base_bytes(w),
                    b->ns.med, range, b->ns.med / ref->ns.med, pct(b->fp, b->visible), pct(b->fp_obb, b->visible),
                    pct(b->visible, n));
         }

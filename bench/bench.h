@@ -220,6 +220,8 @@ typedef struct frame_row {
     size_t visible;
     size_t fp;      /* kept, culled by satc exact on the same data */
     size_t fp_obb;  /* kept, culled by satc exact on the Eberly boxes (the true boxes) */
+    size_t fn, fn_true; /* ways only: kept by satc exact, culled; of those, meeting the
+                           frustum by the double-precision oracle */
 } frame_row;
 
 typedef struct bench_frame {

@@ -28,24 +28,25 @@ void bench_frame_report(const bench_results *r)
                    pct(e->fp_obb, e->visible), pct(e->visible, n), F->mismatch[f] ? "  OUTPUT DIFFERS" : "");
         }
         const frame_row *ie = &F->cull[FR_INST][1][z];
-        printf("%-46s %6s %8s %-15s %8s %7s %7s %8s\n", "engine way (on the matrices unless said)", "B/box", "ns",
-               "[min-max]", "x satc", "FP", "FP/OBB", "visible");
+        printf("%-46s %6s %8s %-15s %8s %7s %7s %8s %5s %7s\n", "engine way (on the matrices unless said)", "B/box",
+               "ns", "[min-max]", "x satc", "FP", "FP/OBB", "visible", "FN", "FN true");
         for (int w = 0; w < FB_COUNT; w++) {
             const frame_row *b = &F->base[w][z];
             /* Filament's pass alone compares with satc on the same AABB arrays. */
             const frame_row *ref = w == FB_FIL_CULL ? &F->cull[FR_AABB3][0][z] : ie;
             char range[32];
             snprintf(range, sizeof range, "[%.3g-%.3g]", b->ns.min, b->ns.max);
-            printf("%-46s %6.1f %8.3f %-15s %8.2f %6.2f%% %6.2f%% %7.3f%%\n", frame_base_name(w), frame_base_bytes(w),
-                   b->ns.med, range, b->ns.med / ref->ns.med, pct(b->fp, b->visible), pct(b->fp_obb, b->visible),
-                   pct(b->visible, n));
+            printf("%-46s %6.1f %8.3f %-15s %8.2f %6.2f%% %6.2f%% %7.3f%% %5zu %7zu\n", frame_base_name(w),
+                   frame_base_bytes(w), b->ns.med, range, b->ns.med / ref->ns.med, pct(b->fp, b->visible),
+                   pct(b->fp_obb, b->visible), pct(b->visible, n), b->fn, b->fn_true);
         }
     }
     printf("(ns per box, median; roof: streaming read of the form's bytes; xroof: time / roof; FPcons: of the\n"
            " boxes conservative mode keeps, share exact mode on the same form culls; FPc/OBB, FPe/OBB: share\n"
            " satc exact on the true boxes (Eberly arrays) culls, i.e. the form's own looseness too; x satc:\n"
            " baseline time / satc exact on the matrices ((b'): / satc conservative on the AABB float3 arrays);\n"
-           " FP of a baseline: share of its kept boxes satc exact culls on the same data)\n");
+           " FP of a way: share of its kept boxes satc exact culls on the same data; FN: boxes satc exact keeps that\n"
+           " the way culls, FN true: of those, boxes the double-precision oracle says meet the frustum)\n");
 }
 
 /* ------------------------------------------------------------------ */

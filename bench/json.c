@@ -62,6 +62,8 @@ static void frame_row_json(FILE *f, const char *key, const frame_row *x, double 
         fprintf(f, ", \"visible\": %zu, \"false_positives\": %zu, \"false_positive_rate\": %s, "
                    "\"false_positives_vs_obb\": %zu, \"false_positive_rate_vs_obb\": %s",
                 x->visible, x->fp, num((double)x->fp / v), x->fp_obb, num((double)x->fp_obb / v));
+    if (x->fn)
+        fprintf(f, ", \"false_negatives_vs_exact\": %zu, \"false_negatives_true\": %zu", x->fn, x->fn_true);
     fputc('}', f);
 }
 

@@ -212,7 +212,8 @@ static int frame_collect(const bench_results *r, group *g)
             g[k].baseline = 0;
         }
     for (int w = 0; w < FB_COUNT; w++, k++) {
-        snprintf(g[k].top, sizeof g[k].top, "(%c)", "abbc"[w]);
+        static const char *const tag[FB_COUNT] = {"(a)", "(b)", "(b')", "(c)"};
+        snprintf(g[k].top, sizeof g[k].top, "%s", tag[w]);
         snprintf(g[k].bottom, sizeof g[k].bottom, "%s", short_base[w]);
         for (int z = 0; z < BENCH_SIZES; z++)
             g[k].v[z] = F->base[w][z].done ? &F->base[w][z].ns : NULL;

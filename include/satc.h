@@ -513,6 +513,23 @@ typedef struct satc_batch {
 /** The batch descriptor of Eberly arrays (satc_boxes: separate float arrays). */
 SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
 
+/**
+ * World AABBs of volumes [first, first + count) of batch b, any form
+ * (seed 002's OBB-to-AABB conversion: the half size along world axis k is
+ * sum_j |H_j . e_k|): center[3 j + k] and half[3 j + k] for volume
+ * first + j, float3 arrays ready for a SATC_FORM_AABB batch
+ * (SATC_VEC3S_AOS(center, 12), SATC_VEC3S_AOS(half, 12)). Computed in
+ * double; the center is rounded to nearest and the half size upward past
+ * that rounding, so every AABB contains its volume. A volume with a NaN or
+ * infinite field, or a mesh id past the table, gets center NaN and half
+ * +Inf: never culled, like the volume itself. Returns SATC_OK,
+ * SATC_ERR_NULL (b, or center or half with count > 0), SATC_ERR_FLAGS
+ * (unknown form), SATC_ERR_RANGE (first + count overflows),
+ * SATC_ERR_LAYOUT; on error nothing is written.
+ */
+SATC_API satc_status satc_to_aabbs(const satc_batch *b, size_t first, size_t count, float *center,
+                                   float *half);
+
 /* ------------------------------------------------------------------ */
 /* Culling                                                              */
 /* ------------------------------------------------------------------ */

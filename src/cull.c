@@ -108,6 +108,17 @@ static satc_status check_args(const satc_frustum *f, const satc_batch *b, size_t
     return satc_check_call(f, b, first, count, mode, out->indices != NULL);
 }
 
+satc_status satc_check_volumes(const satc_batch *b, size_t first, size_t count)
+{
+    if (!b)
+        return SATC_ERR_NULL;
+    if ((unsigned)b->form < 1 || (unsigned)b->form > SATC_NFORMS)
+        return SATC_ERR_FLAGS;
+    if (count > SIZE_MAX - first)
+        return SATC_ERR_RANGE;
+    return count ? check_batch(b) : SATC_OK;
+}
+
 satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,
                             size_t count, satc_mode mode, int want_indices)
 {

@@ -54,6 +54,9 @@ const satc_kernels *satc_kernels_for(satc_isa isa);
 satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,
                             size_t count, satc_mode mode, int want_indices);
 
+/* The batch checks alone (form, range, streams): SATC_OK or the status. */
+satc_status satc_check_volumes(const satc_batch *b, size_t first, size_t count);
+
 /* Class bytes of n volumes from a kernel's vis and inside words. */
 void satc_put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, size_t n);
 

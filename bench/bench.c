@@ -6,11 +6,12 @@
  * information only; the exit status is non-zero when the benchmark cannot
  * run or when a path's output differs from the scalar path's.
  *
- *   bench [--quick | --long] [--reps N] [--json PATH] [--svg PATH]
+ *   bench [--quick | --long] [--reps N] [--threads N] [--json PATH] [--svg PATH]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -137,10 +138,11 @@ static double time_isa_query(void)
 
 static void usage(const char *argv0)
 {
-    printf("usage: %s [--quick | --long] [--reps N] [--json PATH] [--svg PATH]\n"
+    printf("usage: %s [--quick | --long] [--reps N] [--threads N] [--json PATH] [--svg PATH]\n"
            "  --quick     few samples (smoke run)\n"
            "  --long      many samples (the bench_long Meson option passes this)\n"
            "  --reps N    N samples per figure, cached and in-memory alike\n"
+           "  --threads N the thread table compares 1 and N threads (default: every online CPU)\n"
            "  --json PATH write the figures as JSON\n"
            "  --svg PATH  write the chart as SVG\n",
            argv0);
@@ -273,19 +275,29 @@ static void bench_scene(bench_results *R, const scn_scene *sc, int s, int z)
     bl_cglm_free(cg);
     double t_timed = bench_now_ns();
 
-    /* 3. Threads: city, 1M, best path. */
-    if (s == 0 && z == BENCH_SIZES - 1) {
+    /* 3. Threads: city, best path; 1M from memory, and 4096 boxes per
+     * thread in cache (the batch's first ones). */
+    if (s == 0 && z == BENCH_SIZES - 1 && R->nthreads > 1) {
         satc_isa isa = (satc_isa)(1u << R->best);
         R->thr_n = n;
-        if (bench_threads(isa, &sc->frustum, &sc->boxes, n, R->reps_memory, mask, R->thr) != 0) {
-            fprintf(stderr, "bench: cannot start a second thread\n");
-        } else {
-            /* The threads' bitmask (2-thread exact) must equal one call's. */
+        if (bench_threads(isa, &sc->frustum, &sc->boxes, n, R->reps_memory, R->nthreads, 0, mask,
+                          R->thr) == 0) {
+            /* The threads' bitmask (N-thread exact) must equal one call's. */
             if (memcmp(mask, ref_mask[MODE_EXACT], bytes) != 0) {
-                fprintf(stderr, "bench: 2-thread exact bitmask differs from 1 thread's\n");
+                fprintf(stderr, "bench: %d-thread exact bitmask differs from 1 thread's\n", R->nthreads);
                 R->thr_mismatch = 1;
             }
             R->threads_done = 1;
+        }
+        size_t nc = (size_t)SMALL * (size_t)R->nthreads;
+        R->thr_cached_n = nc;
+        if (nc <= n && bench_threads(isa, &sc->frustum, &sc->boxes, nc, R->reps_cached, R->nthreads,
+                                     200, mask, R->thr_cached) == 0) {
+            if (memcmp(mask, ref_mask[MODE_EXACT], nc / 8) != 0) {
+                fprintf(stderr, "bench: %d-thread exact bitmask (in cache) differs\n", R->nthreads);
+                R->thr_mismatch = 1;
+            }
+            R->thr_cached_done = 1;
         }
     }
     double t_end = bench_now_ns();
@@ -302,7 +314,7 @@ static void bench_scene(bench_results *R, const scn_scene *sc, int s, int z)
 int main(int argc, char **argv)
 {
     const char *json = NULL, *svg = NULL;
-    int quick = 0, lng = 0, reps = 0;
+    int quick = 0, lng = 0, reps = 0, threads = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = 1;
@@ -312,6 +324,12 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
             if (reps < 1 || reps > 1000) {
                 fprintf(stderr, "bench: --reps wants 1..1000\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+            if (threads < 1 || threads > BENCH_MAX_THREADS) {
+                fprintf(stderr, "bench: --threads wants 1..%d\n", BENCH_MAX_THREADS);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
@@ -332,6 +350,11 @@ int main(int argc, char **argv)
     if (!R)
         return 1;
     R->sizes[0] = SMALL, R->sizes[1] = LARGE;
+    if (!threads) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = online < 1 ? 1 : online > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)online;
+    }
+    R->nthreads = threads;
     /* Later flags win over the long/quick presets only through --reps. */
     if (lng)
         R->reps_cached = 51, R->reps_memory = 25, R->run = "long";
@@ -345,7 +368,7 @@ int main(int argc, char **argv)
     R->native = satc_isa_native();
     R->compiled = satc_isa_compiled();
     static const unsigned order[BENCH_PATHS] = {SATC_ISA_SCALAR, SATC_ISA_SSE41, SATC_ISA_AVX2,
-                                                SATC_ISA_NEON};
+                                                SATC_ISA_NEON, SATC_ISA_AVX512};
     for (int i = 0; i < BENCH_PATHS; i++)
         if (R->native & order[i])
             R->paths[R->npaths++] = path_index(order[i]);
@@ -357,6 +380,8 @@ int main(int argc, char **argv)
         R->best = path_index(SATC_ISA_SSE41);
     if (R->native & SATC_ISA_AVX2)
         R->best = path_index(SATC_ISA_AVX2);
+    if (R->native & SATC_ISA_AVX512)
+        R->best = path_index(SATC_ISA_AVX512);
     read_cpu_name(R->cpu, sizeof R->cpu);
     R->cpuid_ns = time_isa_query();
     R->stream_name = bench_stream_name();

@@ -174,18 +174,20 @@ size_t fb_bevy_batch(const bl_frustum *bf, const float *m, size_t n, const float
 /* ------------------------------------------------------------------ */
 
 /* City-style scaling figures: ns per box of the whole batch [0, n) for
- * [mode][threads - 1], mode 0 conservative, 1 exact, 2 streaming read
- * (the roofline), each with 1 and 2 threads, sampled round-robin. The
- * bitmask of a final 2-thread exact pass is left in mask. 0 on success,
- * -1 when the second thread cannot start. */
+ * [mode][0: one thread, 1: nthreads], mode 0 conservative, 1 exact, 2
+ * streaming read (the roofline), sampled round-robin. passes <= 0: from
+ * memory (caches scrubbed, one pass per sample); else in cache, `passes`
+ * passes per sample. The bitmask of a final nthreads exact pass is left
+ * in mask. 0 on success, -1 when the threads cannot start. */
+#define BENCH_MAX_THREADS 64
 int bench_threads(satc_isa isa, const satc_frustum *f, const satc_boxes *b, size_t n, int reps,
-                  uint8_t *mask, bench_stats out[3][2]);
+                  int nthreads, int passes, uint8_t *mask, bench_stats out[3][2]);
 
 /* ------------------------------------------------------------------ */
 /* Results and report (report.c, json.c, svg.c)                        */
 /* ------------------------------------------------------------------ */
 
-#define BENCH_PATHS 4  /* scalar, sse41, avx2, neon: index = log2 of the satc_isa bit */
+#define BENCH_PATHS 5  /* scalar, sse41, avx2, neon, avx512: index = log2 of the satc_isa bit */
 #define BENCH_MODES 3  /* conservative, exact, classification */
 #define BENCH_SCENES 3
 #define BENCH_SIZES 2
@@ -266,8 +268,11 @@ typedef struct bench_results {
 
     /* threads: city, 1 M, best path; [mode][threads-1], mode 2 = streaming */
     int threads_done;
-    bench_stats thr[3][2];
-    size_t thr_n;
+    bench_stats thr[3][2];        /* from memory: [mode][1 thread, nthreads] */
+    bench_stats thr_cached[3][2]; /* in cache: 4096 boxes per thread */
+    int thr_cached_done;
+    int nthreads;                 /* --threads N (default: every online CPU) */
+    size_t thr_n, thr_cached_n;
     int thr_mismatch;  /* the 2-thread bitmask differs from one call's */
 
     bench_frame frame;
@@ -289,7 +294,7 @@ typedef struct bench_target {
     int pass;
 } bench_target;
 
-#define BENCH_MAX_TARGETS 16
+#define BENCH_MAX_TARGETS 40
 int bench_targets(const bench_results *r, bench_target *t);
 /* The engine frame's targets (issue 9), printed PASS/MISS [forms]. */
 #define FRAME_MAX_TARGETS 20

@@ -197,20 +197,24 @@ int bench_write_json(const bench_results *r, const char *path)
                 fputc('}', f);
                 first = 0;
             }
-    fprintf(f, "\n  ],\n  \"threads\": ");
-    if (r->threads_done) {
-        fprintf(f, "{\"scene\": \"city\", \"boxes\": %zu, \"path\": \"%s\", \"rows\": [\n", r->thr_n,
-                bench_path_name(r->best));
+    for (int c = 0; c < 2; c++) {
+        const int done = c ? r->thr_cached_done : r->threads_done;
+        fprintf(f, c ? ",\n  \"threads_in_cache\": " : "\n  ],\n  \"threads\": ");
+        if (!done) {
+            fprintf(f, "null");
+            continue;
+        }
+        fprintf(f, "{\"scene\": \"city\", \"boxes\": %zu, \"path\": \"%s\", \"rows\": [\n",
+                c ? r->thr_cached_n : r->thr_n, bench_path_name(r->best));
         for (int m = 0; m < 3; m++) {
             for (int t = 0; t < 2; t++) {
-                fprintf(f, "    {\"mode\": \"%s\", \"threads\": %d, ", m == 2 ? "stream" : bench_mode_name(m), t + 1);
-                stats(f, &r->thr[m][t]);
+                fprintf(f, "    {\"mode\": \"%s\", \"threads\": %d, ", m == 2 ? "stream" : bench_mode_name(m),
+                        t ? r->nthreads : 1);
+                stats(f, c ? &r->thr_cached[m][t] : &r->thr[m][t]);
                 fprintf(f, "}%s\n", m == 2 && t == 1 ? "" : ",");
             }
         }
         fprintf(f, "  ]}");
-    } else {
-        fprintf(f, "null");
     }
     fprintf(f, ",\n  \"engine_frame\": ");
     frame_json(f, r);

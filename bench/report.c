@@ -131,23 +131,33 @@ static void print_baselines(const bench_results *r, int s, int z)
            " double-precision oracle says meet the frustum; the rest lie in satc's tolerance band)\n");
 }
 
-static void print_threads(const bench_results *r)
+static void print_thread_table(const bench_results *r, const bench_stats thr[3][2], size_t n,
+                               const char *where)
 {
-    if (!r->threads_done)
-        return;
-    printf("\n== threads: city, %zu boxes, %s, disjoint ranges split at a multiple of 8 ==\n", r->thr_n,
+    printf("\n== threads: city, %zu boxes %s, %s, ranges split at multiples of 64 ==\n", n, where,
            bench_path_name(r->best));
-    printf("%-14s %10s %-17s %10s %-17s %8s %12s %8s\n", "", "1 thread", "[min-max]", "2 threads", "[min-max]",
-           "scaling", "2-thr roof", "xroof");
+    printf("%-14s %10s %-17s %9s%-2d %-17s %8s %12s %8s\n", "", "1 thread", "[min-max]", "threads=",
+           r->nthreads, "[min-max]", "scaling", "N-thr roof", "xroof");
     for (int m = 0; m < 3; m++) {
-        const bench_stats *a = &r->thr[m][0], *b = &r->thr[m][1];
+        const bench_stats *a = &thr[m][0], *b = &thr[m][1];
         char ra[32], rb[32];
         snprintf(ra, sizeof ra, "[%.3g-%.3g]", a->min, a->max);
         snprintf(rb, sizeof rb, "[%.3g-%.3g]", b->min, b->max);
-        printf("%-14s %10.3f %-17s %10.3f %-17s %8.2f %12.3f %8.2f\n", m == 2 ? "stream (roof)" : bench_mode_name(m),
-               a->med, ra, b->med, rb, a->med / b->med, r->thr[2][1].med, b->med / r->thr[2][1].med);
+        printf("%-14s %10.3f %-17s %11.3f %-17s %8.2f %12.3f %8.2f\n",
+               m == 2 ? "stream (roof)" : bench_mode_name(m), a->med, ra, b->med, rb, a->med / b->med,
+               thr[2][1].med, b->med / thr[2][1].med);
     }
-    printf("(ns per box of the whole batch; scaling = 1-thread time / 2-thread time)\n");
+}
+
+static void print_threads(const bench_results *r)
+{
+    if (r->threads_done)
+        print_thread_table(r, r->thr, r->thr_n, "from memory");
+    if (r->thr_cached_done)
+        print_thread_table(r, r->thr_cached, r->thr_cached_n, "in cache (4096 per thread)");
+    if (r->threads_done || r->thr_cached_done)
+        printf("(ns per box of the whole batch; scaling = 1-thread time / N-thread time; with more cores,\n"
+               " read the N-thread roof: culling at it means the memory bus, not the cores, is the limit)\n");
 }
 
 void bench_report(const bench_results *r)
@@ -188,6 +198,63 @@ static void gate(bench_target *x, int bad, const char *path)
         return;
     x->pass = 0;
     snprintf(x->note, sizeof x->note, "NOT PASSED: %s output differs from scalar", path);
+}
+
+/* Issue 10's targets, tagged [simd]: per path where it names one, else on
+ * the best native path. */
+static int simd_targets(const bench_results *r, bench_target *t, int k)
+{
+    const int L = BENCH_SIZES - 1, best = r->best;
+    const int pv[2] = {4, 2};             /* avx512, avx2 */
+    const double in_cache[2] = {1.0, 1.6}, boundary[2] = {6.0, 8.0};
+    for (int q = 0; q < 2; q++) {
+        int p = pv[q], native = (r->native >> p) & 1u;
+        const char *pn = bench_path_name(p), *note = native ? "" : "not native here";
+        for (int s = 0; s < 2; s++) {
+            const bench_cell *c = &r->cell[p][MODE_CONS][s][0];
+            char what[96];
+            snprintf(what, sizeof what, "[simd] conservative %%s, %%s, 4096 in cache: <= %.1f ns/box",
+                     in_cache[q]);
+            gate(add(t, &k, c->ns.med, in_cache[q], 1, native && c->done, note, "%.3f ns/box", what, pn,
+                     bench_scene_names[s]),
+                 r->mismatch[p][s][0], pn);
+        }
+        const bench_cell *e = &r->cell[p][MODE_EXACT][2][L];
+        char what[96];
+        snprintf(what, sizeof what, "[simd] exact %%s, %%s, 1M: <= %.0f ns/box", boundary[q]);
+        gate(add(t, &k, e->ns.med, boundary[q], 1, native && e->done, note, "%.3f ns/box", what, pn,
+                 bench_scene_names[2]),
+             r->mismatch[p][2][L], pn);
+    }
+    const char *bn = bench_path_name(best);
+    {
+        const bench_cell *e = &r->cell[best][MODE_EXACT][0][0], *c = &r->cell[best][MODE_CONS][0][0];
+        gate(add(t, &k, e->ns.med / c->ns.med, 1.2, 1, e->done && c->done, "", "%.2f x conservative",
+                 "[simd] exact %s, %s, 4096 in cache: <= 1.2 x conservative", bn, bench_scene_names[0]),
+             r->mismatch[best][0][0], bn);
+    }
+    for (int m = 0; m < 2; m++) {
+        const bench_cell *c = &r->cell[best][m][0][L];
+        gate(add(t, &k, c->ns.med / r->roof[0][L].med, 1.15, 1, c->done, "", "%.2f x roofline",
+                 "[simd] %s, city, 1M from memory: <= 1.15 x the streaming roofline", bench_mode_name(m), ""),
+             r->mismatch[best][0][L], bn);
+    }
+    for (int m = 0; m < 2; m++) {
+        char what[112], fig[32];
+        snprintf(what, sizeof what, "[simd] %d threads, %%s, city, 4096 per thread in cache: >= 1.85 x one thread",
+                 r->nthreads);
+        const bench_stats *one = &r->thr_cached[m][0], *all = &r->thr_cached[m][1];
+        gate(add(t, &k, one->med / all->med, 1.85, 0, r->thr_cached_done, "", "%.2f x one thread", what,
+                 bench_mode_name(m), ""),
+             r->thr_mismatch, bn);
+        snprintf(what, sizeof what, "[simd] %d threads, %%s, city, 1M from memory: <= 1.2 x the %d-thread roofline",
+                 r->nthreads, r->nthreads);
+        snprintf(fig, sizeof fig, "%s", "%.2f x roofline");
+        gate(add(t, &k, r->thr[m][1].med / r->thr[2][1].med, 1.2, 1, r->threads_done, "", fig, what,
+                 bench_mode_name(m), ""),
+             r->thr_mismatch, bn);
+    }
+    return k;
 }
 
 int bench_targets(const bench_results *r, bench_target *t)
@@ -239,11 +306,11 @@ int bench_targets(const bench_results *r, bench_target *t)
         double scaling = one->med / two->med, at_roof = two->med / roof->med;
         char pnote[64];
         if (r->best != 2)
-            snprintf(pnote, sizeof pnote, "on %s: avx2 not native here", bench_path_name(r->best));
+            snprintf(pnote, sizeof pnote, "on %s, the best native path", bench_path_name(r->best));
         else
             pnote[0] = 0;
         bench_target *x = add(t, &k, scaling, 1.7, 0, r->threads_done, pnote, "%.2f x one thread",
-                              "2 threads, %s, city, 1M: >= 1.7 x one thread, or at the roofline (<= 1.15 x)",
+                              "N threads, %s, city, 1M: >= 1.7 x one thread, or at the roofline (<= 1.15 x)",
                               bench_mode_name(m), "");
         if (r->threads_done) {
             snprintf(x->figure, sizeof x->figure, "%.2f x one thread; %.2f x 2-thread roof", scaling, at_roof);
@@ -251,14 +318,14 @@ int bench_targets(const bench_results *r, bench_target *t)
         }
         gate(x, r->thr_mismatch || r->mismatch[r->best][0][L], bench_path_name(r->best));
     }
-    return k;
+    return simd_targets(r, t, k);
 }
 
 void bench_report_targets(const bench_results *r)
 {
     bench_target t[BENCH_MAX_TARGETS];
     int k = bench_targets(r, t);
-    printf("\n== targets (issue 4; this machine class, single thread unless stated; information only) ==\n");
+    printf("\n== targets (issue 4, and issue 10's tagged [simd]; single thread unless stated; information only) ==\n");
     for (int i = 0; i < k; i++) {
         printf("%-4s %-76s %s", t[i].avail ? (t[i].pass ? "PASS" : "MISS") : "n/a", t[i].what,
                t[i].avail ? t[i].figure : "not measured");

@@ -33,32 +33,44 @@ function(satc_isa name file)
   target_sources(satc PRIVATE $<TARGET_OBJECTS:${name}>)
 endfunction()
 
-set(satc_emu 0)
-if(SATC_HAS_SIMDE)
-  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i.86)$")
-    set(satc_emu 1) # AVX-512 also as an AVX2 build, for CPUs without AVX-512
-    satc_isa(satc_sse41 sse/cull_sse41.c -msse4.1)
-    satc_isa(satc_avx2 sse/cull_avx2.c -mavx2)
-    satc_isa(satc_avx512 sse/cull_avx512.c -mavx512f -mavx512vl -mavx512dq -mavx512bw
-             -DSATC_AVX512_NATIVE)
-    satc_isa(satc_avx512_emu sse/cull_avx512.c -mavx2 -DSATC_AVX512_EMU -Wno-psabi)
-  else() # elsewhere the x86 paths run emulated by SIMDe, without flags
-    satc_isa(satc_sse41 sse/cull_sse41.c)
-    satc_isa(satc_avx2 sse/cull_avx2.c)
-    satc_isa(satc_avx512 sse/cull_avx512.c)
+# SIMD paths to compile besides scalar (each needs SIMDe; trim the list
+# to shorten the build: the emulated kernels take tens of seconds each).
+set(SATC_ISAS sse41 avx2 avx512 neon CACHE STRING "satc SIMD paths to compile")
+set(satc_isas ${SATC_ISAS})
+if(NOT SATC_HAS_SIMDE)
+  set(satc_isas "")
+endif()
+# x86 paths get their -m flags on x86 (elsewhere they are SIMDe emulation);
+# NEON needs none: baseline on AArch64, emulated elsewhere.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i.86)$")
+  set(satc_x86 1)
+  set(satc_flags_sse41 -msse4.1)
+  set(satc_flags_avx2 -mavx2)
+  set(satc_flags_avx512 -mavx512f -mavx512vl -mavx512dq -mavx512bw -DSATC_AVX512_NATIVE)
+endif()
+foreach(isa IN ITEMS sse41 avx2 avx512 neon)
+  set(satc_have_${isa} 0)
+  if(isa IN_LIST satc_isas)
+    set(satc_have_${isa} 1)
+    set(satc_src_dir sse)
+    if(isa STREQUAL "neon")
+      set(satc_src_dir neon)
+    endif()
+    satc_isa(satc_${isa} ${satc_src_dir}/cull_${isa}.c ${satc_flags_${isa}})
   endif()
-  satc_isa(satc_neon neon/cull_neon.c) # NEON: baseline on AArch64, SIMDe elsewhere
+endforeach()
+# On x86 AVX-512 is also built for AVX2, for the CPUs without AVX-512.
+set(satc_emu 0)
+if(satc_x86 AND satc_have_avx512)
+  set(satc_emu 1)
+  satc_isa(satc_avx512_emu sse/cull_avx512.c -mavx2 -DSATC_AVX512_EMU -Wno-psabi)
 endif()
 
 # dispatch.c learns from config.h which paths are compiled in.
-set(satc_have ${SATC_HAS_SIMDE})
-if(NOT satc_have)
-  set(satc_have 0)
-endif()
 file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/satc_config/config.h CONTENT "\
-#define SATC_HAVE_SSE41 @satc_have@
-#define SATC_HAVE_AVX2 @satc_have@
-#define SATC_HAVE_AVX512 @satc_have@
+#define SATC_HAVE_SSE41 @satc_have_sse41@
+#define SATC_HAVE_AVX2 @satc_have_avx2@
+#define SATC_HAVE_AVX512 @satc_have_avx512@
 #define SATC_HAVE_AVX512_EMU @satc_emu@
-#define SATC_HAVE_NEON @satc_have@
+#define SATC_HAVE_NEON @satc_have_neon@
 ")

@@ -3,6 +3,9 @@
 # Every file gets -ffp-contract=off: results must not depend on the path.
 # Each SIMD file is an object library so that its -m flags reach it alone:
 # dispatch picks a path at run time, so the rest must stay baseline code.
+if(NOT SATC_DIR) # by default, the satc tree this file is in
+  get_filename_component(SATC_DIR ${CMAKE_CURRENT_LIST_DIR}/../../.. ABSOLUTE)
+endif()
 include(CheckCCompilerFlag)
 include(CheckIncludeFile)
 check_c_compiler_flag(-fexcess-precision=standard SATC_HAS_EXCESS_PRECISION)

@@ -1,9 +1,10 @@
 /*
  * satc benchmark (issue 4): every native path x mode x scene x size,
  * against a streaming read of the same bytes (the roofline) and four
- * per-box baselines, plus 1 and 2 threads. Prints a table, writes JSON and
- * an SVG chart. Information only: nothing is asserted, the exit status is
- * 0 unless the benchmark itself cannot run.
+ * per-box baselines, plus 1 and 2 threads, and the engine frame of issue 9
+ * (forms.c). Prints a table, writes JSON and an SVG chart. Figures are
+ * information only; the exit status is non-zero when the benchmark cannot
+ * run or when a path's output differs from the scalar path's.
  *
  *   bench [--quick | --long] [--reps N] [--json PATH] [--svg PATH]
  */
@@ -280,8 +281,10 @@ static void bench_scene(bench_results *R, const scn_scene *sc, int s, int z)
             fprintf(stderr, "bench: cannot start a second thread\n");
         } else {
             /* The threads' bitmask (2-thread exact) must equal one call's. */
-            if (memcmp(mask, ref_mask[MODE_EXACT], bytes) != 0)
+            if (memcmp(mask, ref_mask[MODE_EXACT], bytes) != 0) {
                 fprintf(stderr, "bench: 2-thread exact bitmask differs from 1 thread's\n");
+                R->thr_mismatch = 1;
+            }
             R->threads_done = 1;
         }
     }
@@ -375,6 +378,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench: %-8s %7zu boxes: scene made in %.1f s\n",
                         scn_name(scene_kinds[s]), R->sizes[z], (bench_now_ns() - t0) * 1e-9);
             bench_scene(R, &sc, s, z);
+            if (scene_kinds[s] == SCN_CITY)
+                bench_frame_run(R, &sc, z);
             scn_free(&sc);
         }
     }
@@ -382,7 +387,9 @@ int main(int argc, char **argv)
     R->load[1] = load_average();
 
     bench_report(R);
+    bench_frame_report(R);
     bench_report_targets(R);
+    bench_frame_targets_print(R);
     if (json) {
         if (bench_write_json(R, json) == 0)
             printf("\nJSON: %s\n", json);
@@ -395,6 +402,10 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "bench: cannot write %s\n", svg);
     }
+    /* A path that disagrees with scalar is a bug, not a figure (issue 16). */
+    int bad = bench_any_mismatch(R);
+    if (bad)
+        printf("\nbench: FAILED: some path's output differs from the scalar path's (see above)\n");
     free(R);
-    return 0;
+    return bad ? 3 : 0;
 }

@@ -67,8 +67,11 @@ extern volatile uint32_t bench_sink;
 uint32_t bench_stream(const satc_boxes *b, size_t first, size_t n);
 /* Which loop bench_stream uses ("avx2", "sse2", "c"). */
 const char *bench_stream_name(void);
+/* ORs `bytes` contiguous bytes (a multiple of 4): one form's roofline. */
+uint32_t bench_read(const void *p, size_t bytes);
 #if defined(SATC_BENCH_STREAM_AVX2)
 uint32_t bench_stream_avx2(const satc_boxes *b, size_t first, size_t n);
+uint32_t bench_read_avx2(const void *p, size_t bytes);
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -157,6 +160,15 @@ void bl_cglm_free(bl_cglm *c);
 const char *bl_name(int which);
 const char *bl_label(int which);
 
+/* Engine-frame baselines on 4x4 column-major matrices + one local box
+ * (baseline_filament.c, baseline_bevy.c). */
+void fb_filament_arvo(const float *restrict m, size_t n, const float lc[3], const float lh[3],
+                      float *restrict c3, float *restrict h3);
+size_t fb_filament_cull(const bl_frustum *bf, const float *restrict c3, const float *restrict h3, size_t n,
+                        uint8_t *restrict out);
+size_t fb_bevy_batch(const bl_frustum *bf, const float *m, size_t n, const float lc[3], const float lh[3],
+                     uint8_t *mask);
+
 /* ------------------------------------------------------------------ */
 /* Threads (threads.c)                                                  */
 /* ------------------------------------------------------------------ */
@@ -196,6 +208,37 @@ typedef struct bench_base {
     size_t fn_true;    /* of fn, boxes the double-precision oracle says meet the frustum */
 } bench_base;
 
+/* The engine frame (issue 9 §4, forms.c): the city in every box form. */
+enum { FR_INST, FR_AABB3, FR_AABB24, FR_MINMAX, FR_HALFAX, FR_SPHERE, FR_OBB, FR_FORMS };
+/* today's way, Filament end to end, Filament's six-plane pass alone on the
+ * stored float3 arrays, Bevy. */
+enum { FB_TODAY, FB_FILAMENT, FB_FIL_CULL, FB_BEVY, FB_COUNT };
+
+typedef struct frame_row {
+    int done;
+    bench_stats ns;
+    size_t visible;
+    size_t fp;      /* kept, culled by satc exact on the same data */
+    size_t fp_obb;  /* kept, culled by satc exact on the Eberly boxes (the true boxes) */
+    size_t fn, fn_true; /* ways only: kept by satc exact, culled; of those, meeting the
+                           frustum by the double-precision oracle */
+} frame_row;
+
+typedef struct bench_frame {
+    int done;
+    const char *path;                    /* satc_isa_active(): what satc_cull runs */
+    frame_row roof[FR_FORMS][BENCH_SIZES];
+    frame_row cull[FR_FORMS][2][BENCH_SIZES]; /* [mode: 0 conservative, 1 exact] */
+    frame_row base[FB_COUNT][BENCH_SIZES];
+    int mismatch[FR_FORMS];              /* some path's bitmask differs from scalar's */
+    char mismatch_note[FR_FORMS][64];
+} bench_frame;
+
+const char *frame_form_name(int form);
+double frame_form_bytes(int form);   /* bytes read per box */
+const char *frame_base_name(int which);
+double frame_base_bytes(int which); /* read + written per box, output included */
+
 typedef struct bench_results {
     /* configuration */
     size_t sizes[BENCH_SIZES];
@@ -225,6 +268,9 @@ typedef struct bench_results {
     int threads_done;
     bench_stats thr[3][2];
     size_t thr_n;
+    int thr_mismatch;  /* the 2-thread bitmask differs from one call's */
+
+    bench_frame frame;
 } bench_results;
 
 const char *bench_mode_name(int mode);
@@ -245,6 +291,15 @@ typedef struct bench_target {
 
 #define BENCH_MAX_TARGETS 16
 int bench_targets(const bench_results *r, bench_target *t);
+/* The engine frame's targets (issue 9), printed PASS/MISS [forms]. */
+#define FRAME_MAX_TARGETS 20
+int frame_targets(const bench_results *r, bench_target *t);
+/* Runs the engine frame on the city scene of size index z (forms.c). */
+void bench_frame_run(bench_results *R, const scn_scene *sc, int z);
+void bench_frame_report(const bench_results *r);
+void bench_frame_targets_print(const bench_results *r);
+/* Nonzero when some output differed from the scalar path's (a bug). */
+int bench_any_mismatch(const bench_results *r);
 
 void bench_report(const bench_results *r);
 void bench_report_targets(const bench_results *r);

@@ -36,6 +36,81 @@ static void stats(FILE *f, const bench_stats *s)
             num(s->min), num(s->max), s->samples);
 }
 
+static void targets(FILE *f, const bench_target *t, int k)
+{
+    for (int i = 0; i < k; i++) {
+        fprintf(f, "    {\"target\": ");
+        str(f, t[i].what);
+        fprintf(f, ", \"measured\": ");
+        str(f, t[i].figure);
+        fprintf(f, ", \"value\": %s, \"limit\": %s, \"status\": \"%s\", \"note\": ", num(t[i].value), num(t[i].limit),
+                t[i].avail ? (t[i].pass ? "PASS" : "MISS") : "n/a");
+        str(f, t[i].note);
+        fprintf(f, "}%s\n", i + 1 < k ? "," : "");
+    }
+}
+
+/* One row of the engine frame: stats, and false positives as counts and
+ * as shares of the boxes kept. */
+static void frame_row_json(FILE *f, const char *key, const frame_row *x, double bytes)
+{
+    double v = x->visible ? (double)x->visible : 1.0;
+    fprintf(f, "\"%s\": {", key);
+    stats(f, &x->ns);
+    fprintf(f, ", \"gb_per_s\": %s", num(bytes / x->ns.med));
+    if (x->visible)
+        fprintf(f, ", \"visible\": %zu, \"false_positives\": %zu, \"false_positive_rate\": %s, "
+                   "\"false_positives_vs_obb\": %zu, \"false_positive_rate_vs_obb\": %s",
+                x->visible, x->fp, num((double)x->fp / v), x->fp_obb, num((double)x->fp_obb / v));
+    if (x->fn)
+        fprintf(f, ", \"false_negatives_vs_exact\": %zu, \"false_negatives_true\": %zu", x->fn, x->fn_true);
+    fputc('}', f);
+}
+
+static void frame_json(FILE *f, const bench_results *r)
+{
+    const bench_frame *F = &r->frame;
+    if (!F->done) {
+        fprintf(f, "null");
+        return;
+    }
+    fprintf(f, "{\"scene\": \"city\", \"path\": \"%s\", \"output\": \"bitmask\",\n   \"forms\": [\n", F->path);
+    int first = 1;
+    for (int fm = 0; fm < FR_FORMS; fm++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            double b = frame_form_bytes(fm);
+            fprintf(f, "%s    {\"form\": ", first ? "" : ",\n");
+            str(f, frame_form_name(fm));
+            fprintf(f, ", \"boxes\": %zu, \"bytes_per_box\": %s, \"matches_scalar\": %s, ", r->sizes[z], num(b),
+                    F->mismatch[fm] ? "false" : "true");
+            frame_row_json(f, "roofline", &F->roof[fm][z], b);
+            fprintf(f, ", ");
+            frame_row_json(f, "conservative", &F->cull[fm][0][z], b);
+            fprintf(f, ", ");
+            frame_row_json(f, "exact", &F->cull[fm][1][z], b);
+            fprintf(f, ", \"conservative_x_roofline\": %s, \"exact_x_roofline\": %s}",
+                    num(F->cull[fm][0][z].ns.med / F->roof[fm][z].ns.med),
+                    num(F->cull[fm][1][z].ns.med / F->roof[fm][z].ns.med));
+            first = 0;
+        }
+    fprintf(f, "\n   ],\n   \"baselines\": [\n");
+    first = 1;
+    for (int w = 0; w < FB_COUNT; w++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            fprintf(f, "%s    {\"way\": ", first ? "" : ",\n");
+            str(f, frame_base_name(w));
+            fprintf(f, ", \"boxes\": %zu, ", r->sizes[z]);
+            fprintf(f, "\"bytes_per_box\": %s, ", num(frame_base_bytes(w)));
+            frame_row_json(f, "result", &F->base[w][z], frame_base_bytes(w));
+            fputc('}', f);
+            first = 0;
+        }
+    fprintf(f, "\n   ],\n   \"targets\": [\n");
+    bench_target t[FRAME_MAX_TARGETS];
+    targets(f, t, frame_targets(r, t));
+    fprintf(f, "   ]}");
+}
+
 int bench_write_json(const bench_results *r, const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -137,19 +212,12 @@ int bench_write_json(const bench_results *r, const char *path)
     } else {
         fprintf(f, "null");
     }
+    fprintf(f, ",\n  \"engine_frame\": ");
+    frame_json(f, r);
+    fprintf(f, ",\n  \"all_paths_match_scalar\": %s", bench_any_mismatch(r) ? "false" : "true");
     fprintf(f, ",\n  \"targets\": [\n");
     bench_target t[BENCH_MAX_TARGETS];
-    int k = bench_targets(r, t);
-    for (int i = 0; i < k; i++) {
-        fprintf(f, "    {\"target\": ");
-        str(f, t[i].what);
-        fprintf(f, ", \"measured\": ");
-        str(f, t[i].figure);
-        fprintf(f, ", \"value\": %s, \"limit\": %s, \"status\": \"%s\", \"note\": ", num(t[i].value), num(t[i].limit),
-                t[i].avail ? (t[i].pass ? "PASS" : "MISS") : "n/a");
-        str(f, t[i].note);
-        fprintf(f, "}%s\n", i + 1 < k ? "," : "");
-    }
+    targets(f, t, bench_targets(r, t));
     fprintf(f, "  ]\n}\n");
     return fclose(f) == 0 ? 0 : -1;
 }

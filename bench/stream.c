@@ -96,6 +96,34 @@ uint32_t bench_stream(const satc_boxes *b, size_t first, size_t n)
 #endif
 }
 
+/* The roofline of one form: an OR over `bytes` contiguous bytes (a
+ * multiple of 4), the widest native loop as above. */
+uint32_t bench_read(const void *p, size_t bytes)
+{
+#if defined(SATC_BENCH_STREAM_AVX2)
+    if (use_avx2())
+        return bench_read_avx2(p, bytes);
+#endif
+    const uint32_t *w = p;
+    size_t nw = bytes / 4, i = 0;
+    uint32_t acc = 0;
+#if defined(__SSE2__)
+    __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+    for (; i + 16 <= nw; i += 16) {
+        a0 = _mm_or_si128(a0, _mm_loadu_si128((const __m128i *)(w + i)));
+        a1 = _mm_or_si128(a1, _mm_loadu_si128((const __m128i *)(w + i + 4)));
+        a2 = _mm_or_si128(a2, _mm_loadu_si128((const __m128i *)(w + i + 8)));
+        a3 = _mm_or_si128(a3, _mm_loadu_si128((const __m128i *)(w + i + 12)));
+    }
+    uint32_t t[4];
+    _mm_storeu_si128((__m128i *)t, _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)));
+    acc = t[0] | t[1] | t[2] | t[3];
+#endif
+    for (; i < nw; i++)
+        acc |= w[i];
+    return acc;
+}
+
 const char *bench_stream_name(void)
 {
     if (use_avx2())

@@ -43,3 +43,23 @@ uint32_t bench_stream_avx2(const satc_boxes *b, size_t first, size_t n)
     }
     return acc;
 }
+
+uint32_t bench_read_avx2(const void *p, size_t bytes)
+{
+    const uint32_t *w = p;
+    size_t nw = bytes / 4, i = 0;
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    for (; i + 32 <= nw; i += 32) {
+        a0 = _mm256_or_si256(a0, _mm256_loadu_si256((const __m256i *)(w + i)));
+        a1 = _mm256_or_si256(a1, _mm256_loadu_si256((const __m256i *)(w + i + 8)));
+        a2 = _mm256_or_si256(a2, _mm256_loadu_si256((const __m256i *)(w + i + 16)));
+        a3 = _mm256_or_si256(a3, _mm256_loadu_si256((const __m256i *)(w + i + 24)));
+    }
+    uint32_t t[8], acc = 0;
+    _mm256_storeu_si256((__m256i *)t, _mm256_or_si256(_mm256_or_si256(a0, a1), _mm256_or_si256(a2, a3)));
+    for (int j = 0; j < 8; j++)
+        acc |= t[j];
+    for (; i < nw; i++)
+        acc |= w[i];
+    return acc;
+}

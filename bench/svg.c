@@ -3,7 +3,8 @@
  * log scale, one group per satc path and mode and per baseline, two bars
  * per group (4096 boxes in cache, 1M from memory) with min-max whiskers,
  * and the two rooflines (in-cache and streaming read of 60 B/box) as
- * dashed lines. All panels share one scale so they compare at a glance.
+ * dashed lines; last, the engine frame (issue 9) with each form's own
+ * rooflines. All panels share one scale so they compare at a glance.
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,43 +85,10 @@ static int collect(const bench_results *r, int s, group *g)
     return k;
 }
 
-static void panel(FILE *f, const bench_results *r, int s, double top, const scale *proto)
+/* The bars of k groups from x0, gw pixels each, with whiskers and labels. */
+static void bars(FILE *f, const bench_results *r, const scale *scp, const group *g, int k, double x0, double gw)
 {
-    group g[BENCH_PATHS * BENCH_MODES + BL_COUNT];
-    int k = collect(r, s, g);
-    scale sc = *proto;
-    sc.y0 = top + PLOT_TOP;
-    sc.y1 = top + PANEL_H - PLOT_BOTTOM;
-    double x0 = LEFT, x1 = W - RIGHT, gw = (x1 - x0) / (k ? k : 1);
-
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"ptitle\">%s scene: ns per box (log scale), median with min-max</text>\n",
-            x0, top + 20, bench_scene_names[s]);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", x0,
-            sc.y0, x1 - x0, sc.y1 - sc.y0);
-    /* Grid: decades labelled, 2 and 5 faint. */
-    for (int d = (int)sc.lo; d <= (int)sc.hi; d++) {
-        for (int m = 1; m <= 9; m++) {
-            double v = (double)m * pow(10.0, d);
-            if (log10(v) > sc.hi + 1e-9 || log10(v) < sc.lo - 1e-9)
-                continue;
-            if (m != 1 && m != 2 && m != 5)
-                continue;
-            double y = ypix(&sc, v);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n", x0,
-                    y, x1, y, m == 1 ? "#c8c8c8" : "#ececec");
-            char lab[32];
-            if (d >= 0)
-                snprintf(lab, sizeof lab, "%.0f", v);
-            else
-                snprintf(lab, sizeof lab, "%.*f", -d, v);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"end\">%s</text>\n", x0 - 6, y + 4,
-                    m == 1 ? "ytick" : "ytick2", lab);
-        }
-    }
-    fprintf(f, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"axis\" text-anchor=\"middle\">ns / box</text>\n",
-            x0 - 48, 0.5 * (sc.y0 + sc.y1));
-
-    /* Bars. */
+    scale sc = *scp;
     double bw = gw * 0.34;
     for (int i = 0; i < k; i++) {
         double gx = x0 + gw * i;
@@ -153,6 +121,54 @@ static void panel(FILE *f, const bench_results *r, int s, double top, const scal
                 sc.y1 + 34, g[i].bottom);
     }
 
+}
+
+/* Panel title, plot area, log grid and the y label. */
+static void axes(FILE *f, const scale *scp, double top, double x0, double x1, const char *title)
+{
+    scale sc = *scp;
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"ptitle\">%s</text>\n", x0, top + 20, title);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#999\"/>\n", x0,
+            sc.y0, x1 - x0, sc.y1 - sc.y0);
+    /* Grid: decades labelled, 2 and 5 faint. */
+    for (int d = (int)sc.lo; d <= (int)sc.hi; d++) {
+        for (int m = 1; m <= 9; m++) {
+            double v = (double)m * pow(10.0, d);
+            if (log10(v) > sc.hi + 1e-9 || log10(v) < sc.lo - 1e-9)
+                continue;
+            if (m != 1 && m != 2 && m != 5)
+                continue;
+            double y = ypix(&sc, v);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n", x0,
+                    y, x1, y, m == 1 ? "#c8c8c8" : "#ececec");
+            char lab[32];
+            if (d >= 0)
+                snprintf(lab, sizeof lab, "%.0f", v);
+            else
+                snprintf(lab, sizeof lab, "%.*f", -d, v);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"end\">%s</text>\n", x0 - 6, y + 4,
+                    m == 1 ? "ytick" : "ytick2", lab);
+        }
+    }
+    fprintf(f, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"axis\" text-anchor=\"middle\">ns / box</text>\n",
+            x0 - 48, 0.5 * (sc.y0 + sc.y1));
+
+}
+
+static void panel(FILE *f, const bench_results *r, int s, double top, const scale *proto)
+{
+    group g[BENCH_PATHS * BENCH_MODES + BL_COUNT];
+    int k = collect(r, s, g);
+    scale sc = *proto;
+    sc.y0 = top + PLOT_TOP;
+    sc.y1 = top + PANEL_H - PLOT_BOTTOM;
+    double x0 = LEFT, x1 = W - RIGHT, gw = (x1 - x0) / (k ? k : 1);
+
+    char title[128];
+    snprintf(title, sizeof title, "%s scene: ns per box (log scale), median with min-max", bench_scene_names[s]);
+    axes(f, &sc, top, x0, x1, title);
+    bars(f, r, &sc, g, k, x0, gw);
+
     /* Rooflines, labelled in the right margin. */
     for (int z = 0; z < BENCH_SIZES; z++) {
         double v = r->roof[s][z].med;
@@ -177,6 +193,64 @@ static void panel(FILE *f, const bench_results *r, int s, double top, const scal
     }
 }
 
+/* The engine frame: per form conservative and exact (bars 4096 and 1M),
+ * then the engine ways; each form's two rooflines as dashed segments over
+ * its groups (they differ per form). */
+static int frame_collect(const bench_results *r, group *g)
+{
+    static const char *const short_form[FR_FORMS] = {"matrix", "aabb3", "aabb24", "minmax", "halfax",
+                                                     "sphere", "eberly"};
+    static const char *const short_base[FB_COUNT] = {"today", "Filament", "Fil. pass", "Bevy"};
+    const bench_frame *F = &r->frame;
+    int k = 0;
+    for (int fm = 0; fm < FR_FORMS; fm++)
+        for (int m = 0; m < 2; m++, k++) {
+            snprintf(g[k].top, sizeof g[k].top, "%s", short_form[fm]);
+            snprintf(g[k].bottom, sizeof g[k].bottom, "%s", m ? "exact" : "cons");
+            for (int z = 0; z < BENCH_SIZES; z++)
+                g[k].v[z] = F->cull[fm][m][z].done ? &F->cull[fm][m][z].ns : NULL;
+            g[k].baseline = 0;
+        }
+    for (int w = 0; w < FB_COUNT; w++, k++) {
+        snprintf(g[k].top, sizeof g[k].top, "(%c)", "abbc"[w]);
+        snprintf(g[k].bottom, sizeof g[k].bottom, "%s", short_base[w]);
+        for (int z = 0; z < BENCH_SIZES; z++)
+            g[k].v[z] = F->base[w][z].done ? &F->base[w][z].ns : NULL;
+        g[k].baseline = 1;
+    }
+    return k;
+}
+
+static void frame_panel(FILE *f, const bench_results *r, double top, const scale *proto)
+{
+    group g[2 * FR_FORMS + FB_COUNT];
+    int k = frame_collect(r, g);
+    scale sc = *proto;
+    sc.y0 = top + PLOT_TOP;
+    sc.y1 = top + PANEL_H - PLOT_BOTTOM;
+    double x0 = LEFT, x1 = W - RIGHT, gw = (x1 - x0) / k;
+    axes(f, &sc, top, x0, x1,
+         "engine frame (issue 9), city: each form culled in place by satc_cull; engine ways on the matrices");
+    bars(f, r, &sc, g, k, x0, gw);
+    for (int fm = 0; fm < FR_FORMS; fm++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            double v = r->frame.roof[fm][z].ns.med;
+            if (!(v > 0))
+                continue;
+            double y = ypix(&sc, v), xa = x0 + gw * 2 * fm + 2, xb = xa + 2 * gw - 4;
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"6,3\"><title>%s read of %.0f B/box, %s: %.4g ns/box</title></line>\n",
+                    xa, y, xb, y, roof_color[z], z ? "streaming" : "in-cache", frame_form_bytes(fm),
+                    bench_size_label(r->sizes[z]), v);
+        }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">dashed: each form's</text>\n", x1 + 6,
+            sc.y0 + 12, roof_color[1]);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">read, 1M (streaming)</text>\n", x1 + 6,
+            sc.y0 + 25, roof_color[1]);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">and 4096 (in cache)</text>\n", x1 + 6,
+            sc.y0 + 38, roof_color[0]);
+}
+
 int bench_write_svg(const bench_results *r, const char *path)
 {
     /* One scale for all panels, whole decades around every value shown. */
@@ -196,6 +270,18 @@ int bench_write_svg(const bench_results *r, const char *path)
                 vmax = fmax(vmax, r->roof[s][z].med);
             }
     }
+    if (r->frame.done) {
+        group g[2 * FR_FORMS + FB_COUNT];
+        int k = frame_collect(r, g);
+        for (int i = 0; i < k; i++)
+            for (int z = 0; z < BENCH_SIZES; z++)
+                if (g[i].v[z] && g[i].v[z]->med > 0)
+                    vmin = fmin(vmin, g[i].v[z]->min), vmax = fmax(vmax, g[i].v[z]->max);
+        for (int fm = 0; fm < FR_FORMS; fm++)
+            for (int z = 0; z < BENCH_SIZES; z++)
+                if (r->frame.roof[fm][z].ns.med > 0)
+                    vmin = fmin(vmin, r->frame.roof[fm][z].ns.med);
+    }
     if (!(vmax > 0) || !isfinite(vmin)) {
         vmin = 0.1;
         vmax = 100;
@@ -210,7 +296,8 @@ int bench_write_svg(const bench_results *r, const char *path)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    double h = TOP + BENCH_SCENES * PANEL_H + 40;
+    int panels = BENCH_SCENES + (r->frame.done != 0);
+    double h = TOP + panels * PANEL_H + 40;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
             W, h, W, h);
@@ -235,6 +322,8 @@ int bench_write_svg(const bench_results *r, const char *path)
     }
     for (int s = 0; s < BENCH_SCENES; s++)
         panel(f, r, s, TOP + s * PANEL_H, &sc);
+    if (r->frame.done)
+        frame_panel(f, r, TOP + BENCH_SCENES * PANEL_H, &sc);
     fprintf(f, "</svg>\n");
     return fclose(f) == 0 ? 0 : -1;
 }

@@ -6,7 +6,7 @@
  * frustum origin E is subtracted from a box center first, so precision
  * depends on the distance to the camera, not to the world origin.
  *
- * Contract (every path: scalar, SSE4.1, AVX2, NEON, bit-for-bit identical):
+ * Contract (every path: scalar, SSE4.1, AVX2, AVX-512, NEON, bit-for-bit identical):
  *
  *  - Never a false negative. A volume that touches the frustum in exact
  *    real arithmetic (applied to the float values given) is never reported
@@ -27,7 +27,9 @@
  *    perspective frustum, 3 for an orthographic one (whose S also counts
  *    the frustum box's own size). The band absorbs float rounding; the
  *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
- *    2^-100 world units are not resolved.
+ *    2^-100 world units are not resolved. A frustum's constant term tol_t
+ *    (for a frustum built in a batch's frame from a double camera, the
+ *    rounding of its origin) is added to SATC_EPSILON * K * S.
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
  *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
@@ -79,8 +81,11 @@ extern "C" {
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */
 #define SATC_FRAME_TOLERANCE 9.5367431640625e-07
-/** Boxes whose camera-relative magnitude S reaches this (2^64) are never culled. */
-#define SATC_MAX_MAGNITUDE 1.8446744073709552e19f
+/** Boxes whose camera-relative magnitude S reaches this (2^40, about
+ * 1.1e12 world units) are never culled. Below it, a product of three
+ * magnitudes (a face normal H_j x H_k dotted with the center, 12 S^3)
+ * stays below the float range: no separating-axis sum overflows. */
+#define SATC_MAX_MAGNITUDE 1099511627776.0f
 /** Largest |slope| (bound / n) of a perspective frustum: 2^20. */
 #define SATC_MAX_SLOPE 1048576.0f
 
@@ -134,7 +139,9 @@ typedef struct satc_frustum {
     float eps_k;          /**< SATC_EPSILON * K: tolerance per unit of S */
     float center[3];      /**< orthographic: center of the frustum box in frame coordinates */
     float half[3];        /**< orthographic: half sizes of the frustum box */
-    float tol_t;          /**< orthographic: constant part of the tolerance */
+    float tol_t;          /**< constant part of the tolerance: an orthographic frustum's
+                               size term, plus the rounding of the origin for
+                               satc_frustum_from_camera_d; 0 for other perspective frusta */
 } satc_frustum;
 
 /**
@@ -166,11 +173,46 @@ typedef struct satc_camera {
 SATC_API satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam);
 
 /**
+ * A camera whose origin is in double (large worlds: Unreal 5, Godot's
+ * double builds); the other fields as in satc_camera.
+ */
+typedef struct satc_camera_d {
+    double origin[3];
+    float left[3];
+    float up[3];
+    float dir[3];
+    float l0, l1;
+    float u0, u1;
+    float n, f;
+    int orthographic; /**< 0: perspective, nonzero: orthographic */
+} satc_camera_d;
+
+/**
+ * The frustum of cam for volumes stored relative to a batch origin O (a
+ * tile, a sector, a floating origin): a volume whose stored center is c
+ * stands for the world point O + c. E - O is computed once, in double, and
+ * rounded to float; the rounding (and that of the double subtraction) goes
+ * into the frustum's constant tolerance term, so no volume touching the
+ * exact frustum is culled at any distance from the world origin, while
+ * precision depends only on the distance between camera and O: the term
+ * is about K 2^-24 |E - O|_1 (0.6 mm with E 10 km from O, in metres), so
+ * keep O near the camera or the batch.
+ * Returns what satc_frustum_from_camera returns, and SATC_ERR_NONFINITE
+ * for a non-finite origin or batch_origin, SATC_ERR_BOUNDS when E - O
+ * exceeds SATC_MAX_MAGNITUDE. On error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_camera_d *cam,
+                                                const double batch_origin[3]);
+
+/**
  * Convenience: a symmetric perspective camera looking along dir with up
  * vector up (both unit and orthogonal within SATC_FRAME_TOLERANCE),
  * vertical field of view fovy in radians (0 < fovy < pi), aspect =
  * width/height > 0, 0 < n < f (f may be +INFINITY). Same status codes as
- * satc_frustum_from_camera.
+ * satc_frustum_from_camera, and SATC_ERR_BOUNDS when the near-plane bounds
+ * n tan(fovy/2) (times aspect) are not normal floats: beyond FLT_MAX, or
+ * below FLT_MIN (a subnormal bound would carry a relative error far
+ * beyond the tolerance into the slopes).
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
@@ -192,9 +234,15 @@ SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye
  * possibly off-center: the x and y rows perpendicular across D and the z
  * row parallel to the w row, within SATC_FRAME_TOLERANCE; oblique near
  * planes and sheared views are rejected (SATC_ERR_MATRIX). A perspective
- * matrix made with near > far gives SATC_ERR_FAR. Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS (unknown
- * bits), SATC_ERR_NONFINITE, SATC_ERR_MATRIX, or a status of
- * satc_frustum_from_camera for the recovered camera.
+ * matrix made with near > far gives SATC_ERR_FAR. The frustum contains
+ * the float matrix's own clip volume evaluated exactly (what the GPU
+ * draws with it): its vertices are solved from the matrix and the depths
+ * and bounds rounded outward about the rounded apex and frame; when a
+ * vertex lies at or behind the rounded apex (a near plane below the
+ * apex's float resolution) the result is SATC_ERR_NEAR. Returns SATC_OK,
+ * SATC_ERR_NULL, SATC_ERR_FLAGS (unknown bits), SATC_ERR_NONFINITE,
+ * SATC_ERR_MATRIX, SATC_ERR_NEAR, or a status of satc_frustum_from_camera
+ * for the recovered camera.
  */
 SATC_API satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16],
                                               unsigned conventions);
@@ -277,8 +325,9 @@ SATC_API satc_status satc_obb_from_quat(satc_obb *out, const float center[3], co
  * axis-aligned box [lmin, lmax]. Scale is folded into the extents (negative
  * scale allowed); the linear part must be invertible and free of shear
  * (columns orthogonal within SATC_AXIS_TOLERANCE relative to their
- * lengths). Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or
- * SATC_ERR_BOX.
+ * lengths). The extents are rounded outward: the box contains the mapped
+ * local box, whatever the rounding of its center and axes. Returns
+ * SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or SATC_ERR_BOX.
  */
 SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conventions,
                                           const float lmin[3], const float lmax[3]);
@@ -602,9 +651,12 @@ SATC_API unsigned satc_isa_runnable(void);
 SATC_API unsigned satc_isa_native(void);
 
 /**
- * The path satc_cull_batch uses: the best native path allowed by the mask
- * (satc_isa_set_mask) or forced by the environment variable
- * SATC_ISA=scalar|sse41|avx2|avx512|neon, read once at first use (thread-safe).
+ * The path satc_cull_batch uses, chosen at first use (thread-safe) and
+ * again by each satc_isa_set_mask: the path named by the environment
+ * variable SATC_ISA=scalar|sse41|avx2|avx512|neon (read at each choice)
+ * when it is runnable (emulated ones too) and allowed by the mask;
+ * otherwise the best native path the mask allows. The mask always wins:
+ * satc_isa_set_mask(0) gives scalar whatever SATC_ISA says.
  */
 SATC_API satc_isa satc_isa_active(void);
 

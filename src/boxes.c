@@ -189,7 +189,12 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
         if (fabs(d) > SATC_AXIS_TOLERANCE * len[a] * len[b2])
             return SATC_ERR_BOX;
     }
+    /* Rounded outward: the float box holds the mapped local box. Rounding
+     * the center and axes moves a corner by at most g (2-norm); in the
+     * float axes (orthonormal to about 2^-23) that is at most 1.01 g per
+     * coordinate, added to every extent (with 2^-50 h_k when h_k is inexact). */
     satc_obb b;
+    double g2 = 0, g = 0, h[3];
     for (int r = 0; r < 3; r++) {
         double c = M(r, 3);
         for (int k = 0; k < 3; k++)
@@ -197,14 +202,31 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
         b.center[r] = (float)c;
         if (!isfinite(b.center[r]))
             return SATC_ERR_BOX;
+        g2 += (c - b.center[r]) * (c - b.center[r]);
+    }
+    g = sqrt(g2);
+    for (int k = 0; k < 3; k++) {
+        h[k] = 0.5 * ((double)lmax[k] - lmin[k]) * len[k];
+        double d2 = 0;
+        for (int r = 0; r < 3; r++) {
+            double a = col[k][r] / len[k];
+            b.axis[k][r] = (float)a;
+            d2 += (a - b.axis[k][r]) * (a - b.axis[k][r]);
+        }
+        g += h[k] * sqrt(d2);
     }
     for (int k = 0; k < 3; k++) {
-        double h = 0.5 * ((double)lmax[k] - lmin[k]) * len[k];
-        b.extent[k] = (float)h;
+        /* h_k is exact when len_k and the product are: no margin then. */
+        double hd = 0.5 * ((double)lmax[k] - lmin[k]), sq = 0;
+        for (int r = 0; r < 3; r++)
+            sq = fma(col[k][r], col[k][r], sq);
+        int exact = fma(len[k], len[k], -sq) == 0.0 && fma(hd, len[k], -h[k]) == 0.0;
+        double e = h[k] + 1.01 * g + (exact ? 0.0 : 0x1p-50 * h[k]);
+        b.extent[k] = (float)e;
+        if ((double)b.extent[k] < e)
+            b.extent[k] = nextafterf(b.extent[k], INFINITY);
         if (!isfinite(b.extent[k]))
             return SATC_ERR_BOX;
-        for (int r = 0; r < 3; r++)
-            b.axis[k][r] = (float)(col[k][r] / len[k]);
     }
 #undef M
     *out = b;

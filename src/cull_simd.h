@@ -173,7 +173,7 @@ SATC_AI vplanes planes_result(const vconst *k, M out, M bad, C c, const int need
 SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int need_in)
 {
     const V *x = o->v;
-    V tol = v_mul(k->epsk, x[F_S]);
+    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
     V rz = v_add(x[F_R], tol);
     V rx1 = v_add(x[F_R + 1], tol), rx0 = v_add(x[F_R + 2], tol);
     V ry1 = v_add(x[F_R + 3], tol), ry0 = v_add(x[F_R + 4], tol);
@@ -279,7 +279,7 @@ SATC_AI M axis_persp_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz,
 SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
 {
     const V dx = x[F_DX * st], dy = x[F_DY * st], dz = x[F_DZ * st], zero = k->zero, n = k->n;
-    V tol = v_mul(k->epsk, x[F_S * st]);
+    V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
     V fb = v_min(v_add(dz, v_add(x[F_R * st], tol)), k->f);
 
     /* Lower sides of the side planes. */

@@ -1,5 +1,5 @@
 /* Runtime selection of a path (dav1d-style): CPU flags detected once,
- * masked by the user's mask, SATC_ISA forcing one; then an early-return
+ * masked by the user's mask, SATC_ISA picking one within the mask; then an early-return
  * cascade from the best path down to scalar. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -142,14 +142,16 @@ static _Atomic unsigned active = 0;
 
 static satc_isa choose(void)
 {
+    /* The mask bounds both: SATC_ISA picks within it (issue 15). */
+    unsigned mask = atomic_load(&user_mask);
     const char *env = getenv("SATC_ISA");
     if (env) {
         for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_AVX512; isa <<= 1) {
-            if (!strcmp(env, satc_isa_name((satc_isa)isa)) && (satc_isa_runnable() & isa))
+            if (!strcmp(env, satc_isa_name((satc_isa)isa)) && (satc_isa_runnable() & mask & isa))
                 return (satc_isa)isa;
         }
     }
-    unsigned m = satc_isa_native() & atomic_load(&user_mask);
+    unsigned m = satc_isa_native() & mask;
     if (m & SATC_ISA_AVX512)
         return SATC_ISA_AVX512;
     if (m & SATC_ISA_AVX2)

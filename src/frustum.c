@@ -1,5 +1,6 @@
 /* Frustum construction from a camera (Eberly §3, generalised): validation
  * and the per-frustum constants of every box test. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -13,7 +14,9 @@ static double dot3(const float *a, const float *b)
 }
 
 /* Right-handed orthonormal within SATC_FRAME_TOLERANCE: unit lengths,
- * pairwise dot products, and L x U = D component-wise. */
+ * pairwise dot products, and L x U = D component-wise. D's length check
+ * is implied within about 6 tol by the other two (|L x U| = 1 up to the
+ * L and U checks); it only holds D to the same 2 tol as L and U. */
 static int frame_ok(const float *L, const float *U, const float *D)
 {
     const double tol = SATC_FRAME_TOLERANCE;
@@ -117,6 +120,10 @@ satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3], cons
     c.left[0] = (float)lx, c.left[1] = (float)ly, c.left[2] = (float)lz;
     double mu = tan(0.5 * (double)fovy) * n;
     double l = mu * aspect;
+    /* Bounds beyond float range, or subnormal ones (whose rounding would
+     * move the slopes far beyond the tolerance): not representable. */
+    if (n > 0.0f && !(fmin(mu, l) >= FLT_MIN && fmax(mu, l) <= FLT_MAX))
+        return SATC_ERR_BOUNDS;
     c.l0 = (float)-l, c.l1 = (float)l, c.u0 = (float)-mu, c.u1 = (float)mu;
     c.n = n, c.f = f;
     return satc_frustum_from_camera(out, &c);

@@ -276,6 +276,129 @@ static satc_status orthographic(double r[4][4], unsigned conv, recovered *o)
     return SATC_OK;
 }
 
+/*
+ * The float camera must contain the matrix's own clip volume, evaluated
+ * exactly (what the GPU draws): the recovered apex, frame, depths and
+ * bounds are rounded, and a far plane of float entries may tilt. So the
+ * clip volume's vertices (its 8 corners; for an infinite far its 4 near
+ * corners and 4 edge directions) are solved from the matrix in long
+ * double, measured in the rounded frame about the rounded origin, and the
+ * depths and bounds are taken from them, widened by CONTAIN_REL for the
+ * solve's rounding and rounded outward. Perspective bounds also absorb
+ * the rounding of the slopes l/n (CONTAIN_SLOPE), so the frustum's own
+ * fields contain the volume. A vertex at or behind the rounded apex's
+ * depth 0: SATC_ERR_NEAR (no float camera holds it).
+ */
+#define CONTAIN_REL 0x1p-32
+#define CONTAIN_SLOPE 0x1p-24
+
+typedef long double ld;
+
+static ld det3l(const ld a[3][3])
+{
+    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+           a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+           a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+}
+
+/* Solves rows . x = rhs by Cramer's rule in long double; 0 when singular. */
+static int solve3l(const ld rows[3][3], const ld rhs[3], ld x[3])
+{
+    ld d = det3l(rows);
+    if (!(d != 0) || !isfinite((double)d))
+        return 0;
+    for (int j = 0; j < 3; j++) {
+        ld a[3][3];
+        memcpy(a, rows, sizeof a);
+        for (int i = 0; i < 3; i++)
+            a[i][j] = rhs[i];
+        x[j] = det3l(a) / d;
+    }
+    return 1;
+}
+
+/* Vertex (point: w = 1) or edge direction (w = 0) where clip x = a w,
+ * y = b w and z = c w (point) or w = 1 (direction). */
+static int clip_vertex(const double m[4][4], double a, double b, double c, int point, ld x[3])
+{
+    const double co[3] = {a, b, c};
+    ld rows[3][3], rhs[3];
+    for (int i = 0; i < 3; i++) {
+        int dir_w = !point && i == 2;
+        for (int j = 0; j < 3; j++)
+            rows[i][j] = dir_w ? (ld)m[3][j] : (ld)m[i][j] - (ld)co[i] * m[3][j];
+        rhs[i] = dir_w ? 1 : point ? -((ld)m[i][3] - (ld)co[i] * m[3][3]) : 0;
+    }
+    return solve3l(rows, rhs, x);
+}
+
+/* Largest float <= v (down) or smallest float >= v (up), finite v. */
+static float round_dir(double v, int up)
+{
+    float x = narrow(v);
+    if (up ? (double)x < v : (double)x > v)
+        x = nextafterf(x, up ? INFINITY : -INFINITY);
+    return x;
+}
+
+static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv)
+{
+    double zn, zf;
+    depth_ends(conv, &zn, &zf);
+    int ortho = cam->orthographic, inf = isinf(cam->f);
+    const float *F[3] = {cam->left, cam->up, cam->dir};
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double tmin = INFINITY, tmax = -INFINITY, mag = 0;
+    for (int k = 0; k < 8; k++) {
+        int far = k >= 4, point = !(far && inf);
+        ld x[3];
+        if (!clip_vertex(m, (k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, far ? zf : zn, point, x))
+            return SATC_ERR_MATRIX;
+        if (point)
+            for (int i = 0; i < 3; i++)
+                x[i] -= cam->origin[i];
+        double q[3];
+        for (int i = 0; i < 3; i++)
+            q[i] = (double)((ld)F[i][0] * x[0] + (ld)F[i][1] * x[1] + (ld)F[i][2] * x[2]);
+        if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]))
+            return SATC_ERR_MATRIX;
+        if (!ortho && !(q[2] > 0.0))
+            return SATC_ERR_NEAR;
+        double c[3] = {q[0], q[1], q[2]};
+        if (!ortho) /* slopes */
+            c[0] = q[0] / q[2], c[1] = q[1] / q[2];
+        for (int i = 0; i < 2; i++) {
+            lo[i] = c[i] < lo[i] ? c[i] : lo[i];
+            hi[i] = c[i] > hi[i] ? c[i] : hi[i];
+            mag = fmax(mag, fabs(c[i]));
+        }
+        if (point) {
+            tmin = q[2] < tmin ? q[2] : tmin;
+            tmax = q[2] > tmax ? q[2] : tmax;
+            mag = fmax(mag, fabs(q[2]));
+        }
+    }
+    if (ortho) {
+        double g = CONTAIN_REL * mag;
+        cam->n = round_dir(tmin - g, 0);
+        cam->f = round_dir(tmax + g, 1);
+        cam->l0 = round_dir(lo[0] - g, 0), cam->l1 = round_dir(hi[0] + g, 1);
+        cam->u0 = round_dir(lo[1] - g, 0), cam->u1 = round_dir(hi[1] + g, 1);
+        return SATC_OK;
+    }
+    cam->n = round_dir(tmin * (1 - CONTAIN_REL), 0);
+    if (!(cam->n > 0.0f))
+        return SATC_ERR_NEAR;
+    if (!inf)
+        cam->f = round_dir(tmax * (1 + CONTAIN_REL), 1);
+    double n = cam->n, g = CONTAIN_REL * (1 + mag);
+    cam->l0 = round_dir((lo[0] - CONTAIN_SLOPE * fabs(lo[0]) - g) * n, 0);
+    cam->l1 = round_dir((hi[0] + CONTAIN_SLOPE * fabs(hi[0]) + g) * n, 1);
+    cam->u0 = round_dir((lo[1] - CONTAIN_SLOPE * fabs(lo[1]) - g) * n, 0);
+    cam->u1 = round_dir((hi[1] + CONTAIN_SLOPE * fabs(hi[1]) + g) * n, 1);
+    return SATC_OK;
+}
+
 satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsigned conventions)
 {
     if (!out || !m)
@@ -292,6 +415,8 @@ satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsig
             r[i][j] = v;
         }
     }
+    double m0[4][4];
+    memcpy(m0, r, sizeof m0);
     recovered rc;
     int ortho = r[3][0] == 0.0 && r[3][1] == 0.0 && r[3][2] == 0.0;
     satc_status s = ortho ? orthographic(r, conventions, &rc) : perspective(r, conventions, &rc);
@@ -308,5 +433,13 @@ satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsig
     cam.u0 = narrow(rc.u0), cam.u1 = narrow(rc.u1);
     cam.n = narrow(rc.n), cam.f = narrow(rc.f);
     cam.orthographic = ortho;
+    /* The recovered camera's own status first (near > far, ...). */
+    satc_frustum tmp;
+    s = satc_frustum_from_camera(&tmp, &cam);
+    if (s != SATC_OK)
+        return s;
+    s = contain(&cam, m0, conventions);
+    if (s != SATC_OK)
+        return s;
     return satc_frustum_from_camera(out, &cam);
 }

@@ -41,7 +41,7 @@ SATC_NI M sphere_sep_persp_v(const vconst *k, const V *x, size_t st)
 {
     const V zero = k->zero, n = k->n;
     V px = x[F_DX * st], py = x[F_DY * st], pz = x[F_DZ * st];
-    V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tiny);
+    V tol = v_add(v_add(v_mul(k->epsk, x[F_S * st]), k->tolt), k->tiny);
     V rt = v_add(x[F_RAD * st], tol);
     V rr = v_add(v_mul(rt, rt), v_set1(SATC_SPHERE_D2_FLOOR));
     V fb = v_min(v_add(pz, rt), k->f);

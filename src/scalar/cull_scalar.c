@@ -11,7 +11,9 @@
  * units of depth are W = (x, y, 1) and the frustum is { t W : n <= t <= f }.
  *
  * Tolerance: along an axis M the decision is inflated by
- * tol_s |M|_1 + SATC_TINY, tol_s = eps_k S (see satc.h). Every projection is
+ * tol_s |M|_1 + SATC_TINY, tol_s = eps_k S + tol_t (see satc.h; tol_t is
+ * the frustum's constant term: an orthographic frustum's size, a double
+ * camera's rounded origin, else 0). Every projection is
  * computed directly from M as rounded, so its rounding error is bounded by
  * a multiple of u |M|_1 S plus underflow, whatever M's length.
  */
@@ -35,7 +37,7 @@ static inline float max_ref(float a, float b) { return a > b ? a : b; }
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
     satc_planes p = {0, 0, 0};
-    float tol = f->eps_k * o->s;
+    float tol = f->eps_k * o->s + f->tol_t;
     float rz = o->r[0] + tol;
     float rx1 = o->r[1] + tol, rx0 = o->r[2] + tol;
     float ry1 = o->r[3] + tol, ry0 = o->r[4] + tol;
@@ -120,7 +122,7 @@ static void cross_terms(const satc_box_frame *o, float X[3][3], float Y[3][3], f
 int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
     const float *hx = o->hx, *hy = o->hy, *hz = o->hz;
-    float tol_s = f->eps_k * o->s;
+    float tol_s = f->eps_k * o->s + f->tol_t;
     float n = f->n;
     float rz = o->r[0] + tol_s;
     float top = o->dz + rz;
@@ -316,7 +318,7 @@ static inline int side_face(float delta, float qz, float v, float v0, float v1, 
  */
 int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k, const satc_box_frame *o)
 {
-    float tol = f->eps_k * o->s + SATC_TINY;
+    float tol = f->eps_k * o->s + f->tol_t + SATC_TINY;
     float rt = o->rad + tol;
     float rr = rt * rt + SPHERE_D2_FLOOR;
     float top = o->dz + rt;

@@ -221,6 +221,11 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
     }
     default: force_bad = 1; break;
     }
-    /* Any NaN or Inf reaches S through an absolute value; NaN fails the compare. */
+    /* Any NaN or Inf field reaches S through an absolute value (an axis
+     * through |e A|, even with e = 0); NaN fails the compare. What this
+     * protects: an infinite center, which a plane would otherwise call
+     * outside, and a NaN sphere, which the exact sphere test culls when
+     * none of its "near" compares holds. A NaN box would be kept by the
+     * planes and axes anyway (every radius holds it and compares false). */
     o->bad = force_bad | !(o->s < SATC_MAX_MAGNITUDE);
 }

@@ -26,7 +26,10 @@ static inline V v_mul(V a, V b) { return simde_mm256_mul_ps(a, b); }
 static inline V v_abs(V a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
 static inline V v_neg(V a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
 /* vminps/vmaxps return the second operand unless the compare holds:
- * exactly a < b ? a : b and a > b ? a : b, NaN included. */
+ * a < b ? a : b and a > b ? a : b, as min_ref / max_ref. The operand
+ * order keeps each lane's bits equal to the scalar's when the operands
+ * are -0 and +0 or one is NaN; no decision depends on it (the zeros
+ * compare equal, and a box with a NaN is never culled). */
 static inline V v_min(V a, V b) { return simde_mm256_min_ps(a, b); }
 static inline V v_max(V a, V b) { return simde_mm256_max_ps(a, b); }
 /* Ordered, quiet predicates: false when either operand is NaN. */

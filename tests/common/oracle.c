@@ -71,21 +71,16 @@ static void build_frustum(const satc_camera *cam, orc_frustum *o)
         o->corner[k] = l0 * L[k] + u0 * U[k] + n * D[k];
 }
 
-/* The 8 vertices C - E + sum s_j (e_j + grow) A_j; vertex v has sign
- * s_j = +1 when bit j of v is set. */
-static void box_vertices(const satc_camera *cam, const satc_obb *b, double grow, double v[8][3],
-                         double ext[3])
+/* The 8 vertices c + sum s_j ext_j A_j (c camera-relative); vertex v has
+ * sign s_j = +1 when bit j of v is set. */
+static void box_vertices(const double c[3], const double ext[3], const double ax[3][3],
+                         double v[8][3])
 {
-    double c[3];
-    for (int k = 0; k < 3; k++) {
-        c[k] = (double)b->center[k] - (double)cam->origin[k];
-        ext[k] = (double)b->extent[k] + grow;
-    }
     for (int i = 0; i < 8; i++) {
         for (int k = 0; k < 3; k++) {
             double x = c[k];
             for (int j = 0; j < 3; j++)
-                x += ((i >> j) & 1 ? ext[j] : -ext[j]) * (double)b->axis[j][k];
+                x += ((i >> j) & 1 ? ext[j] : -ext[j]) * ax[j][k];
             v[i][k] = x;
         }
     }
@@ -126,7 +121,7 @@ static const int faces[6][4] = {
 
 /* Is point q (camera-relative) in the parallelepiped C + sum t_j ext_j A_j,
  * |t_j| <= 1? Solved by Cramer's rule; flat boxes contain no frustum. */
-static int point_in_box(const satc_camera *cam, const satc_obb *b, const double ext[3],
+static int point_in_box(const double c[3], const double ext[3], const double ax[3][3],
                         const double *q)
 {
     double m[3][3], r[3];
@@ -134,10 +129,10 @@ static int point_in_box(const satc_camera *cam, const satc_obb *b, const double 
         if (!(ext[j] > 0))
             return 0;
         for (int k = 0; k < 3; k++)
-            m[k][j] = ext[j] * (double)b->axis[j][k];
+            m[k][j] = ext[j] * ax[j][k];
     }
     for (int k = 0; k < 3; k++)
-        r[k] = q[k] - ((double)b->center[k] - (double)cam->origin[k]);
+        r[k] = q[k] - c[k];
     double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
                  m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
                  m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
@@ -157,12 +152,14 @@ static int point_in_box(const satc_camera *cam, const satc_obb *b, const double 
     return 1;
 }
 
-int orc_intersects(const satc_camera *cam, const satc_obb *box, double grow)
+/* The parallelepiped c + sum s_j ext_j A_j, |s_j| <= 1, c camera-relative. */
+static int intersects(const satc_camera *cam, const double c[3], const double ext[3],
+                      const double ax[3][3])
 {
     orc_frustum fr;
-    double v[8][3], ext[3], val[6][8];
+    double v[8][3], val[6][8];
     build_frustum(cam, &fr);
-    box_vertices(cam, box, grow, v, ext);
+    box_vertices(c, ext, ax, v);
 
     /* Quick answers: all vertices outside one plane, or one vertex inside all. */
     unsigned in_all = 0xff;
@@ -193,15 +190,44 @@ int orc_intersects(const satc_camera *cam, const satc_obb *box, double grow)
         if (m > 0)
             return 1;
     }
-    return point_in_box(cam, box, ext, fr.corner);
+    return point_in_box(c, ext, ax, fr.corner);
+}
+
+/* A float box as the doubles the oracle works in. */
+static void box_doubles(const satc_camera *cam, const satc_obb *b, double grow, double c[3],
+                        double ext[3], double ax[3][3])
+{
+    for (int k = 0; k < 3; k++) {
+        c[k] = (double)b->center[k] - (double)cam->origin[k];
+        ext[k] = (double)b->extent[k] + grow;
+        for (int j = 0; j < 3; j++)
+            ax[j][k] = b->axis[j][k];
+    }
+}
+
+int orc_intersects(const satc_camera *cam, const satc_obb *box, double grow)
+{
+    double c[3], ext[3], ax[3][3];
+    box_doubles(cam, box, grow, c, ext, ax);
+    return intersects(cam, c, ext, ax);
+}
+
+int orc_intersects_pp(const satc_camera *cam, const double center[3], const double ext[3],
+                      const double axis[3][3])
+{
+    double c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = center[k] - (double)cam->origin[k];
+    return intersects(cam, c, ext, axis);
 }
 
 int orc_inside(const satc_camera *cam, const satc_obb *box)
 {
     orc_frustum fr;
-    double v[8][3], ext[3];
+    double v[8][3], c[3], ext[3], ax[3][3];
     build_frustum(cam, &fr);
-    box_vertices(cam, box, 0.0, v, ext);
+    box_doubles(cam, box, 0.0, c, ext, ax);
+    box_vertices(c, ext, ax, v);
     for (int p = 0; p < fr.count; p++)
         for (int i = 0; i < 8; i++)
             if (!(eval(&fr.p[p], v[i]) >= 0))
@@ -231,4 +257,13 @@ double orc_band(const satc_camera *cam, const satc_obb *box)
         F = n * K;
     }
     return SATC_EXACT_BAND * K * (s + F);
+}
+
+int orc_intersects_at(const satc_camera *cam, const double off[3], const satc_obb *box, double grow)
+{
+    double c[3], ext[3], ax[3][3];
+    box_doubles(cam, box, grow, c, ext, ax);
+    for (int k = 0; k < 3; k++)
+        c[k] = (double)box->center[k] + off[k];
+    return intersects(cam, c, ext, ax);
 }

@@ -40,7 +40,10 @@ static int run_file(const char *path, int mutations, uint64_t *seed)
         return -1;
     uint8_t buf[1 << 16];
     size_t n = fread(buf, 1, sizeof buf, fp);
+    int err = ferror(fp);
     fclose(fp);
+    if (err)
+        return -1;
     one(buf, n, path);
     uint8_t m[1 << 16];
     for (int k = 0; k < mutations && n; k++) {
@@ -63,12 +66,15 @@ static int cmp(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Runs the files of a directory in name order (deterministic). */
+/* Runs the files of a directory in name order (deterministic); returns
+ * how many were run, or -1 when the path cannot be read. An unreadable
+ * file in it, or an empty directory, is a failure (a corpus that runs
+ * nothing must not pass). */
 static int run_dir(const char *dir, int mutations, uint64_t *seed)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return run_file(dir, mutations, seed);
+        return run_file(dir, mutations, seed) ? -1 : 1;
     char *names[1024];
     int count = 0;
     struct dirent *e;
@@ -85,9 +91,15 @@ static int run_dir(const char *dir, int mutations, uint64_t *seed)
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], cmp);
     for (int k = 0; k < count; k++) {
-        if (run_file(names[k], mutations, seed))
-            printf("cannot read %s\n", names[k]);
+        if (run_file(names[k], mutations, seed)) {
+            printf("FAIL: cannot read %s\n", names[k]);
+            failed++;
+        }
         free(names[k]);
+    }
+    if (!count) {
+        printf("FAIL: corpus directory %s is empty\n", dir);
+        failed++;
     }
     return count;
 }
@@ -107,7 +119,7 @@ int main(int argc, char **argv)
                 printf("FAIL: cannot read %s\n", argv[k]);
                 failed++;
             } else {
-                files += c ? c : 1;
+                files += c;
             }
             paths++;
         }

@@ -486,7 +486,10 @@ static void compare_culls(int ci, const satc_camera *ref_cam, const satc_frustum
  *  - frame (components): u K, K = 1 + max|x slope| + max|y slope| (the
  *    library's K): the x and y rows mix L or U with D in the ratio of the
  *    center slopes, so removing D costs up to K in relative precision;
- *  - bounds (slopes): u K^2 (the same loss, on bounds of size up to K);
+ *  - bounds (slopes): u K (K + (|E| + n) / n): the same loss on bounds of
+ *    size up to K, plus the rounded apex (error u K (|E| + n)) seen from
+ *    the near plane: the bounds are widened so the frustum about the
+ *    rounded apex contains the matrix's clip volume (issue 15);
  *  - apex: u K (|E| + n): the translation column holds -row.E, rounded to
  *    u |row| |E|; solving with rows of condition ~K;
  *  - n: u K (|E| + n), the same through the depth row;
@@ -559,7 +562,7 @@ static void check_params(int ci, const satc_camera *c, const satc_frustum *f, co
                      maxdiff3(f->frame[2], D));
     note(&st->e_frame, fe / (U_F * K), what, "frame");
     double be = fmax(fmax(fabs(f->x0 - x0), fabs(f->x1 - x1)), fmax(fabs(f->y0 - y0), fabs(f->y1 - y1)));
-    note(&st->e_bounds, be / (U_F * K * K), what, "slopes");
+    note(&st->e_bounds, be / (U_F * K * (K + (e + n) / n)), what, "slopes");
     note(&st->e_n, fabs(f->n - n) / (U_F * K * (e + n)), what, "near");
     if (cv->infinite) {
         check(isinf(f->f) && f->f > 0, "%s: f = %g, want +inf", what, f->f);

@@ -8,6 +8,8 @@
  *  - SATC_ISA=<path> forces every runnable path, emulated ones included;
  *    satc_cull_batch then equals satc_cull_batch_isa on that path.
  *  - An unknown or unavailable value is ignored: the automatic choice.
+ *  - The mask bounds SATC_ISA: a path the mask leaves out is not chosen
+ *    (satc_isa_set_mask(0) gives scalar whatever SATC_ISA says).
  *  - Without SATC_ISA the choice is the best native path (AVX2 > SSE4.1 >
  *    NEON > scalar); satc_isa_set_mask restricts it (scalar always
  *    allowed), rejects unknown bits with SATC_ERR_FLAGS and leaves the
@@ -121,6 +123,25 @@ static int child_mask(void)
     return bad;
 }
 
+/* SATC_ISA=value (a runnable path) picks within the mask: a mask
+ * without it gives the best native path the mask allows. */
+static int child_env_mask(const char *value, satc_isa isa)
+{
+    setenv("SATC_ISA", value, 1);
+    int bad = 0;
+    const unsigned masks[] = {0u, isa, ~(unsigned)isa & 31u, 31u};
+    for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+        satc_isa want = (masks[k] & isa) || isa == SATC_ISA_SCALAR ? isa : best(masks[k]);
+        satc_status st = satc_isa_set_mask(masks[k]);
+        if (st != SATC_OK || satc_isa_active() != want || !dispatched_is(want)) {
+            printf("  SATC_ISA=%s, mask 0x%x: active %s, expected %s\n", value, masks[k],
+                   satc_isa_name(satc_isa_active()), satc_isa_name(want));
+            bad = 1;
+        }
+    }
+    return bad;
+}
+
 /* Runs body in a child; returns its exit status (or 128 + signal). */
 static int in_child(int (*body)(const char *, satc_isa), const char *value, satc_isa expect)
 {
@@ -164,6 +185,10 @@ int main(void)
         int r = in_child(child_env, name, expect);
         rb_check(r == 0, "SATC_ISA=%s (child status %d)", name, r);
         printf("SATC_ISA=%-7s -> %s\n", name, satc_isa_name(expect));
+        if (runnable & isa) {
+            r = in_child(child_env_mask, name, (satc_isa)isa);
+            rb_check(r == 0, "SATC_ISA=%s within satc_isa_set_mask (child status %d)", name, r);
+        }
     }
     const char *ignored[] = {"", "avx-512", "AVX2", "sse4.1", "bogus"};
     for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++) {

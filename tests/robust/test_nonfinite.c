@@ -137,10 +137,11 @@ int main(void)
             {-3e19, 1.0, 1, "center 3e19 behind"},
             {-1e38, 1.0, 1, "center 1e38 behind"},
             {-1e5, 3e38, 1, "extent 3e38"},
-            {-1e5, 1e19, 1, "extents summing past 2^64"},
+            {-1e5, 1e12, 1, "extents summing past 2^40"},
+            {-2e12, 1.0, 1, "center 2e12 behind (past 2^40)"},
             {-3.4028234e38, 3.4028234e38, 1, "FLT_MAX center and extent (S overflows)"},
-            {-1e18, 1.0, 0, "center 1e18 behind"},
-            {-1e15, 1e3, 0, "center 1e15 behind"},
+            {-1e11, 1.0, 0, "center 1e11 behind"},
+            {-1e9, 1e3, 0, "center 1e9 behind"},
         };
         rb_batch m;
         size_t nm = sizeof mag / sizeof mag[0];

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Mutation testing: applies each small mutation (a text edit) of MUTATIONS
+to a copy of the tree, one at a time, rebuilds, runs `meson test`, and
+reports which were caught (a test failed) and which were not.
+
+    scripts/mutate.py                 # every mutation (slow: about 1 min each)
+    scripts/mutate.py --only tol_t,k_persp --jobs 2
+    scripts/mutate.py --list
+
+The copy (tracked files of the working tree) is built once with
+-Dbench=false; each mutation edits it, rebuilds incrementally and is
+reverted. Exit status 1 when a mutation is not caught, or no longer
+applies (its text is not found exactly once: update the list).
+SATC_HUNT_SECONDS is passed through (the hunter runs 10 s by default).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# (name, class, [(path, old text, new text), ...]); every old text must
+# occur exactly once in its file. A mutation of a kernel expression edits
+# the scalar reference and the SIMD layer alike where it says "all paths",
+# so that the bit-exact comparison alone cannot catch it.
+MUTATIONS = [
+    # Tolerance terms, both frustum kinds (issue 16).
+    ("tol_t", "tolerance", [("src/frustum.c",
+        "fr.tol_t = (float)(3.0 * SATC_EPSILON * size);", "fr.tol_t = 0.0f;")]),
+    ("eps_ortho", "tolerance", [("src/frustum.c",
+        "fr.eps_k = 3.0f * SATC_EPSILON;", "fr.eps_k = 0.0f;")]),
+    ("eps_persp", "tolerance", [("src/frustum.c",
+        "fr.eps_k = (float)(SATC_EPSILON * K);", "fr.eps_k = 0.0f;")]),
+    ("k_persp", "tolerance", [("src/frustum.c",
+        "double K = 1.0 + maxabs(fr.x0, fr.x1) + maxabs(fr.y0, fr.y1);", "double K = 1.0;")]),
+    ("s_floor", "tolerance", [("src/internal.h",
+        "#define SATC_S_FLOOR 7.888609052210118e-31f", "#define SATC_S_FLOOR 0.0f")]),
+    ("tiny", "tolerance", [("include/satc.h",
+        "#define SATC_TINY 7.52316384526264e-37f", "#define SATC_TINY 0.0f")]),
+    ("s_no_delta", "tolerance (all paths)", [
+        ("src/scalar/load_scalar.c", "o->s = sd + ax + ay + az + SATC_S_FLOOR;",
+         "o->s = 0.0f * sd + ax + ay + az + SATC_S_FLOOR;"),
+        ("src/load_simd.h", "x[F_S] = v_add(v_add(v_add(v_add(sum_abs_d(x), ax), ay), az), k->sfloor);",
+         "x[F_S] = v_add(v_add(v_add(v_add(v_mul(k->zero, sum_abs_d(x)), ax), ay), az), k->sfloor);")]),
+    ("s_no_axes", "tolerance (all paths)", [
+        ("src/scalar/load_scalar.c", "o->s = sd + ax + ay + az + SATC_S_FLOOR;",
+         "o->s = sd + 0.0f * (ax + ay + az) + SATC_S_FLOOR;"),
+        ("src/load_simd.h", "x[F_S] = v_add(v_add(v_add(v_add(sum_abs_d(x), ax), ay), az), k->sfloor);",
+         "x[F_S] = v_add(v_add(sum_abs_d(x), v_mul(k->zero, v_add(v_add(ax, ay), az))), k->sfloor);")]),
+    ("max_magnitude_2_64", "tolerance", [("include/satc.h",
+        "#define SATC_MAX_MAGNITUDE 1099511627776.0f", "#define SATC_MAX_MAGNITUDE 1.8446744073709552e19f")]),
+    # Scalar reference.
+    ("drop_face_axis", "scalar reference", [("src/scalar/cull_scalar.c",
+        "        sep |= axis_persp(f, o, X[j][k], Y[j][k], Z[j][k], tol_s, fb);\n",
+        "")]),
+    ("near_wrong_side", "scalar reference", [("src/scalar/cull_scalar.c",
+        "int out = (o->dz + rz < f->n)", "int out = (o->dz - rz < f->n)")]),
+    ("eager_inside", "scalar reference", [("src/scalar/cull_scalar.c",
+        "    p.inside = inside && !out && !o->bad;\n    /* Crossing",
+        "    p.inside = !out && !o->bad;\n    /* Crossing")]),
+    ("nan_not_bad", "scalar reference", [("src/scalar/load_scalar.c",
+        "o->bad = force_bad | !(o->s < SATC_MAX_MAGNITUDE);",
+        "o->bad = force_bad | (o->s >= SATC_MAX_MAGNITUDE);")]),
+    ("far_scaling", "scalar reference", [("src/scalar/cull_scalar.c",
+        "float m0 = plo < 0.0f ? fb * plo : n * plo;", "float m0 = n * plo;")]),
+    ("vertex_accept_far", "scalar reference", [("src/scalar/cull_scalar.c",
+        "return (z >= f->n) & (z <= f->f) &", "return (z >= f->n) &")]),
+    # SIMD layers.
+    ("simd_ortho_tolt", "SIMD", [("src/cull_simd.h",
+        "V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);", "V tol = v_mul(k->epsk, x[F_S]);")]),
+    ("simd_persp_tol", "SIMD", [("src/cull_simd.h",
+        "    V tol = v_mul(k->epsk, x[F_S]);\n    V rz = v_add(x[F_R], tol);",
+        "    V tol = k->zero;\n    V rz = v_add(x[F_R], tol);")]),
+    ("simd_aabb_s", "SIMD", [("src/load_simd.h",
+        "x[F_S] = v_add(v_add(sum_abs_d(x), sh), k->sfloor);", "x[F_S] = v_add(sum_abs_d(x), k->sfloor);")]),
+    ("simd_maxmag", "SIMD", [("src/load_simd.h",
+        "return m_not(v_lt(x[F_S], k->maxmag));", "return v_lt(k->maxmag, x[F_S]);")]),
+    # Frustum from a matrix and the other constructors.
+    ("matrix_no_contain", "frustum from matrix", [("src/frustum_matrix.c",
+        "    s = contain(&cam, m0, conventions);", "    s = SATC_OK;")]),
+    ("matrix_near_sign", "frustum from matrix", [("src/frustum_matrix.c",
+        "o->n = -hn / an;", "o->n = hn / an;")]),
+    ("matrix_slope_margin", "frustum from matrix", [("src/frustum_matrix.c",
+        "cam->l1 = round_dir((hi[0] + CONTAIN_SLOPE * fabs(hi[0]) + g) * n, 1);",
+        "cam->l1 = narrow(hi[0] * n);")]),
+    ("persp_subnormal_bounds", "frustum", [("src/frustum.c",
+        "if (n > 0.0f && !(fmin(mu, l) >= FLT_MIN && fmax(mu, l) <= FLT_MAX))",
+        "if (0)")]),
+    ("obb_matrix_nearest", "boxes", [("src/boxes.c",
+        "double e = h[k] + 1.01 * g + (exact ? 0.0 : 0x1p-50 * h[k]);", "double e = h[k];")]),
+    # Output formatting.
+    ("lost_index_offset", "output", [("src/cull.c",
+        "out->indices[visible++] = (uint32_t)(first + done + w * 64 + ctz64(m));",
+        "out->indices[visible++] = (uint32_t)(done + w * 64 + ctz64(m));")]),
+    ("visible_count", "output", [("src/cull.c",
+        "                visible += popcount64(vis[w]);", "                visible += popcount64(vis[w] >> 1);")]),
+    # Argument checks.
+    ("no_range_check", "arguments", [("src/cull.c",
+        "    if (count > SIZE_MAX - first)\n        return SATC_ERR_RANGE;\n", "")]),
+    ("no_index_range", "arguments", [("src/cull.c",
+        "    if (want_indices && first + count - 1 > UINT32_MAX)\n        return SATC_ERR_RANGE;\n", "")]),
+    ("bad_mode_ok", "arguments", [("src/cull.c",
+        "if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||", "if (")]),
+    # Path selection.
+    ("path_preference", "dispatch", [("src/dispatch.c",
+        "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",
+        "    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;\n    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;")]),
+    ("env_over_mask", "dispatch", [("src/dispatch.c",
+        "(satc_isa_runnable() & mask & isa)", "(satc_isa_runnable() & isa)")]),
+]
+
+
+def run(cmd, cwd, log, timeout=None, env=None):
+    with open(log, "a") as f:
+        f.write("$ " + " ".join(cmd) + "\n")
+        f.flush()
+        try:
+            return subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT,
+                                  timeout=timeout, env=env).returncode
+        except subprocess.TimeoutExpired:
+            f.write("timeout\n")
+            return 124
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="comma-separated mutation names")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep the copy (printed)")
+    args = ap.parse_args()
+    if args.list:
+        for name, cls, edits in MUTATIONS:
+            print(f"{name:24} {cls:22} {edits[0][0]}")
+        return 0
+    chosen = MUTATIONS
+    if args.only:
+        names = set(args.only.split(","))
+        unknown = names - {m[0] for m in MUTATIONS}
+        if unknown:
+            sys.exit("unknown mutations: " + ", ".join(sorted(unknown)))
+        chosen = [m for m in MUTATIONS if m[0] in names]
+
+    root = subprocess.check_output(["git", "rev-parse", "--show-toplevel"], text=True).strip()
+    tmp = tempfile.mkdtemp(prefix="satc-mutate-")
+    src = os.path.join(tmp, "src")
+    log = os.path.join(tmp, "log.txt")
+    files = subprocess.check_output(["git", "ls-files", "-z"], cwd=root).decode().split("\0")
+    for rel in filter(None, files):
+        dst = os.path.join(src, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if os.path.isfile(os.path.join(root, rel)):
+            shutil.copy2(os.path.join(root, rel), dst)
+    j = f"-j{args.jobs}"
+    print(f"copy in {src}, log {log}; baseline build ...", flush=True)
+    if run(["meson", "setup", "build", "-Dbench=false"], src, log) or run(["ninja", "-C", "build", j], src, log):
+        sys.exit("baseline build failed (see log)")
+    test = ["meson", "test", "-C", "build", "--no-rebuild", f"--num-processes={args.jobs}"]
+    if run(test, src, log, timeout=900):
+        sys.exit("baseline meson test fails: mutations cannot be judged (see log)")
+
+    results = []
+    for name, cls, edits in chosen:
+        t0 = time.time()
+        originals, status = {}, None
+        for path, old, new in edits:
+            p = os.path.join(src, path)
+            text = originals.get(p) or open(p).read()
+            originals.setdefault(p, text)
+            cur = open(p).read()
+            if cur.count(old) != 1:
+                status = "stale (text not found once)"
+                break
+            with open(p, "w") as f:
+                f.write(cur.replace(old, new))
+        if status is None:
+            with open(log, "a") as f:
+                f.write(f"\n=== mutation {name}\n")
+            if run(["ninja", "-C", "build", j], src, log):
+                status = "build failed"
+            else:
+                tlog = os.path.join(tmp, f"test-{name}.txt")
+                rc = run(test, src, tlog, timeout=900)
+                status = "caught" if rc else "NOT CAUGHT"
+                if rc:  # which tests failed
+                    failed = [m.group(1) for m in re.finditer(r"\d+/\d+ satc:\S+ / (\S+)\s+(?:FAIL|TIMEOUT)",
+                                                              open(tlog).read())]
+                    status += " by " + ", ".join(failed)
+        for p, text in originals.items():
+            with open(p, "w") as f:
+                f.write(text)
+        results.append((name, cls, status))
+        print(f"{name:24} {cls:22} {status}  ({time.time() - t0:.0f} s)", flush=True)
+    run(["ninja", "-C", "build", j], src, log)
+    caught = sum(1 for r in results if r[2].startswith("caught"))
+    print(f"\n{caught} of {len(results)} mutations caught")
+    if not args.keep:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0 if caught == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

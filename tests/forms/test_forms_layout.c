@@ -234,6 +234,8 @@ static void guard_pages(const satc_frustum *f, const satc_camera *cam, rb_rng *r
         if (fm_set_alloc(&s, fm_layout_set(L), 1040))
             exit(2);
         fm_fill(&s, cam, r);
+        for (size_t i = 3; i < s.n; i += 4) /* ids past the table must not be read */
+            s.mesh[i] = i % 8 == 3 ? UINT32_MAX : (uint32_t)(s.ntable + i % 3);
         for (size_t ci = 0; ci < nc; ci += quick ? 3 : 1) {
             for (int w = 1; w <= 2; w++) {
                 size_t count = counts[ci], first = firsts[(ci + (size_t)w) % 5];

@@ -5,6 +5,7 @@
  *    unknown matrix layouts, first + count overflow, indices past
  *    UINT32_MAX) get the status satc.h documents on every path, and write
  *    nothing: outputs and `visible` keep their canary;
+ *    (satc_cull and satc_cull_views);
  *  - guard pages: every stream of every layout ends at a PROT_NONE page
  *    right after the last float read (a 4x4's unread last float is in
  *    the guard), or starts right after one at element `first`; any read
@@ -54,6 +55,26 @@ static void expect_status_kinds(const char *what, const satc_frustum *f, const s
         }
     }
     fr_out_free(&o);
+    /* satc_cull_views documents the same statuses, and writes nothing either. */
+    for (int p = 0; p < npaths; p++) {
+        union {
+            unsigned char b[4 * 64 + 3 * 16];
+            size_t align; /* for the visible count */
+        } mem;
+        memset(mem.b, FR_CANARY, sizeof mem.b);
+        uint32_t *idx = (uint32_t *)(void *)(mem.b + 64);
+        uint8_t *cls = mem.b + 128, *masks = mem.b + 192;
+        size_t *vis = (size_t *)(void *)(mem.b + 224);
+        uint32_t *const iv[1] = {need & FR_INDICES ? idx : NULL};
+        uint8_t *const cv[1] = {cls};
+        satc_view_results vr = {masks, iv, cv, vis};
+        satc_status st = satc_cull_views_isa(paths[p], f, 1, b, first, count, (satc_mode)mode, &vr);
+        int intact = 1;
+        for (size_t q = 0; q < sizeof mem.b; q++)
+            intact &= mem.b[q] == FR_CANARY;
+        rb_check(st == want && intact, "%s: satc_cull_views path %s: status %d (want %d), outputs %s",
+                 what, satc_isa_name(paths[p]), (int)st, (int)want, intact ? "intact" : "WRITTEN");
+    }
 }
 
 static void expect_status(const char *what, const satc_frustum *f, const satc_batch *b,

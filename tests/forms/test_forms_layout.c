@@ -3,14 +3,15 @@
  *  - bad ones (unknown form or mode, NULL streams with count > 0, a
  *    stride below its record or not a multiple of 4, misaligned pointers,
  *    unknown matrix layouts, first + count overflow, indices past
- *    UINT32_MAX) get the status satc.h documents on every path, and write
- *    nothing: outputs and `visible` keep their canary;
- *    (satc_cull and satc_cull_views);
+ *    UINT32_MAX) get the status satc.h documents on every path, from
+ *    satc_cull and satc_cull_views, and write nothing: outputs and the
+ *    visible counts keep their canary;
  *  - guard pages: every stream of every layout ends at a PROT_NONE page
- *    right after the last float read (a 4x4's unread last float is in
- *    the guard), or starts right after one at element `first`; any read
- *    outside the described floats of the range faults. Results equal the
- *    heap copy's on every path.
+ *    right after the last float read (FM_CM44_READ in forms_make.c: the
+ *    bottom row of a 4x4 column-major matrix), or starts right after one
+ *    at element `first`; any read outside the described floats of the
+ *    range faults. Mesh ids past the table must not be followed. Results
+ *    equal the heap copy's on every path.
  * SATC_TEST_QUICK (or --quick) runs fewer counts.
  */
 #include <math.h>

@@ -7,12 +7,14 @@
  *    satc_cull and satc_cull_views, and write nothing: outputs and the
  *    visible counts keep their canary;
  *  - guard pages: every stream of every layout ends at a PROT_NONE page
- *    right after the last float read (FM_CM44_READ in forms_make.c: the
- *    bottom row of a 4x4 column-major matrix), or starts right after one
+ *    right after the last float read (but see fm_cm44_read: the bottom
+ *    row of a 4x4 column-major matrix), or starts right after one
  *    at element `first`; any read outside the described floats of the
  *    range faults. Mesh ids past the table must not be followed. Results
  *    equal the heap copy's on every path.
- * SATC_TEST_QUICK (or --quick) runs fewer counts.
+ * SATC_TEST_QUICK (or --quick) runs fewer counts. --strict-cm44 runs only
+ * the guard pages of the 4x4 column-major layouts with the last matrix's
+ * unread m[15] in the guard page (the header's promise).
  */
 #include <math.h>
 #include <stdint.h>
@@ -23,7 +25,7 @@
 #include "forms_make.h"
 #include "forms_run.h"
 
-static int quick;
+static int quick, strict_cm44;
 static satc_isa paths[8];
 static int npaths;
 
@@ -252,6 +254,8 @@ static void guard_pages(const satc_frustum *f, const satc_camera *cam, rb_rng *r
     static const size_t firsts[] = {0, 1, 3, 5, 13};
     size_t nc = sizeof counts / sizeof counts[0];
     for (int L = 0; L < fm_nlayouts(); L++) {
+        if (strict_cm44 && !strstr(fm_layout_name(L), "cm44"))
+            continue;
         fm_set s;
         if (fm_set_alloc(&s, fm_layout_set(L), 1040))
             exit(2);
@@ -304,7 +308,9 @@ int main(int argc, char **argv)
 {
     quick = getenv("SATC_TEST_QUICK") != NULL;
     for (int i = 1; i < argc; i++)
-        quick |= !strcmp(argv[i], "--quick");
+        quick |= !strcmp(argv[i], "--quick"), strict_cm44 |= !strcmp(argv[i], "--strict-cm44");
+    if (strict_cm44)
+        fm_cm44_read = 15;
     rb_catch_faults();
     npaths = fr_paths(paths);
     rb_rng r = {0x6c61796f7574ull};
@@ -316,14 +322,16 @@ int main(int argc, char **argv)
         satc_frustum f;
         if (!rb_check(satc_frustum_from_camera(&f, &cams[c]) == SATC_OK, "camera %d", c))
             continue;
-        rb_set_context("bad descriptors, camera %d", c);
-        bad_descriptors(&f, &cams[c], &r);
-        index_range(&f);
-        satc_frustum zero;
-        memset(&zero, 0, sizeof zero);
-        static const float p[3] = {0, 0, 0};
-        satc_batch sb = {.form = SATC_FORM_SPHERES, .spheres = {{p, p + 1, p + 2, 0}, {p, 0}}};
-        expect_status("frustum not built", &zero, &sb, 0, 4, 0, SATC_ERR_FLAGS);
+        if (!strict_cm44) {
+            rb_set_context("bad descriptors, camera %d", c);
+            bad_descriptors(&f, &cams[c], &r);
+            index_range(&f);
+            satc_frustum zero;
+            memset(&zero, 0, sizeof zero);
+            static const float p[3] = {0, 0, 0};
+            satc_batch sb = {.form = SATC_FORM_SPHERES, .spheres = {{p, p + 1, p + 2, 0}, {p, 0}}};
+            expect_status("frustum not built", &zero, &sb, 0, 4, 0, SATC_ERR_FLAGS);
+        }
         guard_pages(&f, &cams[c], &r);
     }
     return rb_finish();

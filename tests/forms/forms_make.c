@@ -155,12 +155,7 @@ static int locals(fm_mem *m, const fm_set *s, size_t first, size_t count, int ki
     return 0;
 }
 
-/* Floats of a 4x4 column-major matrix the guard pages allow to be read:
- * 16, though satc.h says only rows 0-2 are read (15 floats suffice); see
- * the report of the forms tests (the SIMD loaders read m[15]). */
-#ifndef FM_CM44_READ
-#define FM_CM44_READ 16
-#endif
+int fm_cm44_read = 16;
 
 /* Matrices: 0 4x4 column-major (bottom row = garbage fields 18-21), 1
  * rows 4x4, 2 rows 3x4, 3 4x3 column-major; stride in bytes. The stream
@@ -170,7 +165,7 @@ static int locals(fm_mem *m, const fm_set *s, size_t first, size_t count, int ki
 static char *matrices(fm_mem *m, const fm_set *s, size_t first, size_t count, int kind,
                       size_t stride, size_t hi)
 {
-    size_t used = kind == 0 ? 4 * FM_CM44_READ : 48, off = 0;
+    size_t used = kind == 0 ? 4 * (size_t)fm_cm44_read : 48, off = 0;
     hi = hi > used ? hi : used;
     char *p = stream(m, first, count, stride, off, hi);
     if (!p)

@@ -60,6 +60,12 @@ typedef struct fm_mem {
 } fm_mem;
 #define FM_MEM(where) {(where), 0, {0}, {{0}}}
 
+/* Floats of each 4x4 column-major matrix a layout may be read (the guard
+ * page follows the last one's): 16 by default. satc.h says only rows 0-2
+ * are read, so 15 should do; the SIMD loaders read m[15] (test
+ * forms_guard_cm44, which sets 15, fails: see tests/forms/meson.build). */
+extern int fm_cm44_read;
+
 /* Writes volumes [first, first + count) of s in layout k; fills *b.
  * Returns 0, or -1 when memory failed. Free with fm_mem_free. */
 int fm_build(const fm_set *s, int k, fm_mem *m, size_t first, size_t count, satc_batch *b);

@@ -10,6 +10,7 @@
  *  - each box equals its Eberly twin except inside the band;
  *  - every path, output kind and mode gives the scalar bytes, also for
  *    tails of 0..70 volumes at first = 0..70 (and equal to the whole run);
+ *    satc_cull_views of two views equals the two single culls;
  *  - NaN/Inf in each read field, magnitudes past SATC_MAX_MAGNITUDE and
  *    mesh ids out of range make exactly those volumes SATC_INTERSECTING;
  *    fields never read (a 4x4's bottom row) change nothing.
@@ -35,6 +36,7 @@ typedef struct ctx {
     const satc_camera *cam;
     const satc_frustum *f;
     const char *cam_name;
+    const satc_frustum *other; /* a second view for satc_cull_views */
 } ctx;
 
 static void print_vol(const fm_set *s, size_t i)
@@ -73,7 +75,26 @@ static void check_oracle(const ctx *c, const fm_set *s, const fr_out ref[2], con
     }
 }
 
-/* Each box against its Eberly twin: different answers only within the band. */
+/* How far apart corresponding vertices of two boxes are (the twin's float
+ * rounding: a center near 1e6 moves by up to 1/32). */
+static double vertex_gap(const fg_vol *a, const fg_vol *b)
+{
+    double gap = 0;
+    for (int v = 0; v < 8; v++) {
+        double d2 = 0;
+        for (int k = 0; k < 3; k++) {
+            double d = a->c[k] - b->c[k];
+            for (int j = 0; j < 3; j++)
+                d += (v >> j & 1 ? 1 : -1) * (a->h[j][k] - b->h[j][k]);
+            d2 += d * d;
+        }
+        gap = fmax(gap, sqrt(d2));
+    }
+    return gap;
+}
+
+/* Each box against its Eberly twin: different answers only within the
+ * band (plus the distance the twin's rounding moved it). */
 static void check_twin(const ctx *c, const fm_set *s, const fr_out ref[2])
 {
     fm_set o;
@@ -96,7 +117,7 @@ static void check_twin(const ctx *c, const fm_set *s, const fr_out ref[2])
         fg_vol g, tg;
         fm_geometry(s, i, &g);
         fm_geometry(&o, i, &tg);
-        double band = fmax(fg_band(c->cam, &g), fg_band(c->cam, &tg));
+        double band = fmax(fg_band(c->cam, &g), fg_band(c->cam, &tg)) + vertex_gap(&g, &tg);
         n_twin_diff += fr_bit(&ref[0], i) != fr_bit(&t[0], i) || fr_bit(&ref[1], i) != fr_bit(&t[1], i);
         if (fr_bit(&ref[0], i) != fr_bit(&t[0], i))
             rb_check(fabs(fg_plane_sep(c->cam, &g)) <= band,
@@ -112,6 +133,38 @@ static void check_twin(const ctx *c, const fm_set *s, const fr_out ref[2])
     fm_mem_free(&mem);
     fm_set_free(&o);
     free(twin);
+}
+
+/* satc_cull_views with this frustum and another, on every path: each view
+ * equals its single cull bit for bit (view 0: ref). */
+static void check_views(const ctx *c, const satc_batch *b, size_t n, const fr_out ref[2],
+                        const char *lname)
+{
+    satc_isa paths[8];
+    int np = fr_paths(paths);
+    const satc_frustum views[2] = {*c->f, *c->other};
+    uint8_t *masks = malloc(n + 1), *cls[2] = {malloc(n + 1), malloc(n + 1)};
+    uint32_t *idx[2] = {malloc(4 * n + 4), malloc(4 * n + 4)};
+    fr_out one;
+    fr_out_init(&one, n);
+    for (int m = 0; m < 2; m++) {
+        fr_cull(&one, SATC_ISA_SCALAR, c->other, b, 0, n, (satc_mode)m, FR_ALL);
+        for (int p = 0; p < np; p++) {
+            size_t vis[2] = {0, 0};
+            satc_view_results vr = {masks, idx, cls, vis};
+            satc_status st = satc_cull_views_isa(paths[p], views, 2, b, 0, n, (satc_mode)m, &vr);
+            int same = st == SATC_OK && vis[0] == ref[m].visible && vis[1] == one.visible &&
+                       !memcmp(cls[0], ref[m].classes, n) && !memcmp(cls[1], one.classes, n) &&
+                       !memcmp(idx[0], ref[m].idx, 4 * vis[0]) && !memcmp(idx[1], one.idx, 4 * vis[1]);
+            for (size_t i = 0; i < n && same; i++)
+                same = (masks[i] & 1) == fr_bit(&ref[m], i) && (masks[i] >> 1 & 1) == fr_bit(&one, i) &&
+                       masks[i] < 4;
+            rb_check(same, "%s %s mode %d: satc_cull_views on %s differs from the single culls",
+                     c->cam_name, lname, m, satc_isa_name(paths[p]));
+        }
+    }
+    fr_out_free(&one);
+    free(masks), free(cls[0]), free(cls[1]), free(idx[0]), free(idx[1]);
 }
 
 /* Tails and offsets: [first, first + count) on every path equals the
@@ -159,7 +212,8 @@ static void check_nonfinite(const ctx *c, const fm_set *s, int L, const fr_out c
         exit(2);
     for (size_t i = 0; i < s->n; i++) {
         if (i % 3 == 0) {
-            d.v[i][fields[(i / 3) % (size_t)nf]] = special[(i / 3) % 3];
+            size_t t = i / 3; /* every field gets NaN, +Inf and -Inf in turn */
+            d.v[i][fields[t % (size_t)nf]] = special[(t / (size_t)nf) % 3];
             expect[i] = 1;
         } else if (i % 12 == 1) { /* a center (translation) past 2^64 */
             int q = (int)(i / 12) % 3;
@@ -222,6 +276,7 @@ static void check_set(const ctx *c, fm_setkind kind, size_t n, rb_rng *r)
         for (int m = 0; m < 2; m++)
             fr_out_init(&ref[m], n);
         fr_check_paths(what, c->f, &b, 0, n, ref);
+        check_views(c, &b, n, ref, fm_layout_name(L));
         if (!have) {
             check_oracle(c, &s, ref, fm_layout_name(L));
             if (kind != FM_SPH)
@@ -266,13 +321,19 @@ int main(int argc, char **argv)
     int reps = quick ? 1 : 2;
     size_t n = quick ? 200 : 1200;
     for (int rep = 0; rep < reps; rep++) {
+        satc_camera cams[4];
+        satc_frustum fs[4];
         for (int k = 0; k < 4; k++) {
-            satc_camera cam;
-            satc_frustum f;
-            scn_random_camera(&sr, (scn_cam_kind)k, &cam);
-            if (!rb_check(satc_frustum_from_camera(&f, &cam) == SATC_OK, "camera %d", k))
-                continue;
-            ctx c = {&cam, &f, scn_cam_name((scn_cam_kind)k)};
+            scn_random_camera(&sr, (scn_cam_kind)k, &cams[k]);
+            if (rep == 1) /* a large world: camera and volumes 1e6 from the origin */
+                cams[k].origin[0] += 1.0e6f, cams[k].origin[1] -= 2.5e5f, cams[k].origin[2] += 3.0e5f;
+            if (!rb_check(satc_frustum_from_camera(&fs[k], &cams[k]) == SATC_OK, "camera %d", k))
+                return rb_finish();
+        }
+        for (int k = 0; k < 4; k++) {
+            satc_camera cam = cams[k];
+            satc_frustum f = fs[k];
+            ctx c = {&cam, &f, scn_cam_name((scn_cam_kind)k), &fs[(k + 1) % 4]};
             for (int s = 0; s < FM_NSETS; s++)
                 check_set(&c, (fm_setkind)s, n, &r);
         }

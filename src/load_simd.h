@@ -166,27 +166,29 @@ SATC_AI void aabb_axes_v(const vconst *k, V *x)
 }
 
 /* Element (r, c) of W affine matrices: m[r][c], r < 3. */
-SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4])
+SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, V m[3][4])
 {
     const int soa = 0;
     const float *base = satc_at(s->matrix, s->stride, i);
     V t[4];
     if (nl == W)
         prefetch_ahead(base, s->stride);
-    if (nl == W && s->layout == SATC_AFFINE_4X4_COLUMN_MAJOR) {
-        for (int c = 0; c < 4; c++) {
-            v_load_rec4(base + 4 * c, s->stride, t);
+    if (nl == W && s->layout != SATC_AFFINE_ROWS) {
+        /* Columns of 4 (4x4) or 3 (4x3) floats, read 16 bytes at a time;
+         * the translation column from one float earlier (m[11..14] of a
+         * 4x4, m[8..11] of a 4x3), so nothing past it is read: not a 4x4's
+         * m[15], not the float after a packed 4x3. */
+        const int cs = s->layout == SATC_AFFINE_4X4_COLUMN_MAJOR ? 4 : 3;
+        for (int c = 0; c < 3; c++) {
+            v_load_rec4(base + cs * c, s->stride, t);
             m[0][c] = t[0], m[1][c] = t[1], m[2][c] = t[2];
         }
-    } else if (nl == W && s->layout == SATC_AFFINE_ROWS) {
+        v_load_rec4(base + 3 * cs - 1, s->stride, t);
+        m[0][3] = t[1], m[1][3] = t[2], m[2][3] = t[3];
+    } else if (nl == W) { /* rows: 3 x 4 floats */
         for (int r = 0; r < 3; r++) {
             v_load_rec4(base + 4 * r, s->stride, t);
             m[r][0] = t[0], m[r][1] = t[1], m[r][2] = t[2], m[r][3] = t[3];
-        }
-    } else if (nl == W && rec_ok) { /* 4x3: the last column's 4th float is the next matrix's */
-        for (int c = 0; c < 4; c++) {
-            v_load_rec4(base + 3 * c, s->stride, t);
-            m[0][c] = t[0], m[1][c] = t[1], m[2][c] = t[2];
         }
     } else {
         for (int r = 0; r < 3; r++) {
@@ -283,7 +285,7 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     case SATC_FORM_INSTANCES: {
         const satc_instances *s = &b->instances;
         V m[3][4], lc[3], lh[3];
-        ld_mat(s, i, nl, rec_ok, m);
+        ld_mat(s, i, nl, m);
         if (s->mesh) {
             ld_mesh(s, i, nl, lc, lh);
         } else {

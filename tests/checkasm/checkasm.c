@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "internal.h"
 #include "scalar/cull_scalar.h"
 #include "scenes.h"
@@ -76,8 +77,13 @@ static void env_leave(fpenv old) { (void)old; }
 /* Paths, statistics                                                    */
 /* ------------------------------------------------------------------ */
 
-#define NPATHS 4
-static const satc_isa path_isa[NPATHS] = {SATC_ISA_SSE41, SATC_ISA_AVX2, SATC_ISA_NEON, SATC_ISA_AVX512};
+#define NPATHS 5
+/* The last is AVX-512's emulated twin (x86), which dispatch uses only on
+ * CPUs without AVX-512: compared here at kernel level where it would not
+ * otherwise run (its API calls run the native path). */
+#define PATH_EMU 4
+static const satc_isa path_isa[NPATHS] = {SATC_ISA_SSE41, SATC_ISA_AVX2, SATC_ISA_NEON, SATC_ISA_AVX512,
+                                          SATC_ISA_AVX512};
 static const char *const mode_name[2] = {"conservative", "exact"};
 
 typedef struct stats {
@@ -90,7 +96,23 @@ static int g_passed, g_failed, g_verbose, g_reports;
 static const char *g_group_name;
 static const char *g_form_name = "obb/soa"; /* the form of the case being compared */
 
-static int path_on(int p) { return (g_runnable & (unsigned)path_isa[p]) != 0; }
+static int path_on(int p)
+{
+    if (p == PATH_EMU)
+        return SATC_HAVE_AVX512_EMU && (satc_isa_native() & SATC_ISA_AVX512);
+    return (g_runnable & (unsigned)path_isa[p]) != 0;
+}
+
+static const char *path_name(int p) { return p == PATH_EMU ? "avx512-emu" : satc_isa_name(path_isa[p]); }
+
+static const satc_kernels *path_kernels(int p)
+{
+#if SATC_HAVE_AVX512_EMU
+    if (p == PATH_EMU)
+        return &satc_kernels_avx512_emu;
+#endif
+    return satc_kernels_for(path_isa[p]);
+}
 
 /* ------------------------------------------------------------------ */
 /* Batches: 15 arrays, each allocated to exactly its boxes, at an        */
@@ -252,7 +274,7 @@ static void report(int p, int mode, const char *what, const satc_frustum *f, con
     if (g_reports++ >= 8)
         return;
     printf("  MISMATCH group %s (%s) form %s path %s mode %s ftz %d: %s\n", g_group_name, what,
-           g_form_name, satc_isa_name(path_isa[p]), mode_name[mode], g_ftz, detail);
+           g_form_name, path_name(p), mode_name[mode], g_ftz, detail);
     if (box != (size_t)-1)
         print_box(v, box);
     print_frustum(f);
@@ -341,7 +363,7 @@ static uint64_t diff_outs(const outs *a, const outs *b, size_t count, int with_c
 static uint64_t compare_kernels(int p, const satc_frustum *f, const batch *b, size_t first,
                                 size_t count, unsigned flags, size_t *first_bad, int *canary)
 {
-    const satc_kernels *kr = satc_kernels_for(SATC_ISA_SCALAR), *kp = satc_kernels_for(path_isa[p]);
+    const satc_kernels *kr = satc_kernels_for(SATC_ISA_SCALAR), *kp = path_kernels(p);
     int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
     satc_kernel_fn fr = kr->fn[b->desc.form][ortho];
     satc_kernel_fn fp = kp->fn[b->desc.form][ortho];
@@ -1309,8 +1331,8 @@ static int run_tests(uint64_t seed, const char *only)
     printf("checkasm: paths:");
     for (int p = 0; p < NPATHS; p++) {
         if (path_on(p))
-            printf(" %s (%s)", satc_isa_name(path_isa[p]),
-                   satc_isa_native() & (unsigned)path_isa[p] ? "native" : "emulated");
+            printf(" %s (%s)", path_name(p),
+                   satc_isa_native() & (unsigned)path_isa[p] && p != PATH_EMU ? "native" : "emulated");
     }
     printf("\n");
     if (only) {
@@ -1363,7 +1385,7 @@ static int run_tests(uint64_t seed, const char *only)
                     g_total[p][m].canary += s->canary;
                     if (g_verbose || !ok)
                         printf("  %-4s %-10s %-6s %-12s %9llu boxes %6llu mismatches%s\n",
-                               ok ? "ok" : "FAIL", groups[gi].name, satc_isa_name(path_isa[p]),
+                               ok ? "ok" : "FAIL", groups[gi].name, path_name(p),
                                mode_name[m], (unsigned long long)s->boxes,
                                (unsigned long long)s->mismatches, s->canary ? " CANARY" : "");
                 }
@@ -1374,7 +1396,7 @@ static int run_tests(uint64_t seed, const char *only)
         for (int m = 0; m < 2; m++) {
             if (path_on(p))
                 printf("%-6s %-12s %10llu boxes compared, %llu mismatches, %llu canary hits\n",
-                       satc_isa_name(path_isa[p]), mode_name[m],
+                       path_name(p), mode_name[m],
                        (unsigned long long)g_total[p][m].boxes,
                        (unsigned long long)g_total[p][m].mismatches,
                        (unsigned long long)g_total[p][m].canary);
@@ -1445,7 +1467,7 @@ static int run_bench(void)
                     double t = time_path(path_isa[p], &s, mode, bits, reps);
                     printf("%-8s %8zu boxes %-12s %-6s %8.3f ns/box %6.2fx%s\n",
                            scn_name(kinds[ki]), s.count, mode_name[mode],
-                           satc_isa_name(path_isa[p]), t, ref / t,
+                           path_name(p), t, ref / t,
                            satc_isa_native() & (unsigned)path_isa[p] ? "" : " (emulated)");
                 }
             }

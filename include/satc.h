@@ -29,7 +29,13 @@
  *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
  *    2^-100 world units are not resolved. A frustum's constant term tol_t
  *    (for a frustum built in a batch's frame from a double camera, the
- *    rounding of its origin) is added to SATC_EPSILON * K * S.
+ *    rounding of its origin) is added to SATC_EPSILON * K * S. Under
+ *    denormals-are-zero a subnormal input reads as 0 (a box moved by less
+ *    than 2^-126 times its size), so answers may differ between
+ *    floating-point modes, but
+ *    only for volumes within this band: neither mode culls a touching one.
+ *    Frusta from satc_frustum_from_matrix contain the float matrix's own
+ *    clip volume; satc_obb_from_matrix boxes contain the mapped local box.
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
  *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in

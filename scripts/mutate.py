@@ -131,6 +131,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the copy (printed)")
+    ap.add_argument("--in-place", metavar="BUILD",
+                    help="mutate this tree itself (restored after each mutation) and use its "
+                         "configured, built and passing build directory BUILD: no copy, no baseline")
     args = ap.parse_args()
     if args.list:
         for name, cls, edits in MUTATIONS:
@@ -142,24 +145,30 @@ def main():
         unknown = names - {m[0] for m in MUTATIONS}
         if unknown:
             sys.exit("unknown mutations: " + ", ".join(sorted(unknown)))
-        chosen = [m for m in MUTATIONS if m[0] in names]
+        order = args.only.split(",")
+        chosen = sorted((m for m in MUTATIONS if m[0] in names), key=lambda m: order.index(m[0]))
 
     root = subprocess.check_output(["git", "rev-parse", "--show-toplevel"], text=True).strip()
     tmp = tempfile.mkdtemp(prefix="satc-mutate-")
-    src = os.path.join(tmp, "src")
     log = os.path.join(tmp, "log.txt")
-    files = subprocess.check_output(["git", "ls-files", "-z"], cwd=root).decode().split("\0")
-    for rel in filter(None, files):
-        dst = os.path.join(src, rel)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if os.path.isfile(os.path.join(root, rel)):
-            shutil.copy2(os.path.join(root, rel), dst)
     j = f"-j{args.jobs}"
-    print(f"copy in {src}, log {log}; baseline build ...", flush=True)
-    if run(["meson", "setup", "build", "-Dbench=false"], src, log) or run(["ninja", "-C", "build", j], src, log):
-        sys.exit("baseline build failed (see log)")
-    test = ["meson", "test", "-C", "build", "--no-rebuild", f"--num-processes={args.jobs}"]
-    if run(test, src, log, timeout=900):
+    bdir = "build"
+    if args.in_place:
+        src, bdir = root, os.path.abspath(args.in_place)
+        print(f"mutating {src} in place, build {bdir}, log {log}", flush=True)
+    else:
+        src = os.path.join(tmp, "src")
+        files = subprocess.check_output(["git", "ls-files", "-z"], cwd=root).decode().split("\0")
+        for rel in filter(None, files):
+            dst = os.path.join(src, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if os.path.isfile(os.path.join(root, rel)):
+                shutil.copy2(os.path.join(root, rel), dst)
+        print(f"copy in {src}, log {log}; baseline build ...", flush=True)
+        if run(["meson", "setup", "build", "-Dbench=false"], src, log) or run(["ninja", "-C", "build", j], src, log):
+            sys.exit("baseline build failed (see log)")
+    test = ["meson", "test", "-C", bdir, "--no-rebuild", f"--num-processes={args.jobs}"]
+    if not args.in_place and run(test, src, log, timeout=900):
         sys.exit("baseline meson test fails: mutations cannot be judged (see log)")
 
     results = []
@@ -176,30 +185,34 @@ def main():
                 break
             with open(p, "w") as f:
                 f.write(cur.replace(old, new))
-        if status is None:
-            with open(log, "a") as f:
-                f.write(f"\n=== mutation {name}\n")
-            if run(["ninja", "-C", "build", j], src, log):
-                status = "build failed"
-            else:
-                tlog = os.path.join(tmp, f"test-{name}.txt")
-                rc = run(test, src, tlog, timeout=900)
-                status = "caught" if rc else "NOT CAUGHT"
-                if rc:  # which tests failed
-                    failed = [m.group(1) for m in re.finditer(r"\d+/\d+ satc:\S+ / (\S+)\s+(?:FAIL|TIMEOUT)",
-                                                              open(tlog).read())]
-                    status += " by " + ", ".join(failed)
-        for p, text in originals.items():
-            with open(p, "w") as f:
-                f.write(text)
+        try:
+            status = status or judge(name, src, bdir, j, test, tmp, log)
+        finally:
+            for p, text in originals.items():
+                with open(p, "w") as f:
+                    f.write(text)
         results.append((name, cls, status))
         print(f"{name:24} {cls:22} {status}  ({time.time() - t0:.0f} s)", flush=True)
-    run(["ninja", "-C", "build", j], src, log)
+    run(["ninja", "-C", bdir, j], src, log)
     caught = sum(1 for r in results if r[2].startswith("caught"))
     print(f"\n{caught} of {len(results)} mutations caught")
-    if not args.keep:
+    if not args.keep and not args.in_place:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0 if caught == len(results) else 1
+
+
+def judge(name, src, bdir, j, test, tmp, log):
+    """Builds and tests the mutated tree: caught (and by what) or not."""
+    with open(log, "a") as f:
+        f.write(f"\n=== mutation {name}\n")
+    if run(["ninja", "-C", bdir, j], src, log):
+        return "build failed"
+    tlog = os.path.join(tmp, f"test-{name}.txt")
+    rc = run(test, src, tlog, timeout=900)
+    if not rc:
+        return "NOT CAUGHT"
+    failed = re.findall(r"\d+/\d+ satc:\S+ / (\S+)\s+(?:FAIL|TIMEOUT)", open(tlog).read())
+    return "caught by " + ", ".join(failed)
 
 
 if __name__ == "__main__":

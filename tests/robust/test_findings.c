@@ -10,8 +10,9 @@
  *  2. World axes but one tilted by a subnormal component; a box vertex
  *     inside near a frustum edge; scenes scaled by 1, 2^-60, 2^-100, 2^-120.
  *  3. glm perspective x look-at in double, rounded to float, every depth
- *     convention: points inside the float matrix's clip volume near its
- *     corners are visible (eye 700 units out with n = 0.01; wide fields of
+ *     convention: the frustum's fields hold the clip volume's corners, and
+ *     points inside the float matrix's clip volume near its corners are
+ *     visible (eye 700 units out with n = 0.01; wide fields of
  *     view; eye 10^5 out with far 7e7).
  *  4. satc_frustum_perspective with a subnormal near distance gives a
  *     status or accurate slopes; finite but huge input gives
@@ -168,11 +169,39 @@ static void finding2(void)
 
 /* ---- finding 3: matrices rounded from double (helpers in fn_common) ---- */
 
+/* The frustum's own fields (origin, frame, slopes, n, f) hold the clip
+ * volume's 8 corners (finite far) solved in long double: what
+ * satc_frustum_from_matrix promises, without the culling tolerance. */
+static int corners_inside(const satc_frustum *f, const float mf[4][4], unsigned conv)
+{
+    double zn = (conv & SATC_DEPTH_ZERO_TO_ONE) ? 0 : -1, zf = 1;
+    if (conv & SATC_DEPTH_REVERSED)
+        zn = zf, zf = (conv & SATC_DEPTH_ZERO_TO_ONE) ? 0 : -1;
+    int ok = 1;
+    for (int k = 0; k < 8; k++) {
+        if (k >= 4 && f->infinite)
+            break;
+        ld ndc[4] = {(k & 1) ? 1 : -1, (k & 2) ? 1 : -1, k >= 4 ? zf : zn, 1}, x[4], q[3];
+        if (!fn_solve4(mf, ndc, x))
+            return 0;
+        for (int i = 0; i < 3; i++) {
+            q[i] = 0;
+            for (int j = 0; j < 3; j++)
+                q[i] += (ld)f->frame[i][j] * (x[j] / x[3] - (ld)f->origin[j]);
+        }
+        ld g = 0x1p-50L * (fabsl(q[0]) + fabsl(q[1]) + fabsl(q[2]));
+        ok &= q[2] >= (ld)f->n - g && (f->infinite || q[2] <= (ld)f->f + g);
+        ok &= q[0] >= (ld)f->x0 * q[2] - g && q[0] <= (ld)f->x1 * q[2] + g;
+        ok &= q[1] >= (ld)f->y0 * q[2] - g && q[1] <= (ld)f->y1 * q[2] + g;
+    }
+    return ok;
+}
+
 static void finding3(void)
 {
     enum { PTS = 24 };
     fn_rng r = {15003};
-    long built = 0, refused = 0, tried = 0, fns = 0;
+    long built = 0, refused = 0, tried = 0, fns = 0, corners_bad = 0;
     for (int scen = 0; scen < 3; scen++) {
         for (int o = 0; o < 40; o++) {
             double dist, n, fa, fovy, aspect = 16.0 / 9;
@@ -201,6 +230,7 @@ static void finding3(void)
                 continue;
             }
             built++;
+            corners_bad += !corners_inside(&f, mf, conv);
             fn_vol v[PTS];
             unsigned char want[PTS];
             memset(v, 0, sizeof v);
@@ -238,6 +268,8 @@ static void finding3(void)
     rb_check(built >= 100, "finding 3: only %ld of 120 matrices built", built);
     rb_check(tried >= 1000, "finding 3: only %ld points inside", tried);
     rb_check(fns == 0, "finding 3: %ld false negatives", fns);
+    rb_check(corners_bad == 0, "finding 3: %ld frusta do not hold the clip volume's corners",
+             corners_bad);
 }
 
 static void finding4(void)

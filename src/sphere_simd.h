@@ -8,6 +8,8 @@
 
 /* 2^-100: see SPHERE_D2_FLOOR in the reference. */
 #define SATC_SPHERE_D2_FLOOR 7.888609052210118e-31f
+/* 2^-126: see SPHERE_CC_FLOOR in the reference. */
+#define SATC_SPHERE_CC_FLOOR 1.1754943508222875e-38f
 
 SATC_AI M edge_near_v(const V w[3], const V v[3], V rr, V zero)
 {
@@ -17,7 +19,8 @@ SATC_AI M edge_near_v(const V w[3], const V v[3], V rr, V zero)
     V c1 = v_sub(v_mul(w[2], v[0]), v_mul(w[0], v[2]));
     V c2 = v_sub(v_mul(w[0], v[1]), v_mul(w[1], v[0]));
     V cc = v_add(v_add(v_mul(c0, c0), v_mul(c1, c1)), v_mul(c2, c2));
-    return m_and(m_and(v_gt(wv, zero), v_lt(wv, vv)), v_le(cc, v_mul(rr, vv)));
+    return m_and(m_and(v_gt(wv, zero), v_lt(wv, vv)),
+                 v_le(cc, v_add(v_mul(rr, vv), v_set1(SATC_SPHERE_CC_FLOOR))));
 }
 
 SATC_AI M side_face_v(V delta, V qz, V v, V v0, V v1, V n, V fb, V tol, V zero)

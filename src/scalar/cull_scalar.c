@@ -284,6 +284,13 @@ int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
  * touching (2^-100). */
 #define SPHERE_D2_FLOOR 7.888609052210118e-31f
 
+/* Floor of the edge test's two sides, products of four lengths: below
+ * 2^-126 they are subnormal with a few ulps of 2^-149 absolute error (10 %
+ * at 1e-44, where the hunter found spheres of 1e-11 culled while touching),
+ * or flushed to zero under FTZ/DAZ; such edges count as touching. A normal
+ * float, so DAZ does not read it as 0. */
+#define SPHERE_CC_FLOOR 1.1754943508222875e-38f
+
 /* The part of segment [A, A + v] nearest to p, strictly between its ends,
  * within sqrt(rr): |w x v|^2 <= rr |v|^2 with w = p - A (no cancellation). */
 static inline int edge_near(const float w[3], const float v[3], float rr)
@@ -294,7 +301,7 @@ static inline int edge_near(const float w[3], const float v[3], float rr)
     float c1 = w[2] * v[0] - w[0] * v[2];
     float c2 = w[0] * v[1] - w[1] * v[0];
     float cc = c0 * c0 + c1 * c1 + c2 * c2;
-    return (wv > 0.0f) & (wv < vv) & (cc <= rr * vv);
+    return (wv > 0.0f) & (wv < vv) & (cc <= rr * vv + SPHERE_CC_FLOOR);
 }
 
 /* A side face u <= s z seen from p: p outside by delta >= 0 and its

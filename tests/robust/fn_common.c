@@ -258,7 +258,7 @@ long fn_cull_check(const satc_frustum *f, const fn_vol *v, const unsigned char *
                     double q[3];
                     for (int r2 = 0; r2 < 3; r2++)
                         q[r2] = (b->c[0] - (double)f->origin[0]) * f->frame[r2][0] + (b->c[1] - (double)f->origin[1]) * f->frame[r2][1] + (b->c[2] - (double)f->origin[2]) * f->frame[r2][2];
-                    printf("  frame %.9g %.9g %.9g  x/z %.9g y/z %.9g  fr x %.9g %.9g y %.9g %.9g n %.9g f %.9g\n", q[0], q[1], q[2], q[0]/q[2], q[1]/q[2], f->x0, f->x1, f->y0, f->y1, f->n, f->f);
+                    printf("  frame %.9g %.9g %.9g  x/z %.9g y/z %.9g  fr x %.9g %.9g y %.9g %.9g n %.9g f %.9g rad %a\n", q[0], q[1], q[2], q[0]/q[2], q[1]/q[2], f->x0, f->x1, f->y0, f->y1, f->n, f->f, (double)b->rad);
                 }
             }
         }

@@ -661,7 +661,8 @@ typedef enum satc_isa {
     SATC_ISA_NEON = 8,   /**< 4 boxes per register */
     SATC_ISA_AVX512 = 16 /**< 16 boxes per register: AVX-512 F, VL, DQ and BW (x86-64-v4),
                               native when CPUID and XGETBV report them and the ZMM state;
-                              on an x86 CPU without them it runs emulated (from AVX2) */
+                              on an x86 CPU without them it runs emulated (from AVX2)
+                              when built with -Davx512_emu=enabled */
 } satc_isa;
 
 /** Paths compiled into this library, emulated ones included (bit mask). */

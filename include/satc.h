@@ -712,6 +712,126 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
                                          const satc_boxes *boxes, size_t first, size_t count,
                                          satc_mode mode, satc_results *out);
 
+/* ------------------------------------------------------------------ */
+/* Query volumes: a sphere or a ray against a batch                     */
+/* ------------------------------------------------------------------ */
+
+/** Relative tolerance of the sphere and ray queries' exact tests (run in
+ * double on the stored floats): 2^-40. See satc_query_sphere and
+ * satc_query_ray for the magnitudes it multiplies. */
+#define SATC_QUERY_TOLERANCE 9.094947017729282e-13
+
+/**
+ * Which volumes of batch `b`, [first, first + count), any form, touch the
+ * ball of `center` and `radius` (world units)? An area of effect, a
+ * proximity or hearing radius, a sphere trigger. Outputs as satc_cull:
+ * bitmask, class bytes, increasing absolute indices, visible (the number
+ * of hits, always written on success).
+ *
+ * Conservative mode: the cull against the ball's bounding cube, its six
+ * face planes (RTR 22.14.3): never drops a touching volume, may keep
+ * volumes near the cube's edges and corners. Exact mode: the cube's
+ * 15-axis cull gives candidates, then each is decided in double on its
+ * stored floats (RTR 22.13.2, Arvo's closest point, for boxes of every
+ * form as the parallelepiped they describe; RTR 22.13.1 for spheres:
+ * centers within r + r2). A volume is kept when its Euclidean distance to
+ * `center` is at most
+ *     radius + SATC_QUERY_TOLERANCE * Q,
+ *     Q = |center|_1 + |c|_1 + |center - c|_1 + sum_j |H_j|_1 + radius
+ *         (+ 2 r2 for a sphere of radius r2),
+ * c the volume's center and H_j its half-axis vectors in world units (an
+ * instance's c counts the terms of M c_local + t): touching (distance
+ * exactly `radius`) is always a hit, on every path, in both modes.
+ * Exact mode keeps nothing farther than radius + 2 SATC_QUERY_TOLERANCE Q
+ * from `center` for volumes whose half axes are orthogonal (AABB,
+ * min/max, spheres, OBBs, instances without shear; checked against a
+ * double oracle in tests/queries/test_rays.c); a sheared or flat
+ * parallelepiped is never dropped when it touches, and its band grows
+ * with its condition (the closest point is solved, the decision taken on
+ * a proven lower bound of the distance).
+ * Classes: SATC_INSIDE when the whole volume lies within
+ * radius - SATC_QUERY_TOLERANCE Q of `center` (every vertex, or
+ * |center - c| + r2), else SATC_INTERSECTING; asking for classes in
+ * conservative mode costs the double geometry of the kept volumes.
+ * Non-finite volumes (a NaN or infinite field, a mesh id past the table)
+ * are always kept, SATC_INTERSECTING; every finite volume gets the exact
+ * test in double however far it is (SATC_MAX_MAGNITUDE bounds only the
+ * query: |center|_1 and radius). Radius 0 is a point query.
+ * Every path gives the scalar reference's bits: the refinement is one
+ * scalar code shared by all paths.
+ * Returns SATC_OK, SATC_ERR_NULL (center or out NULL, or as satc_cull),
+ * SATC_ERR_NONFINITE (center or radius NaN or infinite), SATC_ERR_BOUNDS
+ * (radius < 0, radius or |center|_1 beyond SATC_MAX_MAGNITUDE),
+ * SATC_ERR_FLAGS, SATC_ERR_LAYOUT, SATC_ERR_RANGE as satc_cull; on error
+ * nothing is written.
+ */
+SATC_API satc_status satc_query_sphere(const float center[3], float radius, const satc_batch *b,
+                                       size_t first, size_t count, satc_mode mode,
+                                       satc_results *out);
+
+/** satc_query_sphere on an explicitly chosen path (one bit of satc_isa;
+ * SATC_ERR_FLAGS for none or several, SATC_ERR_ISA when not runnable). */
+SATC_API satc_status satc_query_sphere_isa(satc_isa isa, const float center[3], float radius,
+                                           const satc_batch *b, size_t first, size_t count,
+                                           satc_mode mode, satc_results *out);
+
+/**
+ * Which volumes of batch `b`, [first, first + count), any form, does the
+ * ray origin + t dir, 0 <= t <= tmax, touch, which does it enter first,
+ * and where? Picking, line of sight, a projectile's step. tmax may be
+ * +INFINITY (a half-line); dir need not be unit (t is then in units of
+ * |dir|: the world distance is t |dir|); dir = 0 or tmax = 0 is a point
+ * query at origin. Outputs as satc_cull (class SATC_INTERSECTING for
+ * every hit, never SATC_INSIDE), plus, each optional (NULL: not wanted):
+ *  - t: room for count floats; t[k] is the entry parameter of the k-th
+ *    hit in increasing index order (the volume indices[k]): the smallest
+ *    t at which the ray is in the volume, 0 when origin is in it,
+ *    computed in double and rounded to nearest float (it may round to
+ *    +Inf for a tiny dir). NaN for a non-finite volume; in conservative
+ *    mode, +Inf for a kept volume the exact test finds the ray misses.
+ *  - nearest: the absolute index of the hit with the smallest t (ties go
+ *    to the smaller index; NaN and +Inf never count), or SIZE_MAX when
+ *    there is none. Written on success even when count is 0.
+ *
+ * Candidates come from the segment query (seed 002's six axes among the
+ * thin box's fifteen, see satc_frustum_from_segment) from origin to
+ * tmax, or, for a longer ray, to where |origin|_1 plus its length reaches
+ * SATC_MAX_MAGNITUDE (a volume touching the ray only beyond that is not
+ * found unless its own magnitude rule keeps it). Conservative mode
+ * reports the candidates of the segment's six face planes. Exact mode
+ * decides each candidate of its 15-axis test in double on the whole
+ * [0, tmax] by the slab method (RTR 22.7): per slab normal N of the
+ * volume (a box's face normals, plus edge normals for flat ones; a
+ * sphere by its chord), the ray is clipped to
+ *     |N.(x - c)| <= sum_j |N.H_j| + SATC_QUERY_TOLERANCE |N|_1 Q,
+ *     Q = |origin|_1 + |c|_1 + |origin - c|_1 + |tf| |dir|_1 + |w|_1 + sum_j |H_j|_1,
+ * tf the parameter of the foot of the perpendicular from c and w the
+ * foot minus c (a sphere of radius r2: r2 + SATC_QUERY_TOLERANCE (Q + 2 r2)).
+ * A volume the ray touches is always a hit, on every path, in both modes
+ * (grazing rays, rays along a face, rays starting inside or on a face);
+ * exact mode keeps no volume of orthogonal half axes farther than
+ * 3 SATC_QUERY_TOLERANCE Q from the ray, and t is the entry into the
+ * volume grown by that much (at most that far before the true entry,
+ * divided by the sine of the angle between the ray and the face it
+ * enters). Non-finite volumes are always hits (t NaN). Every path gives
+ * the scalar reference's bits.
+ * Returns SATC_OK, SATC_ERR_NULL (origin, dir or out NULL, or as
+ * satc_cull), SATC_ERR_NONFINITE (NaN or infinite origin or dir, NaN
+ * tmax), SATC_ERR_BOUNDS (tmax < 0, |origin|_1 >= SATC_MAX_MAGNITUDE),
+ * SATC_ERR_FLAGS, SATC_ERR_LAYOUT, SATC_ERR_RANGE as satc_cull; on error
+ * nothing is written.
+ */
+SATC_API satc_status satc_query_ray(const float origin[3], const float dir[3], float tmax,
+                                    const satc_batch *b, size_t first, size_t count,
+                                    satc_mode mode, satc_results *out, float *t, size_t *nearest);
+
+/** satc_query_ray on an explicitly chosen path (one bit of satc_isa;
+ * SATC_ERR_FLAGS for none or several, SATC_ERR_ISA when not runnable). */
+SATC_API satc_status satc_query_ray_isa(satc_isa isa, const float origin[3], const float dir[3],
+                                        float tmax, const satc_batch *b, size_t first,
+                                        size_t count, satc_mode mode, satc_results *out, float *t,
+                                        size_t *nearest);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "query_internal.h"
 
 static const float *at(const float *p, size_t stride, size_t i)
 {
@@ -21,11 +21,10 @@ static void rd3(const satc_vec3s *v, size_t i, double out[3])
     out[2] = *at(v->z, v->stride, i);
 }
 
-/* Center c and half size h of volume i in world units, in double; 0 when
- * the volume cannot be bounded (a mesh id past the table). */
-static int bounds(const satc_batch *b, size_t i, double c[3], double h[3])
+int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *vol)
 {
-    double H[3][3] = {{0}}, v[3], w[3];
+    double(*H)[3] = vol->H, *c = vol->c, v[3], w[3];
+    memset(vol, 0, sizeof *vol);
     switch (b->form) {
     case SATC_FORM_OBB:
         rd3(&b->obb.center, i, c);
@@ -58,6 +57,8 @@ static int bounds(const satc_batch *b, size_t i, double c[3], double h[3])
         double r = fabs((double)*at(b->spheres.radius.p, b->spheres.radius.stride, i));
         for (int j = 0; j < 3; j++)
             H[j][j] = r;
+        vol->r = r;
+        vol->sphere = 1;
         break;
     }
     default: { /* SATC_FORM_INSTANCES */
@@ -82,14 +83,29 @@ static int bounds(const satc_batch *b, size_t i, double c[3], double h[3])
         }
         for (int r = 0; r < 3; r++) {
             c[r] = m[r][3] + m[r][0] * lc[0] + m[r][1] * lc[1] + m[r][2] * lc[2];
+            vol->cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) +
+                         fabs(m[r][2] * lc[2]);
             for (int j = 0; j < 3; j++)
                 H[j][r] = m[r][j] * fabs(lh[j]);
         }
-        break;
+        return 1;
     }
     }
-    for (int k = 0; k < 3; k++)
-        h[k] = fabs(H[0][k]) + fabs(H[1][k]) + fabs(H[2][k]);
+    vol->cmag = fabs(c[0]) + fabs(c[1]) + fabs(c[2]);
+    return 1;
+}
+
+/* Center c and half size h of volume i in world units, in double; 0 when
+ * the volume cannot be bounded (a mesh id past the table). */
+static int bounds(const satc_batch *b, size_t i, double c[3], double h[3])
+{
+    satc_vol_d v;
+    if (!satc_volume_d(b, i, &v))
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        c[k] = v.c[k];
+        h[k] = fabs(v.H[0][k]) + fabs(v.H[1][k]) + fabs(v.H[2][k]);
+    }
     return 1;
 }
 

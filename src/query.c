@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "query_internal.h"
 
 /* The frustum of the box o + sum_k (mid_k + t_k) frame_k, |t_k| <= half_k;
  * the tolerance's constant term as for a camera's box (src/frustum.c). */
@@ -79,28 +79,14 @@ satc_status satc_frustum_from_box(satc_frustum *out, const satc_obb *box)
     return SATC_OK;
 }
 
-satc_status satc_frustum_from_segment(satc_frustum *out, const float p0[3], const float p1[3])
+void satc_segment_frustum(satc_frustum *out, const float p0[3], const double D[3], double len)
 {
-    if (!out || !p0 || !p1)
-        return SATC_ERR_NULL;
-    double d[3], len2 = 0, mag = 0;
-    for (int k = 0; k < 3; k++) {
-        if (!isfinite(p0[k]) || !isfinite(p1[k]))
-            return SATC_ERR_NONFINITE;
-        d[k] = (double)p1[k] - p0[k];
-        len2 += d[k] * d[k];
-        mag += fabs((double)p0[k]);
-    }
-    double len = sqrt(len2);
-    if (!(mag + len <= SATC_MAX_MAGNITUDE))
-        return SATC_ERR_BOUNDS;
     /* The origin is p0 itself (a float: no rounding there); the segment
      * runs along D from 0 to len in frame coordinates. */
     float frame[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, mid[3] = {0, 0, 0}, half[3] = {0, 0, 0};
     if (len > 0) {
         /* D along the segment; L, U complete it in double, from the world
          * axis least aligned with D. */
-        double D[3] = {d[0] / len, d[1] / len, d[2] / len};
         int m = fabs(D[0]) <= fabs(D[1]) ? (fabs(D[0]) <= fabs(D[2]) ? 0 : 2)
                                          : (fabs(D[1]) <= fabs(D[2]) ? 1 : 2);
         double e[3] = {0, 0, 0}, L[3], U[3], t;
@@ -122,5 +108,26 @@ satc_status satc_frustum_from_segment(satc_frustum *out, const float p0[3], cons
         mid[2] = (float)(0.5 * len);
     }
     box_frustum(out, p0, frame, mid, half);
+}
+
+satc_status satc_frustum_from_segment(satc_frustum *out, const float p0[3], const float p1[3])
+{
+    if (!out || !p0 || !p1)
+        return SATC_ERR_NULL;
+    double d[3], len2 = 0, mag = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(p0[k]) || !isfinite(p1[k]))
+            return SATC_ERR_NONFINITE;
+        d[k] = (double)p1[k] - p0[k];
+        len2 += d[k] * d[k];
+        mag += fabs((double)p0[k]);
+    }
+    double len = sqrt(len2);
+    if (!(mag + len <= SATC_MAX_MAGNITUDE))
+        return SATC_ERR_BOUNDS;
+    double D[3] = {0, 0, 0};
+    if (len > 0)
+        D[0] = d[0] / len, D[1] = d[1] / len, D[2] = d[2] / len;
+    satc_segment_frustum(out, p0, D, len);
     return SATC_OK;
 }

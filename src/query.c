@@ -79,26 +79,32 @@ satc_status satc_frustum_from_box(satc_frustum *out, const satc_obb *box)
     return SATC_OK;
 }
 
+/* L, U completing the unit D (double) to a right-handed orthonormal
+ * frame (L x U = D): L from the world axis least aligned with D. */
+void satc_frame_from_dir(const double D[3], double L[3], double U[3])
+{
+    int m = fabs(D[0]) <= fabs(D[1]) ? (fabs(D[0]) <= fabs(D[2]) ? 0 : 2)
+                                     : (fabs(D[1]) <= fabs(D[2]) ? 1 : 2);
+    double e[3] = {0, 0, 0}, t;
+    e[m] = 1;
+    t = D[m];
+    for (int k = 0; k < 3; k++)
+        L[k] = e[k] - t * D[k];
+    t = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+    for (int k = 0; k < 3; k++)
+        L[k] /= t;
+    U[0] = D[1] * L[2] - D[2] * L[1], U[1] = D[2] * L[0] - D[0] * L[2];
+    U[2] = D[0] * L[1] - D[1] * L[0];
+}
+
 void satc_segment_frustum(satc_frustum *out, const float p0[3], const double D[3], double len)
 {
     /* The origin is p0 itself (a float: no rounding there); the segment
      * runs along D from 0 to len in frame coordinates. */
     float frame[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, mid[3] = {0, 0, 0}, half[3] = {0, 0, 0};
     if (len > 0) {
-        /* D along the segment; L, U complete it in double, from the world
-         * axis least aligned with D. */
-        int m = fabs(D[0]) <= fabs(D[1]) ? (fabs(D[0]) <= fabs(D[2]) ? 0 : 2)
-                                         : (fabs(D[1]) <= fabs(D[2]) ? 1 : 2);
-        double e[3] = {0, 0, 0}, L[3], U[3], t;
-        e[m] = 1;
-        t = D[m];
-        for (int k = 0; k < 3; k++)
-            L[k] = e[k] - t * D[k];
-        t = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
-        for (int k = 0; k < 3; k++)
-            L[k] /= t;
-        U[0] = D[1] * L[2] - D[2] * L[1], U[1] = D[2] * L[0] - D[0] * L[2];
-        U[2] = D[0] * L[1] - D[1] * L[0];
+        double L[3], U[3];
+        satc_frame_from_dir(D, L, U);
         for (int k = 0; k < 3; k++)
             frame[0][k] = (float)L[k], frame[1][k] = (float)U[k], frame[2][k] = (float)D[k];
         /* Rounding the frame to float moves the far end point by a few

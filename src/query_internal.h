@@ -36,4 +36,8 @@ int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *v);
  */
 void satc_segment_frustum(satc_frustum *out, const float p0[3], const double D[3], double len);
 
+/* L, U completing the unit vector D to a right-handed orthonormal frame
+ * (L x U = D), in double (query.c). */
+void satc_frame_from_dir(const double D[3], double L[3], double U[3]);
+
 #endif

@@ -793,12 +793,15 @@ SATC_API satc_status satc_query_sphere_isa(satc_isa isa, const float center[3], 
  *    to the smaller index; NaN and +Inf never count), or SIZE_MAX when
  *    there is none. Written on success even when count is 0.
  *
- * Candidates come from the segment query (seed 002's six axes among the
- * thin box's fifteen, see satc_frustum_from_segment) from origin to
- * tmax, or, for a longer ray, to where |origin|_1 plus its length reaches
- * SATC_MAX_MAGNITUDE (a volume touching the ray only beyond that is not
- * found unless its own magnitude rule keeps it). Conservative mode
- * reports the candidates of the segment's six face planes. Exact mode
+ * Candidates come from a cull every path runs: a hair-thin perspective
+ * frustum around the ray (slopes +-2^-20, apex just behind origin, far
+ * plane past tmax or at infinity), whose band is relative to each
+ * volume's distance as a camera's is; a segment shorter than
+ * |origin|_1 / 768, a zero dir or tmax 0 takes the segment query instead
+ * (seed 002's six axes among the thin box's fifteen, see
+ * satc_frustum_from_segment; a finite ray whose |origin|_1 plus length
+ * would pass SATC_MAX_MAGNITUDE stops there). Conservative mode
+ * reports the candidates of that frustum's planes. Exact mode
  * decides each candidate of its 15-axis test in double on the whole
  * [0, tmax] by the slab method (RTR 22.7): per slab normal N of the
  * volume (a box's face normals, plus edge normals for flat ones; a

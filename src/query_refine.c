@@ -434,18 +434,20 @@ static satc_status ray_call(unsigned isa, const float origin[3], const float dir
         return SATC_ERR_NONFINITE;
     if (!(tmax >= 0) || !(q.pmag < SATC_MAX_MAGNITUDE))
         return SATC_ERR_BOUNDS;
-    /* The candidates. A finite ray: the segment from the origin to tmax
-     * (its band is 3 SATC_EPSILON times its length). A half-line, or a
-     * ray past SATC_MAX_MAGNITUDE: a hair-thin perspective frustum around
-     * it, slopes +-2^-20, apex a little behind the origin (in double, its
-     * rounding in the frustum's tolerance), infinite far plane: its band
-     * is relative to each volume's own distance, as a camera's is. */
+    /* The candidates: a hair-thin perspective frustum around the ray,
+     * slopes +-2^-20, apex a little behind the origin (in double, its
+     * rounding in the frustum's tolerance), far plane past tmax or at
+     * infinity: its band is relative to each volume's own distance, as a
+     * camera's is. A segment much shorter than |origin|_1 / 768 takes the
+     * segment query instead (whose origin is exact, and whose band,
+     * 3 SATC_EPSILON times its length, is then the smaller); so do a zero
+     * direction and tmax 0 (a point). */
     double dl = sqrt(dl2), len = dl * (double)tmax, room = SATC_MAX_MAGNITUDE - q.pmag;
     double D[3] = {0, 0, 0};
     if (dl > 0)
         D[0] = q.d[0] / dl, D[1] = q.d[1] / dl, D[2] = q.d[2] / dl;
     satc_frustum f;
-    if (dl > 0 && tmax > 0 && !(len <= room)) {
+    if (dl > 0 && tmax > 0 && !(len * 768 < q.pmag)) {
         satc_camera_d cam;
         memset(&cam, 0, sizeof cam);
         double L[3], U[3], back = 0x1p-20 * (q.pmag > 1 ? q.pmag : 1), zero[3] = {0, 0, 0};
@@ -456,12 +458,18 @@ static satc_status ray_call(unsigned isa, const float origin[3], const float dir
         }
         cam.n = (float)(0.5 * back);
         cam.f = INFINITY;
+        if (len <= room) { /* the end's depth, back + len, with room to spare */
+            double far = (back + len) * (1 + 0x1p-20);
+            cam.f = (float)far;
+            if ((double)cam.f < far)
+                cam.f = nextafterf(cam.f, INFINITY);
+        }
         cam.l0 = cam.u0 = -0x1p-20f * cam.n;
         cam.l1 = cam.u1 = 0x1p-20f * cam.n;
         if ((st = satc_frustum_from_camera_d(&f, &cam, zero)) != SATC_OK)
             return st;
     } else {
-        satc_segment_frustum(&f, origin, D, dl > 0 ? len : 0);
+        satc_segment_frustum(&f, origin, D, dl > 0 && tmax > 0 ? (len <= room ? len : room) : 0);
     }
     if ((st = satc_check_call(&f, b, first, count, mode, out->indices != NULL)) != SATC_OK)
         return st;

@@ -377,9 +377,9 @@ int main(int argc, char **argv)
                 bad = 1;
             }
         }
-        qctx ce = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[0], tv, 0, SIZE_MAX};
-        qctx cc = {&qs[i], &s.boxes, &batch, n, SATC_CONSERVATIVE, mask[1], NULL, 0, SIZE_MAX};
-        qctx cs = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[2], NULL, 0, SIZE_MAX};
+        qctx ce = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[0], tv, 0, SIZE_MAX, 0};
+        qctx cc = {&qs[i], &s.boxes, &batch, n, SATC_CONSERVATIVE, mask[1], NULL, 0, SIZE_MAX, 0};
+        qctx cs = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[2], NULL, 0, SIZE_MAX, 0};
         sctx st = {&s.boxes, n};
         static bench_job jobs[4];
         memset(jobs, 0, sizeof jobs);

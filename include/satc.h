@@ -747,8 +747,9 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
  * min/max, spheres, OBBs, instances without shear; checked against a
  * double oracle in tests/queries/test_rays.c); a sheared or flat
  * parallelepiped is never dropped when it touches, and its band grows
- * with its condition (the closest point is solved, the decision taken on
- * a proven lower bound of the distance).
+ * with its condition (a volume is dropped only on a proven lower bound
+ * of its distance, the separating plane through the closest point found:
+ * Arvo's clamp, then active sets when that point is not conclusive).
  * Classes: SATC_INSIDE when the whole volume lies within
  * radius - SATC_QUERY_TOLERANCE Q of `center` (every vertex, or
  * |center - c| + r2), else SATC_INTERSECTING; asking for classes in
@@ -802,7 +803,7 @@ SATC_API satc_status satc_query_sphere_isa(satc_isa isa, const float center[3], 
  * satc_frustum_from_segment; a finite ray whose |origin|_1 plus length
  * would pass SATC_MAX_MAGNITUDE stops there). Conservative mode
  * reports the candidates of that frustum's planes. Exact mode
- * decides each candidate of its 15-axis test in double on the whole
+ * decides each candidate of that frustum's exact test in double on the whole
  * [0, tmax] by the slab method (RTR 22.7): per slab normal N of the
  * volume (a box's face normals, plus edge normals for flat ones; a
  * sphere by its chord), the ray is clipped to

@@ -211,12 +211,26 @@ static int sphere_test(const double p[3], double pmag, double r, const satc_vol_
         if (lower_bound(F, w, v->H) > reach)
             return 0;
     }
+    /* Arvo's point first (RTR 22.13.2: each coordinate clamped on its own
+     * axis), the closest point when the axes are orthogonal: within
+     * reach, a hit (a point of the volume that near); its separating
+     * plane farther, a miss. Only what lies between (sheared boxes)
+     * takes the active-set solver. */
     double s[3], m[3];
-    closest_point(v->H, w, s);
-    for (int k = 0; k < 3; k++)
-        m[k] = w[k] - s[0] * v->H[0][k] - s[1] * v->H[1][k] - s[2] * v->H[2][k];
-    if (lower_bound(m, w, v->H) > reach)
-        return 0;
+    for (int j = 0; j < 3; j++) {
+        double g = dot3(v->H[j], v->H[j]), x = g > 0 ? dot3(w, v->H[j]) / g : 0;
+        s[j] = x < -1.0 ? -1.0 : x > 1.0 ? 1.0 : x;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            closest_point(v->H, w, s);
+        for (int k = 0; k < 3; k++)
+            m[k] = w[k] - s[0] * v->H[0][k] - s[1] * v->H[1][k] - s[2] * v->H[2][k];
+        if (lower_bound(m, w, v->H) > reach)
+            return 0;
+        if (dot3(m, m) <= reach * reach)
+            break;
+    }
     /* Inside: every vertex within r - tol of the center. */
     if (r > tol) {
         double lim = (r - tol) * (r - tol);

@@ -650,7 +650,10 @@ typedef struct satc_results {
  * pointer the form reads is NULL), SATC_ERR_FLAGS (unknown mode or form,
  * or f not a built frustum), SATC_ERR_LAYOUT (see satc_vec3s and
  * satc_instances), SATC_ERR_RANGE (first + count overflows, or indices
- * wanted past UINT32_MAX). On error nothing is written.
+ * wanted past UINT32_MAX); with batch.groups (satc_groups), also
+ * SATC_ERR_NULL (neither size nor offsets, or a bound stream NULL),
+ * SATC_ERR_LAYOUT (a bound stream misaligned, offsets decreasing) and
+ * SATC_ERR_RANGE (ngroups * size overflows). On error nothing is written.
  */
 SATC_API satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first,
                                size_t count, satc_mode mode, satc_results *out);

@@ -544,6 +544,12 @@ typedef struct satc_batch {
  * large that a volume inside it could reach SATC_MAX_MAGNITUDE, is never
  * decided whole.
  *
+ * For SATC_FORM_INSTANCES, a volume's tolerance also grows with its local
+ * center's offset (|M lc|), which a world bound does not show: groups are
+ * decided when the local box is shared or comes from a mesh table of at
+ * most 65536 entries (the largest |lc_k| / |lh_k| among them bounds it);
+ * with a local box per instance, every volume is culled alone.
+ *
  * Group g holds volumes [g * size, (g + 1) * size) when size > 0, else
  * [offsets[g], offsets[g + 1]) (offsets nondecreasing; empty groups
  * allowed). Volumes of a cull's range outside every group are culled one

@@ -514,10 +514,75 @@ typedef struct satc_batch {
         satc_instances instances;
         satc_spheres spheres;
     };
+    /** Optional group bounds (satc_groups); NULL culls every volume on its own. */
+    const struct satc_groups *groups;
 } satc_batch;
+
+/**
+ * Group bounds of a batch (Unity's chunk bounds, a BVH's leaves, a grid's
+ * cells): consecutive volumes form groups, each with a world AABB that
+ * contains all of them. Attached to a batch (satc_batch.groups), they
+ * apply to every cull of it (satc_cull, satc_cull_views, query volumes,
+ * every form and path): per view, a group whose bound is outside a plane
+ * by more than twice the largest tolerance any volume inside the bound
+ * can have is culled whole without reading its volumes; a group whose
+ * bound is inside every plane by that margin is visible whole, class
+ * SATC_INSIDE, without reading them; the other groups' volumes are culled
+ * one by one. The margin is what makes the answer the flat cull's: the
+ * flat plane test of a volume inside a culled bound also culls it, and of
+ * a volume inside an accepted bound also finds it inside every plane (the
+ * plane test's rounding is below the tolerance, see the contract), so
+ * visibility and classes equal the flat cull's bit for bit, on every path.
+ * The decisions are made in double per group and view (RTR 22.14.1:
+ * hierarchical culling).
+ *
+ * Precondition: each bound contains its group's volumes (as satc_to_aabbs
+ * or satc_group_bounds compute them). A volume with a NaN or infinite
+ * field is in no bound: give its group a non-finite bound (the helpers
+ * do) and the group is culled volume by volume, so the volume stays
+ * visible. A bound with a NaN, an infinite or a negative field, or so
+ * large that a volume inside it could reach SATC_MAX_MAGNITUDE, is never
+ * decided whole.
+ *
+ * For SATC_FORM_INSTANCES, a volume's tolerance also grows with its local
+ * center's offset (|M lc|), which a world bound does not show: groups are
+ * decided when the local box is shared or comes from a mesh table of at
+ * most 65536 entries (the largest |lc_k| / |lh_k| among them bounds it);
+ * with a local box per instance, every volume is culled alone.
+ *
+ * Group g holds volumes [g * size, (g + 1) * size) when size > 0, else
+ * [offsets[g], offsets[g + 1]) (offsets nondecreasing; empty groups
+ * allowed). Volumes of a cull's range outside every group are culled one
+ * by one.
+ */
+typedef struct satc_groups {
+    size_t size;             /**< volumes per group, or 0 to use offsets */
+    const uint32_t *offsets; /**< size == 0: ngroups + 1 nondecreasing volume indices */
+    size_t ngroups;          /**< number of groups */
+    satc_vec3s center;       /**< world center of group g's bound */
+    satc_vec3s half;         /**< world half size of group g's bound (>= 0) */
+} satc_groups;
 
 /** The batch descriptor of Eberly arrays (satc_boxes: separate float arrays). */
 SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
+
+/**
+ * World AABBs of groups of a batch's volumes, for satc_groups: group g
+ * (as satc_groups defines it from size, offsets and ngroups) gets the
+ * smallest float AABB containing every volume's satc_to_aabbs box,
+ * rounded outward: center[3 g + k], half[3 g + k] (float3 arrays:
+ * SATC_VEC3S_AOS(center, 12)). A group holding a volume with a NaN or
+ * infinite field gets center NaN and half +Inf (culled volume by volume);
+ * an empty group gets center 0 and half 0. Reads volumes [0, count) only:
+ * groups are cut at count (a last group of fixed size may be short).
+ * Returns SATC_OK, SATC_ERR_NULL (b, or center or half with ngroups > 0,
+ * or offsets with size 0), SATC_ERR_FLAGS (unknown form), SATC_ERR_RANGE
+ * (ngroups * size overflows), SATC_ERR_LAYOUT (offsets decreasing, or a
+ * stream of b); on error nothing is written.
+ */
+SATC_API satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
+                                       const uint32_t *offsets, size_t ngroups, float *center,
+                                       float *half);
 
 /**
  * World AABBs of volumes [first, first + count) of batch b, any form
@@ -591,7 +656,10 @@ typedef struct satc_results {
  * pointer the form reads is NULL), SATC_ERR_FLAGS (unknown mode or form,
  * or f not a built frustum), SATC_ERR_LAYOUT (see satc_vec3s and
  * satc_instances), SATC_ERR_RANGE (first + count overflows, or indices
- * wanted past UINT32_MAX). On error nothing is written.
+ * wanted past UINT32_MAX); with batch.groups (satc_groups), also
+ * SATC_ERR_NULL (neither size nor offsets, or a bound stream NULL),
+ * SATC_ERR_LAYOUT (a bound stream misaligned, offsets decreasing) and
+ * SATC_ERR_RANGE (ngroups * size overflows). On error nothing is written.
  */
 SATC_API satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first,
                                size_t count, satc_mode mode, satc_results *out);

@@ -100,12 +100,19 @@ static satc_status check_batch(const satc_batch *b)
     return (e & 1) ? SATC_ERR_NULL : (e & 2) ? SATC_ERR_LAYOUT : SATC_OK;
 }
 
+satc_status satc_check_vec3s(const satc_vec3s *v)
+{
+    int e = check_vec3s(v);
+    return e == 1 ? SATC_ERR_NULL : e ? SATC_ERR_LAYOUT : SATC_OK;
+}
+
 static satc_status check_args(const satc_frustum *f, const satc_batch *b, size_t first,
                               size_t count, satc_mode mode, const satc_results *out)
 {
     if (!out)
         return SATC_ERR_NULL;
-    return satc_check_call(f, b, first, count, mode, out->indices != NULL);
+    satc_status st = satc_check_call(f, b, first, count, mode, out->indices != NULL);
+    return st == SATC_OK && count ? satc_check_groups(b) : st;
 }
 
 satc_status satc_check_volumes(const satc_batch *b, size_t first, size_t count)
@@ -235,12 +242,16 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     if (st != SATC_OK)
         return st;
     satc_kernel_fn fn = k->fn[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC];
+    satc_gview gv;
+    if (b->groups)
+        satc_gview_init(&gv, f, b);
     unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
     size_t visible = 0;
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
-        fn(f, b, first + done, n, flags | (done + n == count ? SATC_K_LAST : 0u), vis, in);
+        satc_chunk_run(fn, f, &gv, b, first + done, n,
+                       flags | (done + n == count ? SATC_K_LAST : 0u), vis, in);
         if (out->bitmask)
             put_bits(out->bitmask + done / 8, vis, n);
         if (out->classes)

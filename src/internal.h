@@ -82,4 +82,33 @@ typedef struct satc_fconsts {
 
 void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c);
 
+/* The checks of one vec3 stream: SATC_OK, SATC_ERR_NULL or SATC_ERR_LAYOUT. */
+satc_status satc_check_vec3s(const satc_vec3s *v);
+
+/* The batch's group descriptor (src/groups.c); SATC_OK when it has none. */
+satc_status satc_check_groups(const satc_batch *b);
+
+/* A view's plane test in world form for group bounds (src/groups.c):
+ * plane p is g_p(x) = m[p] . (x - O) - off[p], inside where <= 0, in the
+ * kernels' units; col1, eps_k, tol_t and rho give a volume's largest
+ * tolerance. */
+typedef struct satc_gview {
+    int np;
+    double m[6][3], off[6];
+    double O[3], col1[3], eps_k, tol_t;
+    double rho; /* instances: the local offsets' share of S per unit of bound size */
+} satc_gview;
+
+void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
+
+/* -1: every volume in the bound (c, h) is culled by the flat cull; 1:
+ * every one is visible and inside; 0: undecided. */
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3]);
+
+/* A chunk (n <= SATC_CHUNK) through the batch's group bounds, filling
+ * vis and inside as kernel fn would (fn itself when there are none). */
+void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *gv,
+                    const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
+                    uint64_t *inside);
+
 #endif

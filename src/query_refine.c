@@ -395,6 +395,14 @@ static satc_status kernels(unsigned isa, const satc_kernels **k)
     return *k ? SATC_OK : SATC_ERR_ISA;
 }
 
+/* What satc_cull checks (group bounds too), before anything is written. */
+static satc_status check(const satc_frustum *f, const satc_batch *b, size_t first, size_t count,
+                         satc_mode mode, const satc_results *out)
+{
+    satc_status st = satc_check_call(f, b, first, count, mode, out->indices != NULL);
+    return st == SATC_OK && count ? satc_check_groups(b) : st;
+}
+
 static satc_status sphere_call(unsigned isa, const float center[3], float radius,
                                const satc_batch *b, size_t first, size_t count, satc_mode mode,
                                satc_results *out)
@@ -412,7 +420,7 @@ static satc_status sphere_call(unsigned isa, const float center[3], float radius
     satc_frustum f;
     if ((st = satc_frustum_from_box(&f, &cube)) != SATC_OK)
         return st;
-    if ((st = satc_check_call(&f, b, first, count, mode, out->indices != NULL)) != SATC_OK)
+    if ((st = check(&f, b, first, count, mode, out)) != SATC_OK)
         return st;
     query q;
     memset(&q, 0, sizeof q);
@@ -485,7 +493,7 @@ static satc_status ray_call(unsigned isa, const float origin[3], const float dir
     } else {
         satc_segment_frustum(&f, origin, D, dl > 0 && tmax > 0 ? (len <= room ? len : room) : 0);
     }
-    if ((st = satc_check_call(&f, b, first, count, mode, out->indices != NULL)) != SATC_OK)
+    if ((st = check(&f, b, first, count, mode, out)) != SATC_OK)
         return st;
     q.T = tmax;
     q.t = t;

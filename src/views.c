@@ -22,7 +22,7 @@ static satc_status check_views(const satc_frustum *views, size_t nviews, const s
         if (st != SATC_OK)
             return st;
     }
-    return SATC_OK;
+    return count ? satc_check_groups(b) : SATC_OK;
 }
 
 /* Bit v of the mask word of each visible volume in a chunk. */
@@ -52,6 +52,9 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     if (out->masks && count)
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0};
+    satc_gview gv[SATC_MAX_VIEWS];
+    for (size_t v = 0; b->groups && v < nviews; v++)
+        satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
@@ -62,8 +65,8 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
             uint32_t *indices = out->indices ? out->indices[v] : NULL;
             unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) |
                              (classes ? SATC_K_CLASSIFY : 0u) | last;
-            k->fn[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC](f, b, first + done, n, flags, vis,
-                                                                 in);
+            satc_chunk_run(k->fn[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC], f, &gv[v], b,
+                           first + done, n, flags, vis, in);
             if (out->masks)
                 set_masks(out->masks, bytes, done, vis, v);
             if (classes)

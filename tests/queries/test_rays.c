@@ -470,19 +470,32 @@ static int same(const outs *a, const outs *b, size_t n, int ray)
            (!ray || (!memcmp(a->t, b->t, a->visible * sizeof a->t[0]) && a->nearest == b->nearest));
 }
 
-/* Both modes on scalar, every other path compared with it. */
+/* Both modes on scalar, every other path compared with it; then every
+ * path again with group bounds of 8 volumes attached (satc_group_bounds):
+ * the same answer. */
 static void run_all(const q_t *q, const satc_batch *b, size_t n, outs o[2], const char *what)
 {
+    static float gc[3 * (N / 8 + 1)], gh[3 * (N / 8 + 1)];
+    size_t ng = (n + 7) / 8;
+    satc_groups groups = {8, NULL, ng, SATC_VEC3S_AOS(gc, 12), SATC_VEC3S_AOS(gh, 12)};
+    satc_batch grouped = *b;
+    grouped.groups = &groups;
+    check(satc_group_bounds(b, n, 8, NULL, ng, gc, gh) == SATC_OK, "group bounds");
     for (int mode = 0; mode < 2; mode++) {
         run1(SATC_ISA_SCALAR, q, b, n, (satc_mode)mode, &o[mode]);
         check(o[mode].st == SATC_OK, what);
-        for (int p = 0; p < npaths; p++) {
-            static outs g;
-            run1(paths[p], q, b, n, (satc_mode)mode, &g);
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s: path %s mode %d equals scalar", what,
-                     satc_isa_name(paths[p]), mode);
-            check(same(&g, &o[mode], n, q->ray), msg);
+        for (int p = -1; p < npaths; p++) {
+            satc_isa isa = p < 0 ? SATC_ISA_SCALAR : paths[p];
+            for (int grp = 0; grp < 2; grp++) {
+                static outs g;
+                if (p < 0 && !grp)
+                    continue;
+                run1(isa, q, grp ? &grouped : b, n, (satc_mode)mode, &g);
+                char msg[160];
+                snprintf(msg, sizeof msg, "%s: path %s mode %d%s equals scalar", what,
+                         satc_isa_name(isa), mode, grp ? " with group bounds" : "");
+                check(same(&g, &o[mode], n, q->ray), msg);
+            }
         }
     }
 }

@@ -1,0 +1,351 @@
+/*
+ * Group bounds (satc_groups): a group's world AABB is tested against a
+ * view's planes in double (RTR 22.14.1, hierarchical culling); a group
+ * clearly out is culled whole, one clearly in is visible whole, and the
+ * rest go to the kernels volume by volume.
+ *
+ * Why the answer is the flat cull's: the flat plane test of volume b on
+ * plane p computes fl(g_p - r_p - tol_b) > 0 (out) and fl(g_p + r_p +
+ * tol_b) <= 0 (inside), with rounding below tol_b (the contract's
+ * premise for never culling a touching volume). If b lies in the bound,
+ * its exact extreme values on p lie within the bound's. So a bound whose
+ * least value on p exceeds 2 tol_max (tol_max: the largest tol_b any
+ * volume inside it can have) makes every such volume's plane test say
+ * out, and a bound whose greatest value on every p is below -2 tol_max
+ * makes every plane test say inside. tol_b = eps_k S_b + tol_t, and S_b
+ * (header contract) is at most sum_k col1_k (|c_k - O_k| + 2 h_k): the
+ * frame's 1-norm of the center offset plus of the half-axis vectors,
+ * whose world components along axis k sum to at most the bound's h_k.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const float *at(const float *p, size_t stride, size_t i)
+{
+    return (const float *)(const void *)((const char *)p + i * stride);
+}
+
+static void rd3(const satc_vec3s *v, size_t i, float out[3])
+{
+    out[0] = *at(v->x, v->stride, i);
+    out[1] = *at(v->y, v->stride, i);
+    out[2] = *at(v->z, v->stride, i);
+}
+
+/* Plane p of the flat plane test as g_p(x) = m_p . (x - O) - off_p,
+ * inside where g_p <= 0, in the kernels' units (unnormalised normals). */
+static void add_plane(satc_gview *g, const double m[3], double off)
+{
+    memcpy(g->m[g->np], m, sizeof g->m[0]);
+    g->off[g->np++] = off;
+}
+
+/* Instances: S also counts sum_r sum_k |m_rk lc_k|, the local offset's
+ * products (their rounding is relative to them). With rho = max_k |lc_k|
+ * / |lh_k| over the local boxes, that is at most rho sum_r sum_k |m_rk
+ * lh_k| <= rho sum_r h_r of a bound holding the volume. rho is known per
+ * call when the local box is shared or in a mesh table of moderate size;
+ * otherwise (a local box per instance) it is +Inf and no group is
+ * decided. */
+static double local_rho(const satc_batch *b)
+{
+    if (b->form != SATC_FORM_INSTANCES)
+        return 0.0;
+    const satc_instances *s = &b->instances;
+    size_t nt = s->mesh ? s->mesh_count : 1;
+    if ((!s->mesh && (s->local_center.stride || s->local_half.stride)) || nt > 65536)
+        return INFINITY;
+    double rho = 0.0;
+    for (size_t t = 0; t < nt; t++) {
+        float lc[3], lh[3];
+        rd3(&s->local_center, t, lc);
+        rd3(&s->local_half, t, lh);
+        for (int k = 0; k < 3; k++) {
+            double a = fabsf(lc[k]), h = fabsf(lh[k]);
+            double q = a == 0.0 ? 0.0 : a / h; /* lh 0: +Inf; NaN: NaN */
+            if (!(q <= rho))
+                rho = isnan(q) ? INFINITY : q;
+        }
+    }
+    return rho * (1.0 + 0x1p-20);
+}
+
+void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
+{
+    satc_fconsts fc;
+    satc_frustum_consts(f, &fc);
+    memset(g, 0, sizeof *g);
+    g->rho = local_rho(b);
+    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
+    double m[3];
+    for (int k = 0; k < 3; k++) {
+        g->O[k] = f->origin[k];
+        g->col1[k] = (double)fabsf(L[k]) + fabsf(U[k]) + fabsf(D[k]);
+    }
+    g->eps_k = f->eps_k;
+    g->tol_t = f->tol_t;
+    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+        /* |t_q| <= h_q with t_q = F_q . (x - O) - c_q. */
+        for (int q = 0; q < 3; q++) {
+            for (int k = 0; k < 3; k++)
+                m[k] = f->frame[q][k];
+            add_plane(g, m, (double)f->center[q] + f->half[q]);
+            for (int k = 0; k < 3; k++)
+                m[k] = -m[k];
+            add_plane(g, m, (double)f->half[q] - f->center[q]);
+        }
+        return;
+    }
+    /* Near n <= D.v, far D.v <= f, sides x - x1 z <= 0, x0 z - x <= 0, ... */
+    for (int k = 0; k < 3; k++)
+        m[k] = -(double)D[k];
+    add_plane(g, m, -(double)f->n);
+    if (!f->infinite && isfinite(f->f)) {
+        for (int k = 0; k < 3; k++)
+            m[k] = D[k];
+        add_plane(g, m, f->f);
+    }
+    const double s[4] = {f->x1, f->x0, f->y1, f->y0};
+    for (int p = 0; p < 4; p++) {
+        const float *A = p < 2 ? L : U;
+        double sign = (p & 1) ? -1.0 : 1.0; /* x0 and y0 planes face the other way */
+        for (int k = 0; k < 3; k++)
+            m[k] = sign * ((double)A[k] - s[p] * D[k]);
+        add_plane(g, m, 0.0);
+    }
+}
+
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
+{
+    double v[3], sb = 0, hs = 0;
+    for (int k = 0; k < 3; k++) {
+        /* NaN, infinite or negative bounds are never decided. */
+        if (!(fabsf(c[k]) <= 3.4e38f) || !(h[k] >= 0.0f && h[k] <= 3.4e38f))
+            return 0;
+        v[k] = (double)c[k] - g->O[k];
+        sb += g->col1[k] * (fabs(v[k]) + 2.0 * h[k]);
+        hs += h[k];
+    }
+    if (g->rho > 0.0)
+        sb += g->rho * hs; /* instances' local offsets (local_rho); Inf: undecided */
+    /* The float S of a volume inside carries a few roundings: 2^-16 of slack. */
+    sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
+    if (!(sb < SATC_MAX_MAGNITUDE * (1.0 - 0x1p-10)))
+        return 0;
+    double tol = g->eps_k * sb + g->tol_t;
+    int inside = 1;
+    for (int p = 0; p < g->np; p++) {
+        const double *m = g->m[p];
+        double mid = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] - g->off[p];
+        double rad = fabs(m[0]) * h[0] + fabs(m[1]) * h[1] + fabs(m[2]) * h[2];
+        /* Twice the tolerance, plus the double rounding of mid and rad. */
+        double margin = 2.0 * (1.0 + 0x1p-10) * tol +
+                        0x1p-40 * (fabs(m[0] * v[0]) + fabs(m[1] * v[1]) + fabs(m[2] * v[2]) +
+                                   fabs(g->off[p]) + rad);
+        if (mid - rad > margin)
+            return -1;
+        if (!(mid + rad < -margin))
+            inside = 0;
+    }
+    return inside;
+}
+
+/* Group g's volume range [lo, hi), fixed size or offsets. */
+static void group_range(const satc_groups *gs, size_t g, size_t *lo, size_t *hi)
+{
+    if (gs->size) {
+        *lo = g * gs->size;
+        *hi = *lo + gs->size;
+    } else {
+        *lo = gs->offsets[g];
+        *hi = gs->offsets[g + 1];
+    }
+}
+
+/* The first group whose range ends after volume i (ngroups if none). */
+static size_t group_at(const satc_groups *gs, size_t i)
+{
+    if (gs->size)
+        return i / gs->size < gs->ngroups ? i / gs->size : gs->ngroups;
+    size_t lo = 0, hi = gs->ngroups; /* offsets[g + 1] > i for the answer g */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gs->offsets[mid + 1] > i)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Bits [at, at + n) of dst |= bits [0, n) of src. */
+static void or_bits(uint64_t *dst, size_t at, const uint64_t *src, size_t n)
+{
+    for (size_t j = 0; j < n; j += 64) {
+        uint64_t w = src[j / 64];
+        if (n - j < 64)
+            w &= ((uint64_t)1 << (n - j)) - 1;
+        size_t p = at + j, s = p % 64;
+        dst[p / 64] |= w << s;
+        if (s && p / 64 + 1 < SATC_CHUNK_WORDS)
+            dst[p / 64 + 1] |= w >> (64 - s);
+    }
+}
+
+static void set_bits(uint64_t *dst, size_t at, size_t n)
+{
+    for (size_t p = at; p < at + n;) {
+        size_t s = p % 64, len = 64 - s < at + n - p ? 64 - s : at + n - p;
+        uint64_t w = len == 64 ? ~(uint64_t)0 : (((uint64_t)1 << len) - 1);
+        dst[p / 64] |= w << s;
+        p += len;
+    }
+}
+
+/* Runs the kernel on [lo, hi) of the chunk starting at first. */
+static void run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch *b, size_t first,
+                     size_t end, unsigned flags, size_t lo, size_t hi, uint64_t *vis, uint64_t *in)
+{
+    uint64_t tv[SATC_CHUNK_WORDS], ti[SATC_CHUNK_WORDS];
+    unsigned fl = (flags & ~SATC_K_LAST) | (hi == end ? (flags & SATC_K_LAST) : 0u);
+    fn(f, b, lo, hi - lo, fl, tv, ti);
+    or_bits(vis, lo - first, tv, hi - lo);
+    if (flags & SATC_K_CLASSIFY)
+        or_bits(in, lo - first, ti, hi - lo);
+}
+
+void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *gv,
+                    const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
+                    uint64_t *in)
+{
+    const satc_groups *gs = b->groups;
+    if (!gs) {
+        fn(f, b, first, n, flags, vis, in);
+        return;
+    }
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+        vis[w] = in[w] = 0;
+    size_t end = first + n, run = first; /* [run, i): volumes waiting for the kernel */
+    size_t i = first, g = group_at(gs, first);
+    while (i < end) {
+        size_t lo = end, hi = end;
+        if (g < gs->ngroups)
+            group_range(gs, g, &lo, &hi);
+        if (lo > i) { /* volumes before the next group: one by one */
+            i = lo < end ? lo : end;
+            continue;
+        }
+        if (hi > end)
+            hi = end;
+        float c[3], h[3];
+        rd3(&gs->center, g, c);
+        rd3(&gs->half, g, h);
+        int d = hi > i ? satc_group_decide(gv, c, h) : 0;
+        if (d) {
+            if (run < i)
+                run_part(fn, f, b, first, end, flags, run, i, vis, in);
+            if (d > 0) {
+                set_bits(vis, i - first, hi - i);
+                if (flags & SATC_K_CLASSIFY)
+                    set_bits(in, i - first, hi - i);
+            }
+            run = hi;
+        }
+        i = hi > i ? hi : i;
+        g++;
+    }
+    if (run < end)
+        run_part(fn, f, b, first, end, flags, run, end, vis, in);
+}
+
+satc_status satc_check_groups(const satc_batch *b)
+{
+    const satc_groups *gs = b->groups;
+    if (!gs)
+        return SATC_OK;
+    if (!gs->size && !gs->offsets)
+        return SATC_ERR_NULL;
+    if (gs->size && gs->ngroups > SIZE_MAX / gs->size)
+        return SATC_ERR_RANGE;
+    if (!gs->ngroups)
+        return SATC_OK;
+    satc_status st = satc_check_vec3s(&gs->center);
+    if (st == SATC_OK)
+        st = satc_check_vec3s(&gs->half);
+    if (st != SATC_OK)
+        return st;
+    if (!gs->size) {
+        for (size_t g = 0; g < gs->ngroups; g++) {
+            if (gs->offsets[g + 1] < gs->offsets[g])
+                return SATC_ERR_LAYOUT;
+        }
+    }
+    return SATC_OK;
+}
+
+satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
+                              const uint32_t *offsets, size_t ngroups, float *center, float *half)
+{
+    if (!b || (ngroups && (!center || !half)) || (!size && !offsets))
+        return SATC_ERR_NULL;
+    if ((unsigned)b->form < 1 || (unsigned)b->form > SATC_NFORMS)
+        return SATC_ERR_FLAGS;
+    if (size && ngroups > SIZE_MAX / size)
+        return SATC_ERR_RANGE;
+    if (!ngroups)
+        return SATC_OK;
+    if (!size) {
+        for (size_t g = 0; g < ngroups; g++) {
+            if (offsets[g + 1] < offsets[g])
+                return SATC_ERR_LAYOUT;
+        }
+    }
+    satc_status st = satc_check_volumes(b, 0, count);
+    if (st != SATC_OK)
+        return st;
+    satc_groups gs = {size, offsets, ngroups, {0}, {0}};
+    enum { BLOCK = 64 };
+    float bc[3 * BLOCK], bh[3 * BLOCK];
+    for (size_t g = 0; g < ngroups; g++) {
+        size_t lo, hi;
+        group_range(&gs, g, &lo, &hi);
+        hi = hi < count ? hi : count;
+        lo = lo < hi ? lo : hi;
+        double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+        int bad = 0;
+        for (size_t i = lo; i < hi; i += BLOCK) {
+            size_t n = hi - i < BLOCK ? hi - i : BLOCK;
+            satc_to_aabbs(b, i, n, bc, bh); /* validated above: cannot fail */
+            for (size_t j = 0; j < 3 * n; j++) {
+                double c = bc[j], h = bh[j];
+                if (!isfinite(c) || !isfinite(h)) {
+                    bad = 1;
+                    continue;
+                }
+                /* c -+ h rounded in double: widened below. */
+                if (c - h < mn[j % 3])
+                    mn[j % 3] = c - h;
+                if (c + h > mx[j % 3])
+                    mx[j % 3] = c + h;
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            float c = 0.0f, h = 0.0f;
+            if (bad) {
+                c = NAN, h = INFINITY;
+            } else if (hi > lo) {
+                c = (float)(0.5 * (mn[k] + mx[k]));
+                double need = fmax(mx[k] - c, c - mn[k]);
+                need += 0x1p-50 * (fabs(mn[k]) + fabs(mx[k]));
+                h = (float)need;
+                if ((double)h < need)
+                    h = nextafterf(h, INFINITY);
+            }
+            center[3 * g + (size_t)k] = c;
+            half[3 * g + (size_t)k] = h;
+        }
+    }
+    return SATC_OK;
+}

@@ -806,7 +806,7 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
  * `center` is at most
  *     radius + SATC_QUERY_TOLERANCE * Q,
  *     Q = |center|_1 + |c|_1 + |center - c|_1 + sum_j |H_j|_1 + radius
- *         (+ 2 r2 for a sphere of radius r2),
+ *         (for a sphere of radius r2, 2 r2 instead of sum_j |H_j|_1),
  * c the volume's center and H_j its half-axis vectors in world units (an
  * instance's c counts the terms of M c_local + t): touching (distance
  * exactly `radius`) is always a hit, on every path, in both modes.
@@ -878,7 +878,8 @@ SATC_API satc_status satc_query_sphere_isa(satc_isa isa, const float center[3], 
  *     |N.(x - c)| <= sum_j |N.H_j| + SATC_QUERY_TOLERANCE |N|_1 Q,
  *     Q = |origin|_1 + |c|_1 + |origin - c|_1 + |tf| |dir|_1 + |w|_1 + sum_j |H_j|_1,
  * tf the parameter of the foot of the perpendicular from c and w the
- * foot minus c (a sphere of radius r2: r2 + SATC_QUERY_TOLERANCE (Q + 2 r2)).
+ * foot minus c (a sphere of radius r2: |x - c| <= r2 + SATC_QUERY_TOLERANCE
+ * (Q + 2 r2), Q without the H term).
  * A volume the ray touches is always a hit, on every path, in both modes
  * (grazing rays, rays along a face, rays starting inside or on a face);
  * exact mode keeps no volume of orthogonal half axes farther than

@@ -325,13 +325,14 @@ typedef struct query {
 static void run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b, size_t first,
                 size_t count, satc_mode cull_mode, int exact, satc_results *out, const query *q)
 {
-    uint8_t mask[SATC_CHUNK / 8];
+    enum { BLOCK = 16 * SATC_CHUNK }; /* volumes per candidate cull */
+    uint8_t mask[BLOCK / 8];
     size_t visible = 0, best = SIZE_MAX;
     float best_t = INFINITY;
     int want_t = q->ray && (q->t || q->nearest);
     int need = exact || (q->ray ? want_t : out->classes != NULL); /* the double geometry */
-    for (size_t done = 0; done < count; done += SATC_CHUNK) {
-        size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK, bytes = (n + 7) / 8;
+    for (size_t done = 0; done < count; done += BLOCK) {
+        size_t n = count - done < BLOCK ? count - done : BLOCK, bytes = (n + 7) / 8;
         satc_results r = {mask, NULL, NULL, 0};
         satc_cull_run(k, f, b, first + done, n, cull_mode, &r);
         if (out->classes)

@@ -946,6 +946,55 @@ static void bad_calls(void)
           "sphere over the batch: the 7 boxes within 2.75 (47 and 53 touching)");
 }
 
+/* A batch longer than the candidate blocks (16384 volumes), from an odd
+ * first: the same answer as two calls on its halves, counts as computed
+ * by hand, every path. */
+static void long_batch(void)
+{
+    enum { M = 40003 };
+    static float rec6[M][6];
+    static uint8_t m1[M / 8 + 2], m2[M / 8 + 2];
+    static uint32_t i1[M], i2[M];
+    static float t1[M], t2[M];
+    for (int i = 0; i < M; i++) {
+        rec6[i][0] = 0.5f * (float)i, rec6[i][1] = rec6[i][2] = 0;
+        rec6[i][3] = 0.125f, rec6[i][4] = rec6[i][5] = 0.25f;
+    }
+    satc_batch b;
+    memset(&b, 0, sizeof b);
+    b.form = SATC_FORM_AABB;
+    b.aabb.center = (satc_vec3s)SATC_VEC3S_AOS(&rec6[0][0], sizeof rec6[0]);
+    b.aabb.half = (satc_vec3s)SATC_VEC3S_AOS(&rec6[0][3], sizeof rec6[0]);
+    const float o[3] = {-1, 0.25f, 0}, d[3] = {1, 0, 0}, c[3] = {10000, 0, 0};
+    size_t first = 3, count = M - 3, half = 20000;
+    for (int p = -1; p < npaths; p++) {
+        satc_isa isa = p < 0 ? SATC_ISA_SCALAR : paths[p];
+        size_t n1 = 0, n2 = 0;
+        satc_results a = {m1, NULL, i1, 0}, x = {m2, NULL, i2, 0}, y = {m2 + half / 8, NULL, i2, 0};
+        int ok = satc_query_ray_isa(isa, o, d, INFINITY, &b, first, count, SATC_EXACT, &a, t1, &n1) == SATC_OK;
+        ok &= satc_query_ray_isa(isa, o, d, INFINITY, &b, first, half, SATC_EXACT, &x, t2, &n2) == SATC_OK;
+        size_t v1 = x.visible;
+        ok &= satc_query_ray_isa(isa, o, d, INFINITY, &b, first + half, count - half, SATC_EXACT, &y,
+                                 t2 + v1, NULL) == SATC_OK;
+        /* The ray grazes every box's top face: all hit, box i entered at
+         * x = 0.5 i - 0.125, t = 0.5 i + 0.875. */
+        ok &= a.visible == count && v1 + y.visible == count && n1 == first && n2 == first &&
+              !memcmp(m1, m2, (count + 7) / 8) && !memcmp(t1 + v1, t2 + v1, y.visible * sizeof *t1) &&
+              !memcmp(t1, t2, v1 * sizeof *t1) && t1[count - 1] == 0.5f * (float)(M - 1) + 0.875f &&
+              i1[count - 1] == M - 1 && i1[0] == first;
+        char msg[120];
+        snprintf(msg, sizeof msg, "long batch: ray over %zu boxes on %s", count, satc_isa_name(isa));
+        check(ok, msg);
+        /* Sphere of radius 100 at x = 10000: |0.5 i - 10000| <= 100.125,
+         * i in [19800, 20200] (both ends touching). */
+        satc_results s = {m1, NULL, i1, 0};
+        ok = satc_query_sphere_isa(isa, c, 100, &b, first, count, SATC_EXACT, &s) == SATC_OK &&
+             s.visible == 401 && i1[0] == 19800 && i1[400] == 20200;
+        snprintf(msg, sizeof msg, "long batch: sphere over %zu boxes on %s", count, satc_isa_name(isa));
+        check(ok, msg);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int trials = 24;
@@ -965,6 +1014,7 @@ int main(int argc, char **argv)
 
     adversarial();
     bad_calls();
+    long_batch();
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         sphere_trials(forms[f], trials);
         ray_trials(forms[f], trials);

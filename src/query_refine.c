@@ -188,7 +188,8 @@ static double lower_bound(const double N[3], const double w[3], const double H[3
 /* Sphere (center p, |p|_1 = pmag, radius r) against volume v: touching
  * (distance <= r) is always 1; 1 only within the band. *inside: the
  * volume lies inside the sphere with the tolerance to spare. */
-static int sphere_test(const double p[3], double pmag, double r, const satc_vol_d *v, int *inside)
+static int sphere_test(const double p[3], double pmag, double r, const satc_vol_d *v, int want_inside,
+                       int *inside)
 {
     double w[3];
     for (int k = 0; k < 3; k++)
@@ -204,9 +205,10 @@ static int sphere_test(const double p[3], double pmag, double r, const satc_vol_
         lam += norm1(v->H[j]);
     double tol = SATC_QUERY_TOLERANCE * lam, reach = r + tol;
     *inside = 0;
-    /* Face normals first: a box well apart along one is a miss at once. */
+    /* The volume's center within reach: a hit at once. Else the face
+     * normals: a box well apart along one is a miss at once. */
     double F[3];
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < 3 && dot3(w, w) > reach * reach; j++) {
         cross3(v->H[(j + 1) % 3], v->H[(j + 2) % 3], F);
         if (lower_bound(F, w, v->H) > reach)
             return 0;
@@ -221,7 +223,7 @@ static int sphere_test(const double p[3], double pmag, double r, const satc_vol_
         double g = dot3(v->H[j], v->H[j]), x = g > 0 ? dot3(w, v->H[j]) / g : 0;
         s[j] = x < -1.0 ? -1.0 : x > 1.0 ? 1.0 : x;
     }
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && dot3(w, w) > reach * reach; pass++) {
         if (pass)
             closest_point(v->H, w, s);
         for (int k = 0; k < 3; k++)
@@ -232,7 +234,7 @@ static int sphere_test(const double p[3], double pmag, double r, const satc_vol_
             break;
     }
     /* Inside: every vertex within r - tol of the center. */
-    if (r > tol) {
+    if (want_inside && r > tol) {
         double lim = (r - tol) * (r - tol);
         int in = 1;
         for (int vtx = 0; vtx < 8 && in; vtx++) {
@@ -348,7 +350,7 @@ static void run(const satc_kernels *k, const satc_frustum *f, const satc_batch *
                 if (need && satc_volume_d(b, idx, &v) && finite_vol(&v)) {
                     if (!q->ray) {
                         if (exact || out->classes) {
-                            int h = sphere_test(q->p, q->pmag, q->r, &v, &inside);
+                            int h = sphere_test(q->p, q->pmag, q->r, &v, out->classes != NULL, &inside);
                             hit = exact ? h : 1;
                         }
                     } else if (exact || want_t) {

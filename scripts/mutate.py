@@ -104,6 +104,16 @@ MUTATIONS = [
         "    if (want_indices && first + count - 1 > UINT32_MAX)\n        return SATC_ERR_RANGE;\n", "")]),
     ("bad_mode_ok", "arguments", [("src/cull.c",
         "if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||", "if (")]),
+    # Sphere and ray queries (issue 12): the refinement in double.
+    ("ray_slab_tol", "queries", [("src/query_refine.c",
+        "double R = support(N[i], v->H) + SATC_QUERY_TOLERANCE * norm1(N[i]) * lam;",
+        "double R = support(N[i], v->H);")]),
+    ("ray_faces_only", "queries", [("src/query_refine.c",
+        "if (norm1(N[i]) > 0)", "if (norm1(N[i]) > 0 && i < 3)")]),
+    ("sphere_no_closest_plane", "queries", [("src/query_refine.c",
+        "if (lower_bound(m, w, v->H) > reach)", "if (0)")]),
+    ("nearest_tie_last", "queries", [("src/query_refine.c",
+        "if (tf < best_t)", "if (tf <= best_t)")]),
     # Path selection.
     ("path_preference", "dispatch", [("src/dispatch.c",
         "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",

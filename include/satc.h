@@ -798,8 +798,8 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
  *
  * Conservative mode: the cull against the ball's bounding cube, its six
  * face planes (RTR 22.14.3): never drops a touching volume, may keep
- * volumes near the cube's edges and corners. Exact mode: the cube's
- * 15-axis cull gives candidates, then each is decided in double on its
+ * volumes near the cube's edges and corners. Exact mode: the same
+ * candidates, each then decided in double on its
  * stored floats (RTR 22.13.2, Arvo's closest point, for boxes of every
  * form as the parallelepiped they describe; RTR 22.13.1 for spheres:
  * centers within r + r2). A volume is kept when its Euclidean distance to
@@ -871,7 +871,7 @@ SATC_API satc_status satc_query_sphere_isa(satc_isa isa, const float center[3], 
  * satc_frustum_from_segment; a finite ray whose |origin|_1 plus length
  * would pass SATC_MAX_MAGNITUDE stops there). Conservative mode
  * reports the candidates of that frustum's planes. Exact mode
- * decides each candidate of that frustum's exact test in double on the whole
+ * decides each of them in double on the whole
  * [0, tmax] by the slab method (RTR 22.7): per slab normal N of the
  * volume (a box's face normals, plus edge normals for flat ones; a
  * sphere by its chord), the ray is clipped to

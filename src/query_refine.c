@@ -323,7 +323,8 @@ typedef struct query {
     size_t *nearest;
 } query;
 
-/* Candidates from the cull of f, refined; the call is validated. */
+/* Candidates from the cull of f in cull_mode, refined in exact mode (and
+ * for t or classes); the call is validated. */
 static void run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b, size_t first,
                 size_t count, satc_mode cull_mode, int exact, satc_results *out, const query *q)
 {
@@ -430,7 +431,10 @@ static satc_status sphere_call(unsigned isa, const float center[3], float radius
     for (int j = 0; j < 3; j++)
         q.p[j] = center[j], q.pmag += fabs(q.p[j]);
     q.r = radius;
-    run(k, &f, b, first, count, mode, mode == SATC_EXACT, out, &q);
+    /* Both modes take the plane test's candidates: exact mode decides
+     * them in double anyway, and the planes cost less per volume than
+     * the full separating-axis test (0.3 ns of 2.9 from memory). */
+    run(k, &f, b, first, count, SATC_CONSERVATIVE, mode == SATC_EXACT, out, &q);
     return SATC_OK;
 }
 
@@ -501,7 +505,10 @@ static satc_status ray_call(unsigned isa, const float origin[3], const float dir
     q.T = tmax;
     q.t = t;
     q.nearest = nearest;
-    run(k, &f, b, first, count, mode, mode == SATC_EXACT, out, &q);
+    /* Both modes take the plane test's candidates: exact mode decides
+     * them in double anyway, and the planes cost less per volume than
+     * the full separating-axis test (0.3 ns of 2.9 from memory). */
+    run(k, &f, b, first, count, SATC_CONSERVATIVE, mode == SATC_EXACT, out, &q);
     return SATC_OK;
 }
 

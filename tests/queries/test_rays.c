@@ -821,6 +821,36 @@ static void adversarial(void)
     one("ray an ulp past a sphere", 1, (float[3]){-5, nextafterf(1, 2), 0}, px, INFINITY, z, NULL, 1.0f, 0, 0);
     one("ray from inside a sphere", 1, (float[3]){0.5f, 0, 0}, mx, 1, z, NULL, 1.0f, 1, 0);
 
+    /* Instances picking their local box by mesh id: an id past the table
+     * is a non-finite volume (a hit, t NaN, never the nearest). */
+    {
+        const float mats[3][16] = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -10, 1},
+                                   {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -5, 1},
+                                   {0, 0, -2, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, -20, 1}};
+        const uint32_t ids[3] = {0, 7, 1};
+        const float lcen[2][3] = {{0, 0, 0}, {0, 0, 0.5f}}, lhal[2][3] = {{1, 1, 1}, {0.5f, 0.5f, 0.5f}};
+        satc_batch ib;
+        memset(&ib, 0, sizeof ib);
+        ib.form = SATC_FORM_INSTANCES;
+        ib.instances.matrix = mats[0];
+        ib.instances.stride = sizeof mats[0];
+        ib.instances.local_center = (satc_vec3s)SATC_VEC3S_AOS(&lcen[0][0], 12);
+        ib.instances.local_half = (satc_vec3s)SATC_VEC3S_AOS(&lhal[0][0], 12);
+        ib.instances.mesh = ids;
+        ib.instances.mesh_stride = 4;
+        ib.instances.mesh_count = 2;
+        q_t qi = {0};
+        qi.ray = 1, qi.d[2] = -1, qi.tmax = INFINITY;
+        outs oi[2];
+        run_all(&qi, &ib, 3, oi, "instances by mesh id");
+        /* Instance 2: x' = 2 z, z' = -2 x - 20, local box z in [0, 1]:
+         * x' in [0, 2], z' in [-21, -19]: the ray along -z from the origin
+         * touches its face x' = 0, entering at z' = -19. */
+        check(oi[1].visible == 3 && oi[1].t[0] == 9 && isnan(oi[1].t[1]) && oi[1].t[2] == 19 &&
+                  oi[1].nearest == 0,
+              "instances by mesh id: hits 0 (t 9), 1 (id past the table, t NaN), 2 (t 19)");
+    }
+
     /* Nearest among several: ties go to the smaller index. */
     rec r[4];
     memset(r, 0, sizeof r);

@@ -369,7 +369,9 @@ static void make(int form, rec *r, const double pos[3], double s, int *ortho)
     }
     case SATC_FORM_INSTANCES: {
         int shear = uni(0, 1) < 0.3;
-        double sc[3] = {logu(0.5, 4), logu(0.5, 4), logu(0.5, 4)};
+        double sc[3];
+        for (int j = 0; j < 3; j++) /* one by one: an initializer list has no order */
+            sc[j] = logu(0.5, 4);
         for (int j = 0; j < 3; j++) {
             r->lc[j] = (float)(s * uni(-0.3, 0.3));
             r->lh[j] = (float)(h[j] / sc[j] * (uni(0, 1) < 0.1 ? -1 : 1));

@@ -55,6 +55,17 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f)
     }
     g->eps_k = f->eps_k;
     g->tol_t = f->tol_t;
+    if (f->kind == SATC_FRUSTUM_PLANES) {
+        /* n.(x - O) + w >= 0 inside: m = -n, off = w; SATC_INSIDE also
+         * needs margin2. */
+        for (uint32_t p = 0; p < f->nplanes; p++) {
+            for (int k = 0; k < 3; k++)
+                m[k] = -(double)f->plane[p][k];
+            add_plane(g, m, f->plane[p][3]);
+        }
+        g->in_shift = f->margin2;
+        return;
+    }
     if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
         /* |t_q| <= h_q with t_q = F_q . (x - O) - c_q. */
         for (int q = 0; q < 3; q++) {
@@ -112,7 +123,7 @@ int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
                                    fabs(g->off[p]) + rad);
         if (mid - rad > margin)
             return -1;
-        if (!(mid + rad < -margin))
+        if (!(mid + rad < -margin - g->in_shift))
             inside = 0;
     }
     return inside;

@@ -31,10 +31,17 @@ typedef void (*satc_kernel_fn)(const satc_frustum *f, const satc_batch *b, size_
                                size_t n, unsigned flags, uint64_t *vis, uint64_t *inside);
 
 /* One path: a kernel per form and frustum kind ([form][0] perspective,
- * [form][1] orthographic; row 0 unused). */
+ * [form][1] orthographic, [form][2] plane volume; row 0 unused). */
+#define SATC_NKINDS 3
 typedef struct satc_kernels {
-    satc_kernel_fn fn[SATC_NFORMS + 1][2];
+    satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
 } satc_kernels;
+
+/* The kernel column of a built frustum (satc_check_call accepted it). */
+static inline int satc_kind_col(const satc_frustum *f)
+{
+    return f->kind == SATC_FRUSTUM_PLANES ? 2 : f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+}
 
 /* Kernel tables of each path (defined in the per-ISA files). */
 extern const satc_kernels satc_kernels_scalar;
@@ -93,7 +100,8 @@ satc_status satc_check_groups(const satc_batch *b);
  * kernels' units; col1, eps_k and tol_t give a volume's largest tolerance. */
 typedef struct satc_gview {
     int np;
-    double m[6][3], off[6];
+    double m[SATC_MAX_PLANES][3], off[SATC_MAX_PLANES];
+    double in_shift; /* a plane volume's margin2: inside needs this much more */
     double O[3], col1[3], eps_k, tol_t;
 } satc_gview;
 

@@ -65,7 +65,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
             uint32_t *indices = out->indices ? out->indices[v] : NULL;
             unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) |
                              (classes ? SATC_K_CLASSIFY : 0u) | last;
-            satc_chunk_run(k->fn[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC], f, &gv[v], b,
+            satc_chunk_run(k->fn[b->form][satc_kind_col(f)], f, &gv[v], b,
                            first + done, n, flags, vis, in);
             if (out->masks)
                 set_masks(out->masks, bytes, done, vis, v);

@@ -17,7 +17,7 @@ void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)
     const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
     memset(c, 0, sizeof *c);
     for (int j = 0; j < 3; j++) {
-        if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+        if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
             c->pabs[0][j] = fabsf(L[j]);
             c->pabs[1][j] = fabsf(U[j]);
             c->pabs[2][j] = fabsf(D[j]);
@@ -30,7 +30,7 @@ void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)
         }
         c->col1[j] = fabsf(L[j]) + fabsf(U[j]) + fabsf(D[j]);
     }
-    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+    if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
         c->norm2[0] = c->norm2[1] = c->norm2[2] = 1.0f;
     } else {
         const float s[5] = {0.0f, f->x1, f->x0, f->y1, f->y0};
@@ -74,7 +74,7 @@ static inline float radius_side(const float *a, const float *c, float k)
 static void finish_axes(const satc_frustum *f, satc_box_frame *o)
 {
     float ax = sum_abs3(o->hx), ay = sum_abs3(o->hy), az = sum_abs3(o->hz);
-    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+    if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
         o->r[0] = ax, o->r[1] = ay, o->r[2] = az;
         o->r[3] = o->r[4] = 0.0f;
     } else {
@@ -101,7 +101,7 @@ static void load_aabb(const satc_frustum *f, const satc_fconsts *k, const float 
         o->hy[j] = h[j] * U[j];
         o->hz[j] = h[j] * D[j];
     }
-    int np = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC ? 3 : 5;
+    int np = f->kind != SATC_FRUSTUM_PERSPECTIVE ? 3 : 5;
     for (int p = 0; p < 5; p++)
         o->r[p] = p < np ? h[0] * k->pabs[p][0] + h[1] * k->pabs[p][1] + h[2] * k->pabs[p][2] : 0.0f;
     float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);

@@ -364,7 +364,7 @@ static uint64_t compare_kernels(int p, const satc_frustum *f, const batch *b, si
                                 size_t count, unsigned flags, size_t *first_bad, int *canary)
 {
     const satc_kernels *kr = satc_kernels_for(SATC_ISA_SCALAR), *kp = path_kernels(p);
-    int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+    int ortho = satc_kind_col(f);
     satc_kernel_fn fr = kr->fn[b->desc.form][ortho];
     satc_kernel_fn fp = kp->fn[b->desc.form][ortho];
     satc_batch bb = b->desc;

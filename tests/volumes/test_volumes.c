@@ -84,6 +84,9 @@ static void make_boxes(const satc_frustum *f)
             ext[i][q] = (float)(size * (0.2 + vo_rand()));
         }
         vo_rotation(a);
+        int touch = vo_rand() < 0.4; /* a corner on a vertex (or plane 0's foot point) */
+        if (touch && vo_rand() < 0.5)
+            memset(a, 0, sizeof a), a[0][0] = a[1][1] = a[2][2] = 1;
         for (int j = 0; j < 3; j++) {
             for (int q = 0; q < 3; q++) {
                 axis[j][i][q] = (float)a[j][q];
@@ -91,6 +94,28 @@ static void make_boxes(const satc_frustum *f)
                 mat[i][4 * j + q] = haxes[j][i][q];
             }
             mat[i][4 * j + 3] = 0;
+        }
+        if (touch) {
+            double p[3], n[3], len = 0;
+            if (f->nverts) {
+                m = (int)(vo_rand() * f->nverts);
+                for (int q = 0; q < 3; q++)
+                    p[q] = (double)f->origin[q] + f->vert[m][q];
+            } else { /* plane 0: n.(x - E) + w = 0 */
+                for (int q = 0; q < 3; q++)
+                    n[q] = f->plane[0][q], len += n[q] * n[q];
+                for (int q = 0; q < 3; q++)
+                    p[q] = (double)f->origin[q] - f->plane[0][3] * n[q] / len;
+            }
+            double sg[3];
+            for (int j = 0; j < 3; j++)
+                sg[j] = vo_rand() < 0.5 ? -1 : 1;
+            for (int q = 0; q < 3; q++) {
+                double cq = p[q];
+                for (int j = 0; j < 3; j++)
+                    cq -= sg[j] * haxes[j][i][q];
+                ctr[i][q] = (float)cq;
+            }
         }
         for (int q = 0; q < 3; q++) {
             mat[i][12 + q] = ctr[i][q];

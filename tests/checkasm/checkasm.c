@@ -1291,33 +1291,6 @@ static void forms_tails(scn_rng *r)
 }
 static void group_forms_tails(scn_rng *r) { in_forms(forms_tails, r); }
 
-/* A frustum's planes (inside a.x + b.y + c.z + d >= 0, world units), as an
- * engine passes them: near, sides, and far unless nplanes is 5. */
-static void frustum_planes(const satc_frustum *f, float pl[6][4])
-{
-    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2], *E = f->origin;
-    const float *A[3] = {L, U, D};
-    double lo[3] = {f->x0, f->y0, f->n}, hi[3] = {f->x1, f->y1, f->f};
-    int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
-    for (int p = 0; p < 6; p++) {
-        int ax = (p / 2 + 2) % 3, up = p & 1; /* depth first: near, far, then L, U */
-        double m[3];
-        for (int k = 0; k < 3; k++) {
-            double a = A[ax][k], d = D[k];
-            if (ortho || ax == 2)
-                m[k] = up ? -a : a;
-            else
-                m[k] = up ? hi[ax] * d - a : a - lo[ax] * d;
-        }
-        double off = ortho || ax == 2 ? (up ? hi[ax] : -lo[ax]) : 0.0;
-        for (int k = 0; k < 3; k++)
-            pl[p][k] = (float)m[k];
-        pl[p][3] = (float)(off - (m[0] * E[0] + m[1] * E[1] + m[2] * E[2]));
-    }
-    if (f->infinite || !isfinite(f->f)) /* no far plane: swap it last */
-        memcpy(pl[1], pl[5], sizeof pl[1]), pl[5][0] = NAN;
-}
-
 /* Plane volumes (SATC_FRUSTUM_PLANES): each random camera's frustum as 6
  * planes (5, unbounded, without its far plane; exact mode is then a status
  * on every path), a margin, and boundary boxes with special values. */
@@ -1328,7 +1301,7 @@ static void group_planes(scn_rng *r)
     random_cameras(r, cam, fr);
     for (int k = 0; k < 4; k++) {
         float pl[6][4];
-        frustum_planes(&fr[k], pl);
+        int n6 = scn_frustum_planes(&fr[k], pl);
         scn_scene s;
         make_boundary(&s, &cam[k], 6000, scn_next(r));
         for (size_t i = 0; i < s.count; i += 7)
@@ -1337,7 +1310,7 @@ static void group_planes(scn_rng *r)
         batch_from(&b, &s.boxes, s.count, (unsigned)k % 4);
         for (int v = 0; v < 3; v++) {
             satc_frustum pv;
-            size_t np = v == 1 || isnan(pl[5][0]) ? 5 : 6;
+            size_t np = v == 1 ? 5 : (size_t)n6;
             if (satc_frustum_from_planes(&pv, (const float(*)[4])pl, np, v == 2 ? 0.5f : 0.0f) != SATC_OK) {
                 fprintf(stderr, "checkasm: camera %d planes rejected\n", k);
                 exit(2);

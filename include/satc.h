@@ -25,7 +25,8 @@
  *    instance), so long axes count by their length; for a sphere
  *    sum_j |H_j|_1 is 2 r. K = 1 + max|x slope| + max|y slope| for a
  *    perspective frustum, 3 for an orthographic one (whose S also counts
- *    the frustum box's own size). The band absorbs float rounding; the
+ *    the frustum box's own size), 2 for a plane volume
+ *    (SATC_FRUSTUM_PLANES: its frame is the world axes about its origin). The band absorbs float rounding; the
  *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
  *    2^-100 world units are not resolved. A frustum's constant term tol_t
  *    (for a frustum built in a batch's frame from a double camera, the
@@ -39,8 +40,10 @@
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
  *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
- *    frame coordinates, K = 1) for an orthographic one (checked against a
- *    double-precision oracle in tests/core/test_oracle.c).
+ *    frame coordinates, K = 1) for an orthographic one, and F = max |V -
+ *    E|_1 over the vertices V of a bounded plane volume, K = 2 (checked
+ *    against double-precision oracles in tests/core/test_oracle.c and
+ *    tests/volumes).
  *  - Non-finite boxes: a box with any NaN or +-Inf field, or whose
  *    camera-relative magnitude S reaches SATC_MAX_MAGNITUDE, is never
  *    culled: it is reported visible, class SATC_INTERSECTING, in every mode
@@ -421,8 +424,9 @@ SATC_API satc_status satc_frustum_from_segment(satc_frustum *out, const float p0
  * (positive side), SATC_INTERSECTING crossing the band [-m, m].
  *
  * Tolerance: the contract's, with K = 2 (unit normals: |n|_1 <= sqrt 3)
- * and a constant term tol_t = 2 SATC_EPSILON (F + |E|_1 2^-24), F the
- * largest |V - E|_1 over the vertices or |w| over the planes: it covers
+ * and a constant term tol_t = 2 SATC_EPSILON F + 2^-40 (|E|_1 + max_k
+ * |d_k| / |(a_k, b_k, c_k)| + m), F the largest |V - E|_1 over the
+ * vertices and |w| over the stored planes (offsets about E): it covers
  * rounding the normals, offsets and vertices to float (each within 2^-24
  * relative) and the double work here; see src/planes.c.
  *

@@ -18,6 +18,7 @@
 #include "vol_oracle.h"
 
 static int g_pass, g_fail;
+static long n_touch, n_exact_only, n_inside, n_bounded; /* what the random cases reached */
 #define CHECK(ok, ...)                                                                            \
     do {                                                                                          \
         if (ok) {                                                                                 \
@@ -183,6 +184,8 @@ static void check_oracle(const vol *v, const satc_frustum *f, int form, int mode
             memset(p.h, 0, sizeof p.h);
             touch |= vo_touch(v, &p, -tiny);
         }
+        n_touch += touch;
+        n_inside += cls[i] == SATC_INSIDE;
         CHECK(!touch || cls[i] != SATC_OUTSIDE, "%s %s form %d mode %d box %d touches, culled",
               v->name, "", form, mode, i);
         /* Plane k's interval: beyond one plane by the band is culled; past
@@ -261,6 +264,7 @@ static void run_volume(const vol *v)
     if (v->bounded >= 0)
         CHECK((f.nverts > 0) == v->bounded, "%s: bounded %u, expected %d", v->name, f.nverts, v->bounded);
     make_boxes(&f);
+    n_bounded += f.nverts > 0;
     for (int form = 1; form <= 6; form++) {
         satc_batch b = make_batch(form);
         for (int mode = 0; mode < 2; mode++) {
@@ -285,6 +289,8 @@ static void run_volume(const vol *v)
                 fn_fp_restore(old);
             }
         }
+        for (int i = 0; f.nverts && i < N; i++)
+            n_exact_only += cls_ref[1][i] == SATC_OUTSIDE && cls_ref[0][i] != SATC_OUTSIDE;
         if (form == SATC_FORM_SPHERES && f.nverts)
             CHECK(!memcmp(cls_ref[0], cls_ref[1], N), "%s: spheres exact = plane test", v->name);
     }
@@ -477,10 +483,10 @@ int main(void)
         compared += frustum_vs_planes();
     CHECK(compared > 1000, "frustum vs planes compared %d boxes", compared);
     views_and_groups();
-    for (int t = 0; t < 26; t++) {
+    for (int t = 0; t < 42; t++) {
         vol v;
         satc_frustum pf;
-        double far = (t % 4 == 3) ? 3e4 : 20;
+        double far = t % 4 == 3 ? (t % 8 == 7 ? 1e6 : 3e4) : 20; /* large worlds too */
         switch (t % 7) {
         case 0: vo_frustum(&v, &pf, far, 0); break;
         case 1: vo_box(&v, far); break;
@@ -492,6 +498,9 @@ int main(void)
         }
         run_volume(&v);
     }
+    printf("reached: %ld touching boxes, %ld culled by exact mode only, %ld inside, %ld bounded "
+           "volumes\n", n_touch, n_exact_only, n_inside, n_bounded);
+    CHECK(n_touch > 1000 && n_exact_only > 100 && n_inside > 1000 && n_bounded > 20, "coverage");
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail != 0;
 }

@@ -7,10 +7,11 @@
  * nonempty clip is an edge of the volume (direction e), its finite ends
  * are vertices, an infinite end makes the volume unbounded. Every vertex
  * of the volume ends a clipped line of two of its planes, so the stored
- * vertices span it. A plane within 2^-20 of parallel to a line is not used
- * to clip it (its cut point is not defined in float); leaving it out only
- * lengthens the segment (or makes the volume count as unbounded), so the
- * hull of the vertices still contains the volume: never a false negative.
+ * vertices span it. A plane within 2^-20 of parallel to a line does not
+ * clip it (its cut point is ill-conditioned); it only drops the segment
+ * when outside at both ends. Leaving it out only lengthens the segment (or
+ * makes the volume count as unbounded), so the hull of the vertices still
+ * contains the volume: never a false negative.
  *
  * Tolerance (tol_t, eps_k = 2 SATC_EPSILON, K = 2 >= |n|_1 of a unit
  * normal): the stored normal and offset are the double ones rounded
@@ -102,24 +103,32 @@ static void clip_line(geom *g, int i, int j, double tau, double merge)
     double a = (-g->w[i] + gm * g->w[j]) / den, b = (-g->w[j] + gm * g->w[i]) / den;
     for (int q = 0; q < 3; q++)
         p0[q] = a * ni[q] + b * nj[q];
-    double lo = -INFINITY, hi = INFINITY;
+    double lo = -INFINITY, hi = INFINITY, ak[SATC_MAX_PLANES], bk[SATC_MAX_PLANES];
     for (int k = 0; k < g->np; k++) {
-        if (k == i || k == j)
+        ak[k] = dot(g->n[k], e), bk[k] = dot(g->n[k], p0) + g->w[k];
+        if (k == i || k == j || fabs(ak[k]) < PAR)
             continue;
-        double ak = dot(g->n[k], e), bk = dot(g->n[k], p0) + g->w[k];
-        if (fabs(ak) < PAR) {
-            if (bk < -tau)
-                return; /* the whole line is outside plane k */
-        } else if (ak > 0) {
-            lo = fmax(lo, -bk / ak);
-        } else {
-            hi = fmin(hi, -bk / ak);
-        }
+        if (ak[k] > 0)
+            lo = fmax(lo, -bk[k] / ak[k]);
+        else
+            hi = fmin(hi, -bk[k] / ak[k]);
     }
     if (lo > hi) {
         if (lo - hi > tau)
             return;
         lo = hi = 0.5 * (lo + hi);
+    }
+    /* A nearly parallel plane rejects the segment only when it is outside
+     * at both ends (its value is linear in t); otherwise it is left out. */
+    for (int k = 0; k < g->np; k++) {
+        if (k == i || k == j || fabs(ak[k]) >= PAR)
+            continue;
+        double at_lo = isinf(lo) ? (ak[k] < 0 ? INFINITY : ak[k] > 0 ? -INFINITY : bk[k])
+                                 : ak[k] * lo + bk[k];
+        double at_hi = isinf(hi) ? (ak[k] > 0 ? INFINITY : ak[k] < 0 ? -INFINITY : bk[k])
+                                 : ak[k] * hi + bk[k];
+        if (at_lo < -tau && at_hi < -tau)
+            return;
     }
     add_edge(g, e);
     if (isinf(lo) || isinf(hi)) {

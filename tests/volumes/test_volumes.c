@@ -177,12 +177,21 @@ static void check_oracle(const vol *v, const satc_frustum *f, int form, int mode
     for (int i = 0; i < N; i++) {
         const dbox *b = &boxes[form][i];
         double S = box_S(f, b, form, i), band = SATC_EXACT_BAND * 2 * (S + F);
-        double tiny = 1e-10 * (1 + fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]));
+        /* The oracle's own rounding: n.C + d about a far world, and a local part. */
+        double tiny = 1e-13 * (fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2])) + 1e-10 * (1 + S);
         int touch = vo_touch(v, b, -tiny);
         if (form == SATC_FORM_SPHERES) { /* the center, or the inscribed cube */
             dbox p = *b;
             memset(p.h, 0, sizeof p.h);
             touch |= vo_touch(v, &p, -tiny);
+        }
+        if (touch && cls[i] == SATC_OUTSIDE && getenv("VOL_DEBUG")) {
+            printf("vol n=%d margin %a nverts %u\n", v->n, v->margin, f->nverts);
+            for (int k = 0; k < v->n; k++)
+                printf("  {%a, %a, %a, %a},\n", v->p[k][0], v->p[k][1], v->p[k][2], v->p[k][3]);
+            printf("box c %a %a %a\n", b->c[0], b->c[1], b->c[2]);
+            for (int j = 0; j < 3; j++)
+                printf("  h %a %a %a\n", b->h[j][0], b->h[j][1], b->h[j][2]);
         }
         n_touch += touch;
         n_inside += cls[i] == SATC_INSIDE;
@@ -473,6 +482,72 @@ static void bad_input(void)
           "bevy with a far plane: %u vertices %u edges", f.nverts, f.nedges);
 }
 
+/* Degenerate and extreme shapes: a pyramid (four planes through the
+ * apex), a portal frustum with 8 sides, a 14-sided prism (16 planes, 28
+ * vertices, 8 edge directions: opposite sides are parallel), duplicated and rescaled planes, and a
+ * knife edge (two planes 2^-22 radians apart). */
+static void special_volumes(void)
+{
+    vol v;
+    memset(&v, 0, sizeof v);
+    const float pyr[5][4] = {{0, 0, 1, 0}, {2, 0, -1, 2}, {-2, 0, -1, 2}, {0, 2, -1, 2}, {0, -2, -1, 2}};
+    v.name = "pyramid", v.n = 5, v.bounded = 1;
+    memcpy(v.p, pyr, sizeof pyr);
+    satc_frustum f;
+    CHECK(satc_frustum_from_planes(&f, (const float(*)[4])v.p, 5, 0) == SATC_OK && f.nverts == 5 && f.nedges == 6,
+          "pyramid: %u vertices %u edges", f.nverts, f.nedges);
+    run_volume(&v);
+    /* A portal: the eye at (1, 2, 3), an octagon 10 units ahead (-z), near and far. */
+    memset(&v, 0, sizeof v);
+    v.name = "portal frustum", v.bounded = 1;
+    double eye[3] = {1, 2, 3}, poly[8][3];
+    for (int k = 0; k < 8; k++)
+        poly[k][0] = eye[0] + 3 * cos(k * 0.785398), poly[k][1] = eye[1] + 2 * sin(k * 0.785398), poly[k][2] = eye[2] - 10;
+    for (int k = 0; k < 8; k++) {
+        double a[3], b[3], n[3];
+        for (int q = 0; q < 3; q++)
+            a[q] = poly[k][q] - eye[q], b[q] = poly[(k + 1) % 8][q] - eye[q];
+        n[0] = a[2] * b[1] - a[1] * b[2], n[1] = a[0] * b[2] - a[2] * b[0], n[2] = a[1] * b[0] - a[0] * b[1];
+        for (int q = 0; q < 3; q++)
+            v.p[k][q] = (float)n[q];
+        v.p[k][3] = (float)-(n[0] * eye[0] + n[1] * eye[1] + n[2] * eye[2]);
+    }
+    const float nf[2][4] = {{0, 0, -1, eye[2] - 10}, {0, 0, 1, -(eye[2] - 60)}}; /* z <= eye - 10, z >= eye - 60 */
+    memcpy(v.p[8], nf, sizeof nf);
+    v.n = 10;
+    CHECK(satc_frustum_from_planes(&f, (const float(*)[4])v.p, 10, 0) == SATC_OK && f.nverts == 16,
+          "portal: %u vertices", f.nverts);
+    run_volume(&v);
+    /* A prism of 14 sides with two caps. */
+    memset(&v, 0, sizeof v);
+    v.name = "14-sided prism", v.n = 16, v.bounded = 1;
+    for (int k = 0; k < 14; k++) {
+        double a = k * 6.2831853 / 14;
+        v.p[k][0] = (float)-cos(a), v.p[k][1] = (float)-sin(a), v.p[k][2] = 0, v.p[k][3] = 4;
+    }
+    const float caps[2][4] = {{0, 0, 1, 3}, {0, 0, -1, 3}};
+    memcpy(v.p[14], caps, sizeof caps);
+    CHECK(satc_frustum_from_planes(&f, (const float(*)[4])v.p, 16, 0) == SATC_OK && f.nverts == 28 && f.nedges == 8,
+          "prism: %u vertices %u edges", f.nverts, f.nedges);
+    run_volume(&v);
+    /* The box planes twice, the copies rescaled by 3 and 0.5. */
+    memset(&v, 0, sizeof v);
+    v.name = "duplicated planes", v.n = 12, v.bounded = 1;
+    const float bx[6][4] = {{1, 0, 0, 1}, {-1, 0, 0, 2}, {0, 1, 0, 1}, {0, -1, 0, 3}, {0, 0, 1, 1}, {0, 0, -1, 1}};
+    for (int k = 0; k < 12; k++)
+        for (int q = 0; q < 4; q++)
+            v.p[k][q] = bx[k % 6][q] * (k < 6 ? 1.0f : k % 2 ? 3.0f : 0.5f);
+    CHECK(satc_frustum_from_planes(&f, (const float(*)[4])v.p, 12, 0) == SATC_OK && f.nverts == 8 && f.nedges == 3,
+          "duplicated: %u vertices %u edges", f.nverts, f.nedges);
+    run_volume(&v);
+    /* A knife edge: y >= 0 and y <= 2^-22 x, cut by x <= 5, |z| <= 1. */
+    memset(&v, 0, sizeof v);
+    v.name = "knife edge", v.n = 5, v.bounded = -1;
+    const float kn[5][4] = {{0, 1, 0, 0}, {0x1p-22f, -1, 0, 0}, {-1, 0, 0, 5}, {0, 0, 1, 1}, {0, 0, -1, 1}};
+    memcpy(v.p, kn, sizeof kn);
+    run_volume(&v);
+}
+
 int main(void)
 {
     vo_seed(20261123);
@@ -483,6 +558,7 @@ int main(void)
         compared += frustum_vs_planes();
     CHECK(compared > 1000, "frustum vs planes compared %d boxes", compared);
     views_and_groups();
+    special_volumes();
     for (int t = 0; t < 42; t++) {
         vol v;
         satc_frustum pf;

@@ -193,11 +193,11 @@ int vo_touch(const vol *v, const dbox *b, double g)
             A[nr][j] = dot3(n, b->h[j]);
             r += fabs(A[nr][j]);
         }
-        c[nr] = dot3(n, b->c) + d;
+        c[nr] = dot3(n, b->c) + d; /* about the box center: no far-world scale below */
         if (c[nr] + r < 0)
             return 0; /* one plane separates */
         all_in &= c[nr] - r >= 0;
-        scale[nr] = r + fabs(dot3(n, b->c)) + fabs(d);
+        scale[nr] = r + fabs(c[nr]);
         nr++;
     }
     if (all_in)

@@ -548,6 +548,61 @@ static void special_volumes(void)
     run_volume(&v);
 }
 
+/* A thin, wide slab (600 x 600 x 0.02, rotated) with tiny boxes touching
+ * its faces from outside near its origin E: tiny S, vertices 400 away. */
+static void thin_slab(void)
+{
+    double a[3][3], c[3] = {0, 0, 0};
+    vo_rotation(a);
+    const double e[3] = {300, 300, 0.01};
+    vol v;
+    memset(&v, 0, sizeof v);
+    v.name = "thin slab", v.n = 6, v.bounded = 1;
+    for (int j = 0; j < 3; j++) {
+        for (int q = 0; q < 3; q++)
+            v.p[2 * j][q] = (float)a[j][q], v.p[2 * j + 1][q] = (float)-a[j][q];
+        v.p[2 * j][3] = v.p[2 * j + 1][3] = (float)e[j];
+    }
+    satc_frustum f;
+    CHECK(satc_frustum_from_planes(&f, (const float(*)[4])v.p, 6, 0) == SATC_OK, "thin slab");
+    for (int i = 0; i < N; i++) {
+        double r[3][3], size = 1e-3 * (1 + 9 * vo_rand()), p[3], hs[3][3];
+        vo_rotation(r);
+        for (int j = 0; j < 3; j++) {
+            ext[i][j] = (float)size;
+            for (int q = 0; q < 3; q++)
+                axis[j][i][q] = (float)r[j][q];
+        }
+        double sg = vo_rand() < 0.5 ? 1 : -1; /* which face */
+        for (int q = 0; q < 3; q++)
+            p[q] = sg * 0.01 * a[2][q] + (vo_rand() - 0.5) * (a[0][q] + a[1][q]);
+        /* the box's corner deepest along the face's inward normal -sg a2 on p */
+        for (int q = 0; q < 3; q++)
+            for (int j = 0; j < 3; j++)
+                hs[j][q] = (double)ext[i][j] * axis[j][i][q];
+        for (int q = 0; q < 3; q++) {
+            double cq = p[q];
+            for (int j = 0; j < 3; j++) {
+                double dn = sg * (hs[j][0] * a[2][0] + hs[j][1] * a[2][1] + hs[j][2] * a[2][2]);
+                cq += (dn < 0 ? -1 : 1) * hs[j][q];
+            }
+            ctr[i][q] = (float)(c[q] + cq);
+        }
+        dbox *b = &boxes[SATC_FORM_OBB][i];
+        for (int q = 0; q < 3; q++) {
+            b->c[q] = ctr[i][q];
+            for (int j = 0; j < 3; j++)
+                b->h[j][q] = hs[j][q];
+        }
+    }
+    satc_batch b = make_batch(SATC_FORM_OBB);
+    for (int mode = 0; mode < 2; mode++) {
+        satc_results r = {.classes = cls_ref[mode]};
+        CHECK(satc_cull(&f, &b, 0, N, (satc_mode)mode, &r) == SATC_OK, "thin slab cull");
+        check_oracle(&v, &f, SATC_FORM_OBB, mode, cls_ref[mode]);
+    }
+}
+
 int main(void)
 {
     vo_seed(20261123);
@@ -559,6 +614,7 @@ int main(void)
     CHECK(compared > 1000, "frustum vs planes compared %d boxes", compared);
     views_and_groups();
     special_volumes();
+    thin_slab();
     for (int t = 0; t < 42; t++) {
         vol v;
         satc_frustum pf;

@@ -420,6 +420,36 @@ static void one_plane(void)
     }
 }
 
+/* Non-finite boxes and boxes past SATC_MAX_MAGNITUDE are never culled:
+ * class SATC_INTERSECTING on every path, both modes. */
+static void nonfinite_boxes(void)
+{
+    const float pl[6][4] = {{1, 0, 0, 1}, {-1, 0, 0, 1}, {0, 1, 0, 1}, {0, -1, 0, 1}, {0, 0, 1, 1}, {0, 0, -1, 1}};
+    satc_frustum f;
+    satc_frustum_from_planes(&f, pl, 6, 0);
+    const float bad[6] = {NAN, INFINITY, -INFINITY, 3e12f, -NAN, 1e30f};
+    float c[18][3], h[18][3];
+    for (int i = 0; i < 18; i++) {
+        c[i][0] = 50, c[i][1] = c[i][2] = 0, h[i][0] = h[i][1] = h[i][2] = 1; /* far outside */
+        if (i < 12)
+            c[i][i % 3] = bad[i / 2 % 6];
+        else
+            h[i][i % 3] = bad[i % 6];
+    }
+    satc_batch b = {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(&c[0][0], 12), SATC_VEC3S_AOS(&h[0][0], 12)}};
+    for (unsigned isa = 1; isa <= SATC_ISA_AVX512; isa <<= 1) {
+        if (!(satc_isa_runnable() & isa))
+            continue;
+        for (int mode = 0; mode < 2; mode++) {
+            uint8_t cls[18];
+            satc_results r = {.classes = cls};
+            satc_cull_isa((satc_isa)isa, &f, &b, 0, 18, (satc_mode)mode, &r);
+            for (int i = 0; i < 18; i++)
+                CHECK(cls[i] == SATC_INTERSECTING, "non-finite box %d path %u mode %d: class %d", i, isa, mode, cls[i]);
+        }
+    }
+}
+
 static void bad_input(void)
 {
     satc_frustum f, keep;
@@ -608,6 +638,7 @@ int main(void)
     vo_seed(20261123);
     bad_input();
     one_plane();
+    nonfinite_boxes();
     int compared = 0;
     for (int t = 0; t < 6; t++)
         compared += frustum_vs_planes();

@@ -631,6 +631,12 @@ typedef struct satc_batch {
  * large that a volume inside it could reach SATC_MAX_MAGNITUDE, is never
  * decided whole.
  *
+ * For SATC_FORM_INSTANCES, a volume's tolerance also grows with its local
+ * center's offset (|M lc|), which a world bound does not show: groups are
+ * decided when the local box is shared or comes from a mesh table of at
+ * most 65536 entries (the largest |lc_k| / |lh_k| among them bounds it);
+ * with a local box per instance, every volume is culled alone.
+ *
  * Group g holds volumes [g * size, (g + 1) * size) when size > 0, else
  * [offsets[g], offsets[g + 1]) (offsets nondecreasing; empty groups
  * allowed). Volumes of a cull's range outside every group are culled one
@@ -738,7 +744,10 @@ typedef struct satc_results {
  * or f not a built frustum), SATC_ERR_FAR (exact mode on an unbounded
  * SATC_FRUSTUM_PLANES volume), SATC_ERR_LAYOUT (see satc_vec3s and
  * satc_instances), SATC_ERR_RANGE (first + count overflows, or indices
- * wanted past UINT32_MAX). On error nothing is written.
+ * wanted past UINT32_MAX); with batch.groups (satc_groups), also
+ * SATC_ERR_NULL (neither size nor offsets, or a bound stream NULL),
+ * SATC_ERR_LAYOUT (a bound stream misaligned, offsets decreasing) and
+ * SATC_ERR_RANGE (ngroups * size overflows). On error nothing is written.
  */
 SATC_API satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first,
                                size_t count, satc_mode mode, satc_results *out);

@@ -254,7 +254,7 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
     if (b->groups)
-        satc_gview_init(&gv, f);
+        satc_gview_init(&gv, f, b);
     unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
     size_t visible = 0;
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];

@@ -42,11 +42,42 @@ static void add_plane(satc_gview *g, const double m[3], double off)
     g->off[g->np++] = off;
 }
 
-void satc_gview_init(satc_gview *g, const satc_frustum *f)
+/* Instances: S also counts sum_r sum_k |m_rk lc_k|, the local offset's
+ * products (their rounding is relative to them). With rho = max_k |lc_k|
+ * / |lh_k| over the local boxes, that is at most rho sum_r sum_k |m_rk
+ * lh_k| <= rho sum_r h_r of a bound holding the volume. rho is known per
+ * call when the local box is shared or in a mesh table of moderate size;
+ * otherwise (a local box per instance) it is +Inf and no group is
+ * decided. */
+static double local_rho(const satc_batch *b)
+{
+    if (b->form != SATC_FORM_INSTANCES)
+        return 0.0;
+    const satc_instances *s = &b->instances;
+    size_t nt = s->mesh ? s->mesh_count : 1;
+    if ((!s->mesh && (s->local_center.stride || s->local_half.stride)) || nt > 65536)
+        return INFINITY;
+    double rho = 0.0;
+    for (size_t t = 0; t < nt; t++) {
+        float lc[3], lh[3];
+        rd3(&s->local_center, t, lc);
+        rd3(&s->local_half, t, lh);
+        for (int k = 0; k < 3; k++) {
+            double a = fabsf(lc[k]), h = fabsf(lh[k]);
+            double q = a == 0.0 ? 0.0 : a / h; /* lh 0: +Inf; NaN: NaN */
+            if (!(q <= rho))
+                rho = isnan(q) ? INFINITY : q;
+        }
+    }
+    return rho * (1.0 + 0x1p-20);
+}
+
+void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
 {
     satc_fconsts fc;
     satc_frustum_consts(f, &fc);
     memset(g, 0, sizeof *g);
+    g->rho = local_rho(b);
     const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
     double m[3];
     for (int k = 0; k < 3; k++) {
@@ -99,14 +130,17 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f)
 
 int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
 {
-    double v[3], sb = 0;
+    double v[3], sb = 0, hs = 0;
     for (int k = 0; k < 3; k++) {
         /* NaN, infinite or negative bounds are never decided. */
         if (!(fabsf(c[k]) <= 3.4e38f) || !(h[k] >= 0.0f && h[k] <= 3.4e38f))
             return 0;
         v[k] = (double)c[k] - g->O[k];
         sb += g->col1[k] * (fabs(v[k]) + 2.0 * h[k]);
+        hs += h[k];
     }
+    if (g->rho > 0.0)
+        sb += g->rho * hs; /* instances' local offsets (local_rho); Inf: undecided */
     /* The float S of a volume inside carries a few roundings: 2^-16 of slack. */
     sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
     if (!(sb < SATC_MAX_MAGNITUDE * (1.0 - 0x1p-10)))

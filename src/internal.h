@@ -97,15 +97,17 @@ satc_status satc_check_groups(const satc_batch *b);
 
 /* A view's plane test in world form for group bounds (src/groups.c):
  * plane p is g_p(x) = m[p] . (x - O) - off[p], inside where <= 0, in the
- * kernels' units; col1, eps_k and tol_t give a volume's largest tolerance. */
+ * kernels' units; col1, eps_k, tol_t and rho give a volume's largest
+ * tolerance. */
 typedef struct satc_gview {
     int np;
     double m[SATC_MAX_PLANES][3], off[SATC_MAX_PLANES];
     double in_shift; /* a plane volume's margin2: inside needs this much more */
     double O[3], col1[3], eps_k, tol_t;
+    double rho; /* instances: the local offsets' share of S per unit of bound size */
 } satc_gview;
 
-void satc_gview_init(satc_gview *g, const satc_frustum *f);
+void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
 
 /* -1: every volume in the bound (c, h) is culled by the flat cull; 1:
  * every one is visible and inside; 0: undecided. */

@@ -54,7 +54,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     size_t visible[SATC_MAX_VIEWS] = {0};
     satc_gview gv[SATC_MAX_VIEWS];
     for (size_t v = 0; b->groups && v < nviews; v++)
-        satc_gview_init(&gv[v], &views[v]);
+        satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;

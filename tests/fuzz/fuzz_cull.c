@@ -613,6 +613,21 @@ static void check_forms(const satc_frustum *f, const satc_boxes *b, size_t first
                 RULE(same, "form %d path %s mode %d differs from scalar", forms[fi].form,
                      satc_isa_name((satc_isa)isa), mode);
             }
+            /* With group bounds (from satc_group_bounds): the flat answer. */
+            static float gc[MAX_BOXES][3], gh[MAX_BOXES][3];
+            size_t gsz = 1 + salt % 5, ng = (total + gsz - 1) / gsz;
+            st = satc_group_bounds(&forms[fi], total, gsz, NULL, ng, gc[0], gh[0]);
+            RULE(st == SATC_OK, "form %d group bounds status %d", forms[fi].form, (int)st);
+            satc_groups gs = {gsz, NULL, ng, SATC_VEC3S_AOS(gc[0], 12), SATC_VEC3S_AOS(gh[0], 12)};
+            satc_batch gb = forms[fi];
+            gb.groups = &gs;
+            memset(&got, SENT, sizeof got);
+            satc_results rgr = {got.bitmask, got.classes, got.indices, 0};
+            st = satc_cull(f, &gb, first, n, (satc_mode)mode, &rgr);
+            RULE(st == SATC_OK && rgr.visible == rr.visible && tails_intact(&got, n) &&
+                     !memcmp(got.bitmask, ref.bitmask, (n + 7) / 8) &&
+                     !memcmp(got.classes, ref.classes, n),
+                 "form %d mode %d: grouped cull differs from flat", forms[fi].form, mode);
             /* A record with a NaN or Inf in a field the form reads is visible. */
             for (size_t j = 0; j < n && fi < 2; j++) {
                 const float *v = rec[first + j];

@@ -1,0 +1,358 @@
+/*
+ * Many-views and group benchmark (issue 11): 1 M city boxes as world
+ * AABBs (Filament's and Unity's data), in Z-order of 4 m cells so that
+ * groups of 128 are compact blocks, from memory. View sets: stereo (K = 2),
+ * camera + 4 shadow cascades of one light (5), the 6 cube faces of a
+ * point light (6), 64 players over the city (64). Each set: one
+ * satc_cull_views pass against K satc_cull calls, flat and with group
+ * bounds, and against Filament's plane pass once per view; then the
+ * camera alone, grouped against flat. Exact mode. Prints PASS/MISS
+ * [views] lines; a MISS never fails the run, a mismatch between a
+ * grouped and a flat answer or between paths does.
+ *
+ *   satc_bench_views [--quick]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+size_t fb_filament_cull(const bl_frustum *bf, const float *c3, const float *h3, size_t n,
+                        uint8_t *out);
+
+#define KMAX 64
+
+typedef struct vctx {
+    const satc_frustum *views;
+    const bl_frustum *bl;
+    int k;
+    const satc_batch *b;
+    size_t n;
+    const float *c3, *h3;
+    void *masks;         /* one pass: n mask words */
+    uint8_t *bits[KMAX]; /* single calls: a bitmask per view */
+    size_t visible[KMAX];
+} vctx;
+
+static void run_views(void *p)
+{
+    vctx *c = p;
+    satc_view_results r = {c->masks, NULL, NULL, c->visible};
+    satc_cull_views(c->views, (size_t)c->k, c->b, 0, c->n, SATC_EXACT, &r);
+}
+
+static void run_singles(void *p)
+{
+    vctx *c = p;
+    for (int v = 0; v < c->k; v++) {
+        satc_results r = {c->bits[v], NULL, NULL, 0};
+        satc_cull(&c->views[v], c->b, 0, c->n, SATC_EXACT, &r);
+        c->visible[v] = r.visible;
+    }
+}
+
+static void run_filament(void *p)
+{
+    vctx *c = p;
+    for (int v = 0; v < c->k; v++)
+        c->visible[v] = fb_filament_cull(&c->bl[v], c->c3, c->h3, c->n, c->bits[v]);
+}
+
+/* A camera at o looking along d (unit), up hint u (not parallel). */
+static void make_cam(satc_camera *c, const double o[3], const double d[3], const double u[3])
+{
+    memset(c, 0, sizeof *c);
+    double du = d[0] * u[0] + d[1] * u[1] + d[2] * u[2], U[3], nu = 0;
+    for (int k = 0; k < 3; k++)
+        U[k] = u[k] - du * d[k], nu += U[k] * U[k];
+    nu = sqrt(nu);
+    for (int k = 0; k < 3; k++)
+        U[k] /= nu;
+    double L[3] = {U[1] * d[2] - U[2] * d[1], U[2] * d[0] - U[0] * d[2], U[0] * d[1] - U[1] * d[0]};
+    for (int k = 0; k < 3; k++) {
+        c->origin[k] = (float)o[k];
+        c->dir[k] = (float)d[k], c->up[k] = (float)U[k], c->left[k] = (float)L[k];
+    }
+}
+
+static void persp(satc_camera *c, double n, double f, double tx, double ty)
+{
+    c->l0 = (float)(-tx * n), c->l1 = (float)(tx * n);
+    c->u0 = (float)(-ty * n), c->u1 = (float)(ty * n);
+    c->n = (float)n, c->f = (float)f;
+}
+
+/* Shadow cascade i of a directional light for the camera's depth slice
+ * [z0, z1]: an orthographic box in the light's frame around the slice's
+ * corners, reaching 200 m toward the light for casters. */
+static void cascade(satc_camera *out, const satc_camera *cam, const double ld[3], double z0,
+                    double z1)
+{
+    double o[3] = {cam->origin[0], cam->origin[1], cam->origin[2]}, hint[3] = {0, 0, 1};
+    make_cam(out, o, ld, hint);
+    double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
+    for (int c = 0; c < 8; c++) {
+        double z = c & 1 ? z1 : z0, x = (c & 2 ? cam->l1 : cam->l0) * z / cam->n,
+               y = (c & 4 ? cam->u1 : cam->u0) * z / cam->n, p[3], q[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = cam->left[k] * x + cam->up[k] * y + cam->dir[k] * z;
+        for (int k = 0; k < 3; k++)
+            q[k] = 0;
+        for (int k = 0; k < 3; k++) {
+            q[0] += out->left[k] * p[k], q[1] += out->up[k] * p[k], q[2] += out->dir[k] * p[k];
+        }
+        for (int k = 0; k < 3; k++)
+            lo[k] = fmin(lo[k], q[k]), hi[k] = fmax(hi[k], q[k]);
+    }
+    out->orthographic = 1;
+    out->l0 = (float)lo[0], out->l1 = (float)hi[0];
+    out->u0 = (float)lo[1], out->u1 = (float)hi[1];
+    out->n = (float)(lo[2] - 200.0), out->f = (float)hi[2];
+}
+
+/* Filament's planes for an orthographic view (its culler takes any six
+ * inward planes n.X + d >= 0; bl_frustum_init builds perspective ones). */
+static void ortho_planes(bl_frustum *bf, const satc_camera *c)
+{
+    const float *ax[3] = {c->left, c->up, c->dir};
+    const double lo[3] = {c->l0, c->u0, c->n}, hi[3] = {c->l1, c->u1, c->f};
+    memset(bf, 0, sizeof *bf);
+    for (int q = 0; q < 3; q++) {
+        double eo = 0;
+        for (int k = 0; k < 3; k++)
+            eo += (double)ax[q][k] * c->origin[k];
+        for (int side = 0; side < 2; side++) {
+            int p = 2 * q + side;
+            double sg = side ? -1.0 : 1.0;
+            for (int k = 0; k < 3; k++) {
+                bf->plane[p][k] = (float)(sg * ax[q][k]);
+                bf->absn[p][k] = fabsf(bf->plane[p][k]);
+            }
+            bf->plane[p][3] = (float)(side ? eo + hi[q] : -eo - lo[q]);
+        }
+    }
+}
+
+typedef struct vset {
+    const char *name;
+    int k;
+    satc_camera cam[KMAX];
+    double target; /* one pass vs K calls */
+} vset;
+
+static void make_sets(vset *s, const satc_camera *cam, scn_rng *r)
+{
+    double E[3] = {cam->origin[0], cam->origin[1], cam->origin[2]};
+    double D[3] = {cam->dir[0], cam->dir[1], cam->dir[2]}, up[3] = {0, 1, 0};
+    /* Stereo: two eyes 6.4 cm apart. */
+    s[0].name = "stereo", s[0].k = 2, s[0].target = 0;
+    for (int e = 0; e < 2; e++) {
+        double o[3];
+        for (int k = 0; k < 3; k++)
+            o[k] = E[k] + (e ? 0.032 : -0.032) * cam->left[k];
+        make_cam(&s[0].cam[e], o, D, up);
+        s[0].cam[e].l0 = cam->l0, s[0].cam[e].l1 = cam->l1;
+        s[0].cam[e].u0 = cam->u0, s[0].cam[e].u1 = cam->u1;
+        s[0].cam[e].n = cam->n, s[0].cam[e].f = cam->f;
+    }
+    /* Camera + 4 cascades of one light. */
+    s[1].name = "camera + 4 cascades", s[1].k = 5, s[1].target = 3.0;
+    s[1].cam[0] = *cam;
+    double ld[3] = {0.4, -1.0, 0.3}, ln = sqrt(0.16 + 1.0 + 0.09);
+    for (int k = 0; k < 3; k++)
+        ld[k] /= ln;
+    const double split[5] = {0.1, 8, 25, 80, 250};
+    for (int c = 0; c < 4; c++)
+        cascade(&s[1].cam[1 + c], cam, ld, split[c], split[c + 1]);
+    /* Cube faces of a point light 30 m ahead. */
+    s[2].name = "6 cube faces", s[2].k = 6, s[2].target = 2.5;
+    double pl[3] = {E[0] + 30 * D[0], E[1] + 4, E[2] + 30 * D[2]};
+    for (int f = 0; f < 6; f++) {
+        double d[3] = {0, 0, 0}, h[3] = {0, 1, 0};
+        d[f / 2] = f % 2 ? -1 : 1;
+        if (f / 2 == 1)
+            h[1] = 0, h[2] = 1;
+        make_cam(&s[2].cam[f], pl, d, h);
+        persp(&s[2].cam[f], 0.05, 60.0, 1.0, 1.0);
+    }
+    /* 64 players over the city: eye height, any heading, 400 m view. */
+    s[3].name = "64 players", s[3].k = 64, s[3].target = 2.0;
+    for (int v = 0; v < 64; v++) {
+        double a = scn_uniform(r, 0, 6.283185307179586);
+        double o[3] = {E[0] + scn_uniform(r, -1800, 1800), E[1], E[2] + scn_uniform(r, -1800, 1800)};
+        double d[3] = {sin(a), 0, cos(a)};
+        make_cam(&s[3].cam[v], o, d, up);
+        persp(&s[3].cam[v], 0.1, 400.0, 0.5773502691896258 * 16.0 / 9.0, 0.5773502691896258);
+    }
+}
+
+/* Z-order (Morton) of 4 m cells in the ground plane: groups of 128
+ * consecutive boxes are compact blocks of the city. */
+static uint64_t morton(const float *p)
+{
+    uint64_t x = (uint64_t)(int64_t)floor(p[0] / 4.0 + 32768.0) & 0xffff;
+    uint64_t z = (uint64_t)(int64_t)floor(p[2] / 4.0 + 32768.0) & 0xffff;
+    uint64_t m = 0;
+    for (int b = 0; b < 16; b++)
+        m |= (x >> b & 1) << (2 * b) | (z >> b & 1) << (2 * b + 1);
+    return m;
+}
+
+static uint64_t *g_key;
+static int by_key(const void *a, const void *b)
+{
+    uint64_t p = g_key[*(const size_t *)a], q = g_key[*(const size_t *)b];
+    return p < q ? -1 : p > q;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    size_t n = quick ? 65536 : 1048576;
+    int reps = quick ? 3 : 7;
+    scn_scene s;
+    if (scn_make(&s, SCN_CITY, n, 20240601u, NULL) != 0) {
+        fprintf(stderr, "cannot make the scene\n");
+        return 2;
+    }
+    bench_scrub_init();
+    /* World AABBs, in coherent order. */
+    satc_batch ob = satc_batch_from_boxes(&s.boxes);
+    float *c0 = malloc(12 * n), *h0 = malloc(12 * n), *c3 = malloc(12 * n), *h3 = malloc(12 * n);
+    size_t *ord = malloc(n * sizeof *ord);
+    satc_to_aabbs(&ob, 0, n, c0, h0);
+    g_key = malloc(n * sizeof *g_key);
+    for (size_t i = 0; i < n; i++)
+        ord[i] = i, g_key[i] = morton(c0 + 3 * i);
+    qsort(ord, n, sizeof *ord, by_key);
+    free(g_key);
+    for (size_t i = 0; i < n; i++)
+        memcpy(c3 + 3 * i, c0 + 3 * ord[i], 12), memcpy(h3 + 3 * i, h0 + 3 * ord[i], 12);
+    free(c0), free(h0), free(ord);
+    satc_batch flat = {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(c3, 12), SATC_VEC3S_AOS(h3, 12)}};
+    size_t ng = (n + 127) / 128;
+    float *gc = malloc(12 * ng), *gh = malloc(12 * ng);
+    double t0 = bench_now_ns();
+    satc_group_bounds(&flat, n, 128, NULL, ng, gc, gh);
+    double tb = (bench_now_ns() - t0) / (double)n;
+    satc_groups groups = {128, NULL, ng, SATC_VEC3S_AOS(gc, 12), SATC_VEC3S_AOS(gh, 12)};
+    satc_batch grouped = flat;
+    grouped.groups = &groups;
+
+    scn_rng r;
+    scn_seed(&r, 11);
+    static vset sets[4];
+    make_sets(sets, &s.cam, &r);
+
+    printf("views against %zu city boxes as world AABBs (24 B/box) in Z-order, from memory,\n"
+           "path %s, exact mode, median ns per box for the whole set of views\n", n,
+           satc_isa_name(satc_isa_active()));
+    printf("(group bounds of 128: satc_group_bounds took %.2f ns/box, once for static scenes)\n\n", tb);
+    printf("%-20s %3s %9s %9s %9s %9s %9s %8s %8s %8s\n", "views", "K", "pass", "K calls",
+           "pass+grp", "calls+grp", "filament", "calls/pass", "grp", "fil/grp");
+    int bad = 0;
+    double fig[4][5];
+    uint8_t *bits[KMAX], *bits2[KMAX];
+    for (int v = 0; v < KMAX; v++)
+        bits[v] = calloc(n / 8 + 1, 1), bits2[v] = calloc(n / 8 + 1, 1);
+    uint64_t *masks = calloc(n, 8), *masks2 = calloc(n, 8);
+    uint8_t *fil[KMAX];
+    for (int v = 0; v < KMAX; v++)
+        fil[v] = calloc(n, 1);
+    for (int si = 0; si < 4; si++) {
+        vset *vs = &sets[si];
+        static satc_frustum fr[KMAX];
+        static bl_frustum bl[KMAX];
+        for (int v = 0; v < vs->k; v++) {
+            if (vs->cam[v].orthographic)
+                ortho_planes(&bl[v], &vs->cam[v]);
+            if (satc_frustum_from_camera(&fr[v], &vs->cam[v]) != SATC_OK ||
+                (!vs->cam[v].orthographic && bl_frustum_init(&bl[v], &vs->cam[v]) != 0)) {
+                fprintf(stderr, "%s: view %d rejected\n", vs->name, v);
+                return 2;
+            }
+        }
+        vctx cf = {fr, bl, vs->k, &flat, n, c3, h3, masks, {0}, {0}};
+        vctx cg = cf, sf = cf, sg = cf, fl = cf;
+        cg.b = &grouped, cg.masks = masks2;
+        sg.b = &grouped;
+        for (int v = 0; v < vs->k; v++)
+            sf.bits[v] = bits[v], sg.bits[v] = bits2[v], fl.bits[v] = fil[v];
+        static bench_job jobs[5];
+        memset(jobs, 0, sizeof jobs);
+        jobs[0].fn = run_views, jobs[0].ctx = &cf;
+        jobs[1].fn = run_singles, jobs[1].ctx = &sf;
+        jobs[2].fn = run_views, jobs[2].ctx = &cg;
+        jobs[3].fn = run_singles, jobs[3].ctx = &sg;
+        jobs[4].fn = run_filament, jobs[4].ctx = &fl;
+        bench_time_jobs(jobs, 5, n, 0, reps);
+        /* Grouped and flat, one pass and single calls: the same bits. */
+        size_t wb = vs->k <= 8 ? 1 : vs->k <= 16 ? 2 : vs->k <= 32 ? 4 : 8;
+        if (memcmp(masks, masks2, n * wb))
+            bad = 1, printf("MISMATCH: %s: the grouped pass differs from the flat pass\n", vs->name);
+        size_t tot = 0;
+        for (int v = 0; v < vs->k; v++) {
+            if (memcmp(bits[v], bits2[v], (n + 7) / 8))
+                bad = 1, printf("MISMATCH: %s view %d: grouped call differs from flat\n", vs->name, v);
+            for (size_t i = 0; i < n; i++) {
+                unsigned a = bits[v][i / 8] >> (i % 8) & 1u, m = 0;
+                switch (wb) {
+                case 1: m = ((uint8_t *)masks)[i] >> v & 1u; break;
+                case 2: m = ((uint16_t *)masks)[i] >> v & 1u; break;
+                case 4: m = ((uint32_t *)masks)[i] >> v & 1u; break;
+                default: m = (unsigned)(masks[i] >> v & 1u); break;
+                }
+                if (a != m) {
+                    bad = 1, printf("MISMATCH: %s view %d: pass differs from call at %zu\n", vs->name, v, i);
+                    break;
+                }
+                tot += a;
+            }
+        }
+        double *f = fig[si];
+        for (int j = 0; j < 5; j++)
+            f[j] = jobs[j].st.med;
+        printf("%-20s %3d %9.2f %9.2f %9.2f %9.2f %9.2f %8.2fx %7.2fx %7.1fx  (%.1f visible per view)\n",
+               vs->name, vs->k, f[0], f[1], f[2], f[3], f[4], f[1] / f[0], f[1] / f[2], f[4] / f[2],
+               (double)tot / vs->k);
+    }
+
+    /* The camera alone: grouped against flat. */
+    satc_frustum cam;
+    satc_frustum_from_camera(&cam, &s.cam);
+    vctx c1 = {&cam, NULL, 1, &flat, n, c3, h3, NULL, {bits[0]}, {0}};
+    vctx c2 = c1;
+    c2.b = &grouped, c2.bits[0] = bits2[0];
+    static bench_job cj[2];
+    memset(cj, 0, sizeof cj);
+    cj[0].fn = run_singles, cj[0].ctx = &c1;
+    cj[1].fn = run_singles, cj[1].ctx = &c2;
+    bench_time_jobs(cj, 2, n, 0, reps);
+    int same = !memcmp(bits[0], bits2[0], (n + 7) / 8);
+    if (!same)
+        bad = 1, printf("MISMATCH: the camera's grouped cull differs from its flat cull\n");
+    double gfl = cj[0].st.med, ggr = cj[1].st.med;
+    printf("\ncamera alone: flat %.2f ns/box, groups of 128 %.3f ns/box (%.1fx), %zu visible, "
+           "visibility %s\n\n", gfl, ggr, gfl / ggr, c1.visible[0], same ? "identical" : "DIFFERENT");
+
+    for (int si = 1; si < 4; si++) {
+        const double *f = fig[si];
+        printf("%s [views] %s in one pass >= %.1f x faster than %d calls (flat batch): %.2f x\n",
+               !bad && f[1] >= sets[si].target * f[0] ? "PASS" : "MISS", sets[si].name,
+               sets[si].target, sets[si].k, f[1] / f[0]);
+        printf("%s [views] %s in one pass >= %.1f x faster than %d calls (groups of 128 on both): %.2f x\n",
+               !bad && f[3] >= sets[si].target * f[2] ? "PASS" : "MISS", sets[si].name,
+               sets[si].target, sets[si].k, f[3] / f[2]);
+    }
+    printf("%s [views] groups of 128, coherent city, camera: >= 4 x faster than flat, identical "
+           "visibility: %.1f x\n", !bad && same && gfl >= 4 * ggr ? "PASS" : "MISS", gfl / ggr);
+
+    for (int v = 0; v < KMAX; v++)
+        free(bits[v]), free(bits2[v]), free(fil[v]);
+    free(masks), free(masks2), free(c3), free(h3), free(gc), free(gh);
+    bench_scrub_free();
+    scn_free(&s);
+    return bad;
+}

@@ -450,8 +450,10 @@ SATC_API satc_status satc_frustum_from_segment(satc_frustum *out, const float p0
  * origin; more vertices than SATC_MAX_PLANE_VERTS, which only nearly
  * coincident planes produce). Planes within 2^-20 radians of parallel
  * are not intersected (their meeting point is not defined in float):
- * exact mode then tests a slightly larger volume, or counts it unbounded;
- * it never culls a touching box. Whether the
+ * exact mode then tests a slightly larger volume, or counts it unbounded,
+ * and never culls a touching box; a volume all of whose normals are that
+ * close to one line is the interval between its planes (SATC_ERR_BOUNDS
+ * when they leave none). Whether the
  * volume is bounded is recorded (nverts > 0): satc_cull and
  * satc_cull_views return SATC_ERR_FAR for exact mode on an unbounded
  * volume (like an infinite far plane where one is not allowed), because

@@ -450,6 +450,39 @@ static void nonfinite_boxes(void)
     }
 }
 
+/* Emptiness: random planes about the origin (offsets of either sign), the
+ * status against the oracle on a box much larger than any vertex: a
+ * volume that clearly meets it is built, one clearly empty is refused. */
+static void random_emptiness(void)
+{
+    dbox big;
+    memset(&big, 0, sizeof big);
+    for (int q = 0; q < 3; q++)
+        big.h[q][q] = 1e4;
+    int built = 0, refused = 0;
+    for (int t = 0; t < 400; t++) {
+        vol v;
+        memset(&v, 0, sizeof v);
+        v.name = "random planes";
+        v.n = 2 + t % 7;
+        for (int k = 0; k < v.n; k++) {
+            double a[3][3];
+            vo_rotation(a);
+            for (int q = 0; q < 3; q++)
+                v.p[k][q] = (float)a[0][q];
+            v.p[k][3] = (float)(2 * vo_rand() - 1.3);
+        }
+        satc_frustum f;
+        satc_status st = satc_frustum_from_planes(&f, (const float(*)[4])v.p, (size_t)v.n, 0);
+        if (vo_touch(&v, &big, -1e-6))
+            CHECK(st == SATC_OK, "nonempty random planes refused: %s", satc_status_string(st));
+        else if (!vo_touch(&v, &big, 1e-6))
+            CHECK(st == SATC_ERR_BOUNDS, "empty random planes gave %s", satc_status_string(st));
+        built += st == SATC_OK, refused += st == SATC_ERR_BOUNDS;
+    }
+    CHECK(built > 50 && refused > 50, "random planes: %d built, %d refused", built, refused);
+}
+
 static void bad_input(void)
 {
     satc_frustum f, keep;
@@ -639,6 +672,7 @@ int main(void)
     bad_input();
     one_plane();
     nonfinite_boxes();
+    random_emptiness();
     int compared = 0;
     for (int t = 0; t < 6; t++)
         compared += frustum_vs_planes();

@@ -437,4 +437,4 @@ static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first
 }
 
 #define ROW2 {cull_scalar, cull_scalar}
-const satc_kernels satc_kernels_scalar = {{{NULL, NULL}, ROW2, ROW2, ROW2, ROW2, ROW2, ROW2}};
+const satc_kernels satc_kernels_scalar = {{{NULL, NULL}, ROW2, ROW2, ROW2, ROW2, ROW2, ROW2}, NULL};

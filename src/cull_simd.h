@@ -626,12 +626,44 @@ SATC_KERNEL_FORM(SATC_FORM_HALF_AXES, half)
 SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
 
+/* satc_soa_fn: the loaders' transposing reads once per chunk, so every
+ * view of a satc_cull_views pass reads plain arrays. */
+static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flags, float *rows,
+                     size_t len)
+{
+    const satc_batch bl = *bp, *b = &bl;
+    const satc_vec3s *v[5];
+    const satc_floats *fl;
+    int nv = satc_batch_streams(b, v, &fl);
+    size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    for (size_t i = 0; i < n; i += W) {
+        unsigned nl = n - i < W ? (unsigned)(n - i) : W;
+        V t[16];
+        int nt = 0;
+        for (int q = 0; q < nv; q++, nt += 3)
+            ld3s(v[q], first + i, nl, nl == W && i + W < rec_end, &t[nt], 0);
+        if (fl)
+            t[nt++] = ld1s(fl->p, fl->stride, first + i, nl, 0);
+        for (int r = 0; r < nt; r++) {
+            float *dst = rows + (size_t)r * len + i;
+            if (nl == W) {
+                v_store(dst, t[r]);
+            } else {
+                float tmp[W];
+                v_store(tmp, t[r]);
+                memcpy(dst, tmp, nl * sizeof(float));
+            }
+        }
+    }
+}
+
 const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_obb_p, cull_obb_o, cull_obb_v},
                                        {cull_aabb_p, cull_aabb_o, cull_aabb_v},
                                        {cull_minmax_p, cull_minmax_o, cull_minmax_v},
                                        {cull_half_p, cull_half_o, cull_half_v},
                                        {cull_inst_p, cull_inst_o, cull_inst_v},
-                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v}}};
+                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v}},
+                                      soa_copy};
 
 #endif

@@ -296,6 +296,25 @@ satc_status satc_check_groups(const satc_batch *b)
     return SATC_OK;
 }
 
+/* World boxes of AABBs and spheres, read as they are (the float center
+ * and half size or radius; negative sizes mean their magnitude): a
+ * quicker satc_to_aabbs, whose rounding the caller's widening covers. */
+static void read_boxes(const satc_batch *b, size_t i, size_t n, float *c, float *h)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (b->form == SATC_FORM_AABB) {
+            rd3(&b->aabb.center, i + j, c + 3 * j);
+            rd3(&b->aabb.half, i + j, h + 3 * j);
+            for (int k = 0; k < 3; k++)
+                h[3 * j + (size_t)k] = fabsf(h[3 * j + (size_t)k]);
+        } else {
+            rd3(&b->spheres.center, i + j, c + 3 * j);
+            float r = fabsf(*at(b->spheres.radius.p, b->spheres.radius.stride, i + j));
+            h[3 * j] = h[3 * j + 1] = h[3 * j + 2] = r;
+        }
+    }
+}
+
 satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
                               const uint32_t *offsets, size_t ngroups, float *center, float *half)
 {
@@ -317,6 +336,7 @@ satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
     if (st != SATC_OK)
         return st;
     satc_groups gs = {size, offsets, ngroups, {0}, {0}};
+    int direct = b->form == SATC_FORM_AABB || b->form == SATC_FORM_SPHERES;
     enum { BLOCK = 64 };
     float bc[3 * BLOCK], bh[3 * BLOCK];
     for (size_t g = 0; g < ngroups; g++) {
@@ -328,7 +348,10 @@ satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
         int bad = 0;
         for (size_t i = lo; i < hi; i += BLOCK) {
             size_t n = hi - i < BLOCK ? hi - i : BLOCK;
-            satc_to_aabbs(b, i, n, bc, bh); /* validated above: cannot fail */
+            if (direct)
+                read_boxes(b, i, n, bc, bh);
+            else
+                satc_to_aabbs(b, i, n, bc, bh); /* validated above: cannot fail */
             for (size_t j = 0; j < 3 * n; j++) {
                 double c = bc[j], h = bh[j];
                 if (!isfinite(c) || !isfinite(h)) {

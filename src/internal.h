@@ -30,11 +30,20 @@
 typedef void (*satc_kernel_fn)(const satc_frustum *f, const satc_batch *b, size_t first,
                                size_t n, unsigned flags, uint64_t *vis, uint64_t *inside);
 
+/* Copies volumes [first, first + n) (n <= len) of the streams
+ * satc_batch_streams lists into rows of len floats: component c of vec3
+ * stream q at rows[(3 q + c) * len + j], a float stream after them.
+ * flags: SATC_K_LAST as for a kernel. */
+typedef void (*satc_soa_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                            float *rows, size_t len);
+
 /* One path: a kernel per form and frustum kind ([form][0] perspective,
- * [form][1] orthographic, [form][2] plane volume; row 0 unused). */
+ * [form][1] orthographic, [form][2] plane volume; row 0 unused), and the
+ * stream copy the views pass shares between views (NULL: none). */
 #define SATC_NKINDS 3
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
+    satc_soa_fn soa;
 } satc_kernels;
 
 /* The kernel column of a built frustum (satc_check_call accepted it). */
@@ -42,6 +51,11 @@ static inline int satc_kind_col(const satc_frustum *f)
 {
     return f->kind == SATC_FRUSTUM_PLANES ? 2 : f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
 }
+
+/* The streams of a batch the views pass copies: its vec3 streams in
+ * order (at most 5) and its float stream (or NULL); -1 for a form with
+ * other data (instances). */
+int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_floats **f);
 
 /* Kernel tables of each path (defined in the per-ISA files). */
 extern const satc_kernels satc_kernels_scalar;

@@ -112,11 +112,17 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     if (out->masks && count)
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0};
-    satc_gview gv[SATC_MAX_VIEWS];
+    /* The views' group planes, or the shared rows (share_loads excludes
+     * groups): one of them, about 40 KB of stack. */
+    union {
+        satc_gview gv[SATC_MAX_VIEWS];
+        float rows[SHARE_ROWS * SHARE_STEP];
+    } u;
+    satc_gview *gv = u.gv;
+    float *rows = u.rows;
     for (size_t v = 0; b->groups && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-    float rows[SHARE_ROWS * SHARE_STEP];
     int share = share_loads(k, b, nviews);
     size_t step = share ? SHARE_STEP : SATC_CHUNK;
     satc_batch rb;

@@ -77,12 +77,16 @@ extern "C" {
 #define SATC_API
 #endif
 
-/** Relative tolerance of the culling decision (see the contract above): 2^-16. */
-#define SATC_EPSILON 1.52587890625e-05f
+/** Relative tolerance of the culling decision (see the contract above):
+ * 18 u = 1.125 * 2^-20, u = 2^-24, from the forward error bound of
+ * docs/error-bound.md (every computed test quantity is within
+ * (12 + 4 K) u |M|_1 S of its exact value, and 12 + 4 K < 18 K). */
+#define SATC_EPSILON 1.0728836059570312e-06f
 /** Absolute part of the culling tolerance along an axis (see above): 2^-120. */
 #define SATC_TINY 7.52316384526264e-37f
-/** Exact mode's false-positive band (see above): 2^-12. */
-#define SATC_EXACT_BAND 2.44140625e-04
+/** Exact mode's false-positive band (see above): 2^-16 (16 times tighter
+ * than the 2^-12 of satc 0.2 with SATC_EPSILON = 2^-16). */
+#define SATC_EXACT_BAND 1.52587890625e-05
 /** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */

@@ -20,9 +20,8 @@
  *    bound for every quantity and axis class; SATC_EPSILON = 18 u exceeds
  *    it). So a volume is culled only when, along some separating axis M,
  *    the projections are apart by more than (SATC_EPSILON * K - (12 +
- *    4.5 K) u) |M|_1 S >= 1.5 u K |M|_1 S, and always when they are apart
- *    by more than (SATC_EPSILON * K + (12 + 4.5 K) u) |M|_1 S + SATC_TINY
- *    on an axis the mode tests; as a distance the tolerance is at most
+ *    4.5 K) u) |M|_1 S >= 1.5 u K |M|_1 S; as a distance the tolerance
+ *    is at most
  *    sqrt(3) * (SATC_EPSILON * K * S + SATC_TINY / |M|_1);
  *    S = |dx|+|dy|+|dz| + sum_j |H_j|_1 + 2^-100: the camera-relative
  *    center in the frustum frame, and the frame components of the box's

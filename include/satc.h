@@ -13,20 +13,28 @@
  *    outside, in either mode, for any finite volume of any form
  *    (orthonormal axes or not, any axis lengths, subnormal components),
  *    with flush-to-zero / denormals-are-zero on or off. Near-touching
- *    volumes are reported visible: a volume is culled only when, along some
- *    separating axis M, the projections are apart by more than
- *        SATC_EPSILON * K * |M|_1 * S + SATC_TINY,
- *    which as a distance is at least that and at most
+ *    volumes are reported visible: each test adds the tolerance
+ *        SATC_EPSILON * K * |M|_1 * S + SATC_TINY
+ *    along its axis M, and rounding moves a computed separation by at most
+ *    (12 + 4.5 K) u |M|_1 S, u = 2^-24 (docs/error-bound.md derives this
+ *    bound for every quantity and axis class; SATC_EPSILON = 18 u exceeds
+ *    it). So a volume is culled only when, along some separating axis M,
+ *    the projections are apart by more than (SATC_EPSILON * K - (12 +
+ *    4.5 K) u) |M|_1 S >= 1.5 u K |M|_1 S; as a distance the tolerance
+ *    is at most
  *    sqrt(3) * (SATC_EPSILON * K * S + SATC_TINY / |M|_1);
  *    S = |dx|+|dy|+|dz| + sum_j |H_j|_1 + 2^-100: the camera-relative
  *    center in the frustum frame, and the frame components of the box's
  *    half-axis vectors H_j (e_j A_j for an OBB; h_j times a world axis for
  *    an AABB; M_i's columns times the local half extents for an
- *    instance), so long axes count by their length; for a sphere
- *    sum_j |H_j|_1 is 2 r. K = 1 + max|x slope| + max|y slope| for a
- *    perspective frustum, 3 for an orthographic one (whose S also counts
- *    the frustum box's own size), 2 for a plane volume
- *    (SATC_FRUSTUM_PLANES: its frame is the world axes about its origin). The band absorbs float rounding; the
+ *    instance, plus sum |M_i,rk lc_k| over the local center's products,
+ *    which may cancel against the translation), so long axes count by
+ *    their length; for a sphere sum_j |H_j|_1 is 2 r. K = 1 + max|x slope|
+ *    + max|y slope| for a perspective frustum, 1 for an orthographic one
+ *    (whose tolerance adds SATC_EPSILON times the frustum box's own size,
+ *    |center|_1 + |half|_1, in tol_t), 2 for a plane volume
+ *    (SATC_FRUSTUM_PLANES: its frame is the world axes about its origin).
+ *    The band absorbs float rounding; the
  *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
  *    2^-100 world units are not resolved. A frustum's constant term tol_t
  *    (for a frustum built in a batch's frame from a double camera, the
@@ -38,12 +46,13 @@
  *    Frusta from satc_frustum_from_matrix contain the float matrix's own
  *    clip volume; satc_obb_from_matrix boxes contain the mapped local box.
  *  - Exact mode reports no box visible whose Euclidean distance to the
- *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
- *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
- *    frame coordinates, K = 1) for an orthographic one, and F = max |V -
- *    E|_1 over the vertices V of a bounded plane volume, K = 2 (checked
- *    against double-precision oracles in tests/core/test_oracle.c and
- *    tests/volumes).
+ *    frustum exceeds SATC_EXACT_BAND * K * (S + F) = 2^-16 K (S + F),
+ *    F = n * K for a perspective frustum and |center|_1 + |half|_1 of the
+ *    frustum box (in frame coordinates, K = 1) for an orthographic one, and
+ *    F = max |V - E|_1 over the vertices V of a bounded plane volume, K = 2
+ *    (checked against double-precision oracles in tests/core/test_oracle.c,
+ *    whose largest measured ratio is 2^-18.7, and tests/volumes; proved per
+ *    axis, not as a distance: docs/error-bound.md).
  *  - Non-finite boxes: a box with any NaN or +-Inf field, or whose
  *    camera-relative magnitude S reaches SATC_MAX_MAGNITUDE, is never
  *    culled: it is reported visible, class SATC_INTERSECTING, in every mode
@@ -80,12 +89,16 @@ extern "C" {
 #define SATC_API
 #endif
 
-/** Relative tolerance of the culling decision (see the contract above): 2^-16. */
-#define SATC_EPSILON 1.52587890625e-05f
+/** Relative tolerance of the culling decision (see the contract above):
+ * 18 u = 1.125 * 2^-20, u = 2^-24, from the forward error bound of
+ * docs/error-bound.md (every computed test quantity is within
+ * (12 + 4 K) u |M|_1 S of its exact value, and 12 + 4 K < 18 K). */
+#define SATC_EPSILON 1.0728836059570312e-06f
 /** Absolute part of the culling tolerance along an axis (see above): 2^-120. */
 #define SATC_TINY 7.52316384526264e-37f
-/** Exact mode's false-positive band (see above): 2^-12. */
-#define SATC_EXACT_BAND 2.44140625e-04
+/** Exact mode's false-positive band (see above): 2^-16 (16 times tighter
+ * than the 2^-12 of satc 0.2 with SATC_EPSILON = 2^-16). */
+#define SATC_EXACT_BAND 1.52587890625e-05
 /** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */
@@ -153,7 +166,7 @@ typedef struct satc_frustum {
     float y0, y1;         /**< the same along U */
     float n, f;           /**< near and far distances along D (f may be +Inf for perspective) */
     float dx, dy;         /**< perspective: x0 - x1 and y0 - y1 (negative) */
-    float eps_k;          /**< SATC_EPSILON * K: tolerance per unit of S */
+    float eps_k;          /**< tolerance per unit of S: SATC_EPSILON * K (perspective), SATC_EPSILON (orthographic) */
     float center[3];      /**< orthographic: center of the frustum box in frame coordinates */
     float half[3];        /**< orthographic: half sizes of the frustum box */
     float tol_t;          /**< constant part of the tolerance: an orthographic frustum's

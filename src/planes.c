@@ -20,8 +20,9 @@
  * within 2^-24 |V|_inf plus the double clipping error (below 2^-28 F
  * with the clip threshold) and the merge distance (2^-28 F) of an exact
  * one. The kernels' float sums add a few 2^-24 (|M|_1 S + F |M|_1). All of
- * it is below 2 SATC_EPSILON (S + F + max|w|) = eps_k S + tol_t, with
- * 2^7 to spare; the double rounding of the offsets about a far origin
+ * it is below 2 SATC_EPSILON (S + F + max|w|) = eps_k S + tol_t
+ * (SATC_EPSILON = 18 u; tests/volumes still passes with a sixteenth of
+ * this tolerance, so the margin is wide); the double rounding of the offsets about a far origin
  * (2^-50 (|E|_1 + |d|/|n|)) gets its own 2^-40 term.
  */
 #include <float.h>

@@ -190,11 +190,17 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
             rd3(&s->local_half, li, lh);
         }
         /* Center: (t - E) + M lc, the translation made camera-relative
-         * before the local offset is added. */
+         * before the local offset is added. The products' magnitudes
+         * sum_r sum_k |m_rk lc_k| join S (docs/error-bound.md §3.4): the
+         * offset's rounding is relative to them, not to the center, and
+         * t - E and M lc may cancel. */
+        float pl[3];
         for (int r = 0; r < 3; r++) {
-            float ml = mat_at(m, s->layout, r, 0) * lc[0] + mat_at(m, s->layout, r, 1) * lc[1] +
-                       mat_at(m, s->layout, r, 2) * lc[2];
+            float p0 = mat_at(m, s->layout, r, 0) * lc[0], p1 = mat_at(m, s->layout, r, 1) * lc[1];
+            float p2 = mat_at(m, s->layout, r, 2) * lc[2];
+            float ml = p0 + p1 + p2;
             c[r] = (mat_at(m, s->layout, r, 3) - E[r]) + ml;
+            pl[r] = fabsf(p0) + fabsf(p1) + fabsf(p2);
         }
         to_frame(f, c, &o->dx, &o->dy, &o->dz);
         for (int j = 0; j < 3; j++) {
@@ -204,6 +210,7 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
             to_frame(f, v, &o->hx[j], &o->hy[j], &o->hz[j]);
         }
         finish_axes(f, o);
+        o->s = o->s + ((pl[0] + pl[1]) + pl[2]);
         break;
     }
     case SATC_FORM_SPHERES: {

@@ -13,19 +13,28 @@
  *    outside, in either mode, for any finite volume of any form
  *    (orthonormal axes or not, any axis lengths, subnormal components),
  *    with flush-to-zero / denormals-are-zero on or off. Near-touching
- *    volumes are reported visible: a volume is culled only when, along some
- *    separating axis M, the projections are apart by more than
- *        SATC_EPSILON * K * |M|_1 * S + SATC_TINY,
- *    which as a distance is at least that and at most
+ *    volumes are reported visible: each test adds the tolerance
+ *        SATC_EPSILON * K * |M|_1 * S + SATC_TINY
+ *    along its axis M, and rounding moves a computed separation by at most
+ *    (12 + 4.5 K) u |M|_1 S, u = 2^-24 (docs/error-bound.md derives this
+ *    bound for every quantity and axis class; SATC_EPSILON = 18 u exceeds
+ *    it). So a volume is culled only when, along some separating axis M,
+ *    the projections are apart by more than (SATC_EPSILON * K - (12 +
+ *    4.5 K) u) |M|_1 S >= 1.5 u K |M|_1 S; as a distance the tolerance
+ *    is at most
  *    sqrt(3) * (SATC_EPSILON * K * S + SATC_TINY / |M|_1);
  *    S = |dx|+|dy|+|dz| + sum_j |H_j|_1 + 2^-100: the camera-relative
  *    center in the frustum frame, and the frame components of the box's
  *    half-axis vectors H_j (e_j A_j for an OBB; h_j times a world axis for
  *    an AABB; M_i's columns times the local half extents for an
- *    instance), so long axes count by their length; for a sphere
- *    sum_j |H_j|_1 is 2 r. K = 1 + max|x slope| + max|y slope| for a
- *    perspective frustum, 3 for an orthographic one (whose S also counts
- *    the frustum box's own size). The band absorbs float rounding; the
+ *    instance, plus sum |M_i,rk lc_k| over the local center's products,
+ *    which may cancel against the translation), so long axes count by
+ *    their length; for a sphere sum_j |H_j|_1 is 2 r. K = 1 + max|x slope|
+ *    + max|y slope| for a perspective frustum, 1 for an orthographic one
+ *    (whose tolerance adds SATC_EPSILON times the frustum box's own size,
+ *    |center|_1 + |half|_1, in tol_t), 2 for a plane volume
+ *    (SATC_FRUSTUM_PLANES: its frame is the world axes about its origin).
+ *    The band absorbs float rounding; the
  *    2^-100 and SATC_TINY terms absorb underflow, so distances below about
  *    2^-100 world units are not resolved. A frustum's constant term tol_t
  *    (for a frustum built in a batch's frame from a double camera, the
@@ -37,10 +46,13 @@
  *    Frusta from satc_frustum_from_matrix contain the float matrix's own
  *    clip volume; satc_obb_from_matrix boxes contain the mapped local box.
  *  - Exact mode reports no box visible whose Euclidean distance to the
- *    frustum exceeds SATC_EXACT_BAND * K * (S + F), F = n * K for a
- *    perspective frustum and |center|_1 + |half|_1 of the frustum box (in
- *    frame coordinates, K = 1) for an orthographic one (checked against a
- *    double-precision oracle in tests/core/test_oracle.c).
+ *    frustum exceeds SATC_EXACT_BAND * K * (S + F) = 2^-16 K (S + F),
+ *    F = n * K for a perspective frustum and |center|_1 + |half|_1 of the
+ *    frustum box (in frame coordinates, K = 1) for an orthographic one, and
+ *    F = max |V - E|_1 over the vertices V of a bounded plane volume, K = 2
+ *    (checked against double-precision oracles in tests/core/test_oracle.c,
+ *    whose largest measured ratio is 2^-18.7, and tests/volumes; proved per
+ *    axis, not as a distance: docs/error-bound.md).
  *  - Non-finite boxes: a box with any NaN or +-Inf field, or whose
  *    camera-relative magnitude S reaches SATC_MAX_MAGNITUDE, is never
  *    culled: it is reported visible, class SATC_INTERSECTING, in every mode
@@ -77,12 +89,16 @@ extern "C" {
 #define SATC_API
 #endif
 
-/** Relative tolerance of the culling decision (see the contract above): 2^-16. */
-#define SATC_EPSILON 1.52587890625e-05f
+/** Relative tolerance of the culling decision (see the contract above):
+ * 18 u = 1.125 * 2^-20, u = 2^-24, from the forward error bound of
+ * docs/error-bound.md (every computed test quantity is within
+ * (12 + 4 K) u |M|_1 S of its exact value, and 12 + 4 K < 18 K). */
+#define SATC_EPSILON 1.0728836059570312e-06f
 /** Absolute part of the culling tolerance along an axis (see above): 2^-120. */
 #define SATC_TINY 7.52316384526264e-37f
-/** Exact mode's false-positive band (see above): 2^-12. */
-#define SATC_EXACT_BAND 2.44140625e-04
+/** Exact mode's false-positive band (see above): 2^-16 (16 times tighter
+ * than the 2^-12 of satc 0.2 with SATC_EPSILON = 2^-16). */
+#define SATC_EXACT_BAND 1.52587890625e-05
 /** Allowed deviation of box axes from orthonormal: |A_i.A_j| and ||A_i|-1|, 2^-20. */
 #define SATC_AXIS_TOLERANCE 9.5367431640625e-07
 /** Allowed deviation of a camera frame (L, U, D) from right-handed orthonormal, 2^-20. */
@@ -101,8 +117,8 @@ typedef enum satc_status {
     SATC_ERR_NULL = -1,      /**< a required pointer is NULL */
     SATC_ERR_NONFINITE = -2, /**< a frustum parameter is NaN or Inf (other than an allowed infinite far) */
     SATC_ERR_NEAR = -3,      /**< perspective near distance n <= 0 */
-    SATC_ERR_FAR = -4,       /**< f <= n, or an infinite far on an orthographic frustum */
-    SATC_ERR_BOUNDS = -5,    /**< l0 >= l1, u0 >= u1, or a slope beyond SATC_MAX_SLOPE */
+    SATC_ERR_FAR = -4,       /**< f <= n, an infinite far on an orthographic frustum, or exact mode on an unbounded plane volume */
+    SATC_ERR_BOUNDS = -5,    /**< l0 >= l1, u0 >= u1, a slope beyond SATC_MAX_SLOPE, or a plane volume empty or degenerate */
     SATC_ERR_FRAME = -6,     /**< L, U, D not right-handed orthonormal within SATC_FRAME_TOLERANCE */
     SATC_ERR_MATRIX = -7,    /**< matrix is not a perspective or orthographic view-projection */
     SATC_ERR_FLAGS = -8,     /**< unknown mode, ISA or convention bits */
@@ -126,6 +142,14 @@ SATC_API unsigned satc_version(void);
 /** Frustum kinds (satc_frustum.kind). */
 #define SATC_FRUSTUM_PERSPECTIVE 1u
 #define SATC_FRUSTUM_ORTHOGRAPHIC 2u
+#define SATC_FRUSTUM_PLANES 3u /**< a convex volume given by planes (satc_frustum_from_planes) */
+
+/** Most planes of a SATC_FRUSTUM_PLANES volume. */
+#define SATC_MAX_PLANES 16
+/** Room for the vertices of a plane volume (a 3-polytope of 16 faces has at most 28). */
+#define SATC_MAX_PLANE_VERTS 32
+/** Room for the distinct edge directions of a plane volume (at most 42 for 16 faces). */
+#define SATC_MAX_PLANE_EDGES 48
 
 /**
  * A frustum precomputed for culling. Build it with one of the
@@ -134,7 +158,7 @@ SATC_API unsigned satc_version(void);
  * the separating-axis tests shared by all boxes. No pointers: copy freely.
  */
 typedef struct satc_frustum {
-    uint32_t kind;        /**< SATC_FRUSTUM_PERSPECTIVE or SATC_FRUSTUM_ORTHOGRAPHIC */
+    uint32_t kind;        /**< SATC_FRUSTUM_PERSPECTIVE, SATC_FRUSTUM_ORTHOGRAPHIC or SATC_FRUSTUM_PLANES */
     uint32_t infinite;    /**< 1 when the far plane is at infinity (perspective only) */
     float origin[3];      /**< E, world units */
     float frame[3][3];    /**< rows L, U, D (unit, right-handed) */
@@ -142,12 +166,25 @@ typedef struct satc_frustum {
     float y0, y1;         /**< the same along U */
     float n, f;           /**< near and far distances along D (f may be +Inf for perspective) */
     float dx, dy;         /**< perspective: x0 - x1 and y0 - y1 (negative) */
-    float eps_k;          /**< SATC_EPSILON * K: tolerance per unit of S */
+    float eps_k;          /**< tolerance per unit of S: SATC_EPSILON * K (perspective), SATC_EPSILON (orthographic) */
     float center[3];      /**< orthographic: center of the frustum box in frame coordinates */
     float half[3];        /**< orthographic: half sizes of the frustum box */
     float tol_t;          /**< constant part of the tolerance: an orthographic frustum's
                                size term, plus the rounding of the origin for
                                satc_frustum_from_camera_d; 0 for other perspective frusta */
+
+    /* SATC_FRUSTUM_PLANES only (satc_frustum_from_planes; 0 for the other
+     * kinds). Coordinates are relative to origin along the world axes
+     * (frame is the identity), so precision depends on the distance to
+     * the volume, not to the world origin. */
+    uint32_t nplanes;                          /**< 1 .. SATC_MAX_PLANES */
+    uint32_t nverts;                           /**< vertices; 0 when the volume is unbounded */
+    uint32_t nedges;                           /**< distinct edge directions of a bounded volume */
+    float margin2;                             /**< twice the margin: SATC_INSIDE needs this much */
+    float plane[SATC_MAX_PLANES][4];           /**< unit normal n, offset w: inside n.(X-E) + w >= 0
+                                                    (already moved out by the margin) */
+    float vert[SATC_MAX_PLANE_VERTS][3];       /**< vertices V - E, rounded to nearest */
+    float edge[SATC_MAX_PLANE_EDGES][3];       /**< unit edge directions (one per parallel class) */
 } satc_frustum;
 
 /**
@@ -373,6 +410,71 @@ SATC_API satc_status satc_frustum_from_box(satc_frustum *out, const satc_obb *bo
  */
 SATC_API satc_status satc_frustum_from_segment(satc_frustum *out, const float p0[3],
                                                const float p1[3]);
+
+/**
+ * A convex view volume given by planes (engines pass 5 to 12+: a frustum
+ * without its far plane, a portal's clipped frustum, a light's volume, a
+ * half-space): the points X with a*x + b*y + c*z + d >= 0 for every plane
+ * (a, b, c, d) = planes[k], in world units; (a, b, c) points inward and
+ * need not be unit. The volume is culled like any frustum, by satc_cull
+ * and satc_cull_views (mixed with other kinds), every form and path.
+ *
+ * Conservative mode tests the planes (RTR 22.10: a box's extent on each
+ * normal); exact mode runs the full separating-axis test of the volume
+ * against each box (its face normals, the box's 3 face normals and the
+ * cross products of the box's edges with the volume's edge directions;
+ * RTR 22.13), with the vertices and edge directions derived here in
+ * double from every pair and triple of planes (RTR 22.16: three planes
+ * meet in a point). Spheres get the plane test in both modes (their
+ * exact distance to a polytope is not implemented; never a false
+ * negative, some false positives near edges and corners).
+ *
+ * Margin m >= 0 (world units): the planes are moved outward by m, so a
+ * volume is culled only when it is more than m (plus the tolerance)
+ * outside, and classified SATC_INSIDE only when it is at least m inside
+ * every plane. With one plane (a half-space) the three classes are RTR
+ * 22.10's: SATC_OUTSIDE below -m (negative side), SATC_INSIDE above +m
+ * (positive side), SATC_INTERSECTING crossing the band [-m, m].
+ *
+ * Tolerance: the contract's, with K = 2 (unit normals: |n|_1 <= sqrt 3)
+ * and a constant term tol_t = 2 SATC_EPSILON F + 2^-40 (|E|_1 + max_k
+ * |d_k| / |(a_k, b_k, c_k)| + m), F the largest |V - E|_1 over the
+ * vertices and |w| over the stored planes (offsets about E): it covers
+ * rounding the normals, offsets and vertices to float (each within 2^-24
+ * relative) and the double work here; see src/planes.c.
+ *
+ * A Bevy-style frustum without a far plane (camera at the origin looking
+ * down -Z, 90 degrees wide, near 0.1): unbounded, conservative mode only.
+ *
+ *     const float bevy[5][4] = {{0, 0, -1, -0.1f},               // near: -z >= 0.1
+ *                               {1, 0, -1, 0}, {-1, 0, -1, 0},   // left, right: |x| <= -z
+ *                               {0, 1, -1, 0}, {0, -1, -1, 0}};  // bottom, top
+ *     satc_frustum f;
+ *     satc_status st = satc_frustum_from_planes(&f, bevy, 5, 0.0f);
+ *     // st == SATC_OK; satc_cull(&f, b, 0, n, SATC_CONSERVATIVE, &r) works,
+ *     // SATC_EXACT returns SATC_ERR_FAR. Add a far plane {0, 0, 1, 100}
+ *     // (z >= -100) and exact mode works too.
+ *
+ * Returns SATC_OK, or on error leaves *out unchanged and returns:
+ * SATC_ERR_NULL (out or planes NULL), SATC_ERR_RANGE (nplanes 0 or above
+ * SATC_MAX_PLANES), SATC_ERR_NONFINITE (a NaN or infinite coefficient or
+ * margin), SATC_ERR_BOUNDS (a negative margin; a zero normal; an empty
+ * volume; a vertex or plane beyond SATC_MAX_MAGNITUDE from the volume's
+ * origin; more vertices than SATC_MAX_PLANE_VERTS, which only nearly
+ * coincident planes produce). Planes within 2^-20 radians of parallel
+ * are not intersected (their meeting point is not defined in float):
+ * exact mode then tests a slightly larger volume, or counts it unbounded,
+ * and never culls a touching box; a volume all of whose normals are that
+ * close to one line is the interval between its planes (SATC_ERR_BOUNDS
+ * when they leave none). Whether the
+ * volume is bounded is recorded (nverts > 0): satc_cull and
+ * satc_cull_views return SATC_ERR_FAR for exact mode on an unbounded
+ * volume (like an infinite far plane where one is not allowed), because
+ * the caller may well build one volume for both modes; conservative mode
+ * takes any nonempty volume.
+ */
+SATC_API satc_status satc_frustum_from_planes(satc_frustum *out, const float planes[][4],
+                                              size_t nplanes, float margin);
 
 /* ------------------------------------------------------------------ */
 /* Box forms: the bounds engines already store, read in place          */
@@ -654,7 +756,8 @@ typedef struct satc_results {
  * radius). Conservative mode is the plane test for every form.
  * Returns SATC_OK, SATC_ERR_NULL (f, b or out NULL, or, with count > 0, a
  * pointer the form reads is NULL), SATC_ERR_FLAGS (unknown mode or form,
- * or f not a built frustum), SATC_ERR_LAYOUT (see satc_vec3s and
+ * or f not a built frustum), SATC_ERR_FAR (exact mode on an unbounded
+ * SATC_FRUSTUM_PLANES volume), SATC_ERR_LAYOUT (see satc_vec3s and
  * satc_instances), SATC_ERR_RANGE (first + count overflows, or indices
  * wanted past UINT32_MAX); with batch.groups (satc_groups), also
  * SATC_ERR_NULL (neither size nor offsets, or a bound stream NULL),
@@ -707,9 +810,12 @@ typedef struct satc_view_results {
  * own bounds, reversed-Z or infinite far) in one pass over the batch:
  * every volume is read from memory once, then tested against each view in
  * cache. View v's bit, indices and classes equal satc_cull of that frustum
- * alone bit for bit, on every path. Returns SATC_OK, SATC_ERR_NULL
+ * alone bit for bit, on every path. Volumes in records or float3 arrays
+ * (every form but instances) are transposed once per 512 for all views
+ * into plain rows; the call uses about 50 KB of stack. Returns SATC_OK, SATC_ERR_NULL
  * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
- * (unknown mode or form, a view not built by satc), SATC_ERR_RANGE
+ * (unknown mode or form, a view not built by satc), SATC_ERR_FAR (exact
+ * mode with an unbounded SATC_FRUSTUM_PLANES view), SATC_ERR_RANGE
  * (nviews 0 or above SATC_MAX_VIEWS, first + count overflows, indices past
  * UINT32_MAX), SATC_ERR_LAYOUT; on error nothing is written.
  */

@@ -29,11 +29,16 @@ import time
 MUTATIONS = [
     # Tolerance terms, both frustum kinds (issue 16).
     ("tol_t", "tolerance", [("src/frustum.c",
-        "fr.tol_t = (float)(3.0 * SATC_EPSILON * size);", "fr.tol_t = 0.0f;")]),
+        "fr.tol_t = (float)(SATC_EPSILON * size * (1.0 + 0x1p-20));", "fr.tol_t = 0.0f;")]),
     ("eps_ortho", "tolerance", [("src/frustum.c",
-        "fr.eps_k = 3.0f * SATC_EPSILON;", "fr.eps_k = 0.0f;")]),
+        "fr.eps_k = SATC_EPSILON;", "fr.eps_k = 0.0f;")]),
     ("eps_persp", "tolerance", [("src/frustum.c",
         "fr.eps_k = (float)(SATC_EPSILON * K);", "fr.eps_k = 0.0f;")]),
+    # The instances' local offset in S (docs/error-bound.md §3.4).
+    ("s_offset", "tolerance", [("src/scalar/load_scalar.c",
+        "o->s = o->s + ((pl[0] + pl[1]) + pl[2]);", "o->s = o->s;"),
+        ("src/load_simd.h", "x[F_S] = v_add(x[F_S], v_add(v_add(pl[0], pl[1]), pl[2]));",
+         "x[F_S] = x[F_S];")]),
     ("k_persp", "tolerance", [("src/frustum.c",
         "double K = 1.0 + maxabs(fr.x0, fr.x1) + maxabs(fr.y0, fr.y1);", "double K = 1.0;")]),
     ("s_floor", "tolerance", [("src/internal.h",

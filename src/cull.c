@@ -12,8 +12,8 @@ const char *satc_status_string(satc_status s)
     case SATC_ERR_NULL: return "a required pointer is NULL";
     case SATC_ERR_NONFINITE: return "a frustum parameter is NaN or infinite";
     case SATC_ERR_NEAR: return "near distance must be > 0";
-    case SATC_ERR_FAR: return "far distance must be > near (and finite for orthographic)";
-    case SATC_ERR_BOUNDS: return "frustum bounds are empty or too wide";
+    case SATC_ERR_FAR: return "far distance must be > near (and finite for orthographic and exact plane volumes)";
+    case SATC_ERR_BOUNDS: return "frustum bounds are empty, degenerate or too wide";
     case SATC_ERR_FRAME: return "camera frame is not right-handed orthonormal";
     case SATC_ERR_MATRIX: return "matrix is not a perspective or orthographic view-projection";
     case SATC_ERR_FLAGS: return "unknown mode, ISA or convention";
@@ -126,15 +126,25 @@ satc_status satc_check_volumes(const satc_batch *b, size_t first, size_t count)
     return count ? check_batch(b) : SATC_OK;
 }
 
+/* A kind satc builds, with counts that keep the kernels in their arrays. */
+static int kind_ok(const satc_frustum *f)
+{
+    if (f->kind == SATC_FRUSTUM_PLANES)
+        return f->nplanes >= 1 && f->nplanes <= SATC_MAX_PLANES &&
+               f->nverts <= SATC_MAX_PLANE_VERTS && f->nedges <= SATC_MAX_PLANE_EDGES;
+    return f->kind == SATC_FRUSTUM_PERSPECTIVE || f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+}
+
 satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,
                             size_t count, satc_mode mode, int want_indices)
 {
     if (!f || !b)
         return SATC_ERR_NULL;
-    if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||
-        (f->kind != SATC_FRUSTUM_PERSPECTIVE && f->kind != SATC_FRUSTUM_ORTHOGRAPHIC) ||
+    if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) || !kind_ok(f) ||
         (unsigned)b->form < 1 || (unsigned)b->form > SATC_NFORMS)
         return SATC_ERR_FLAGS;
+    if (f->kind == SATC_FRUSTUM_PLANES && mode == SATC_EXACT && f->nverts == 0)
+        return SATC_ERR_FAR; /* unbounded: no vertices for the exact test */
     if (count > SIZE_MAX - first)
         return SATC_ERR_RANGE;
     if (count == 0)
@@ -241,7 +251,7 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     satc_status st = check_args(f, b, first, count, mode, out);
     if (st != SATC_OK)
         return st;
-    satc_kernel_fn fn = k->fn[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC];
+    satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
     if (b->groups)
         satc_gview_init(&gv, f, b);

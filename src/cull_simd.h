@@ -29,6 +29,7 @@
 #ifndef SATC_CULL_SIMD_H
 #define SATC_CULL_SIMD_H
 
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -78,6 +79,10 @@ typedef struct vconst {
     V c[3], h[3], nh[3], tolt;
     V pabs[5][3], col1[3], norm2[5], inv[4];
     V lane; /* 0, 1, ..., W - 1 */
+    /* SATC_FRUSTUM_PLANES: the planes, |normals| and margin2 broadcast;
+     * vertices and edges are read from fr as needed. */
+    const satc_frustum *fr;
+    V pl[SATC_MAX_PLANES][4], apl[SATC_MAX_PLANES][3], margin2;
 } vconst;
 
 static void vconst_init(vconst *k, const satc_frustum *f)
@@ -115,6 +120,16 @@ static void vconst_init(vconst *k, const satc_frustum *f)
     k->tiny = v_set1(SATC_TINY);
     k->sfloor = v_set1(SATC_S_FLOOR);
     k->tolt = v_set1(f->tol_t);
+    k->fr = f;
+    if (f->kind == SATC_FRUSTUM_PLANES) {
+        for (uint32_t p = 0; p < f->nplanes && p < SATC_MAX_PLANES; p++) {
+            for (int j = 0; j < 4; j++)
+                k->pl[p][j] = v_set1(f->plane[p][j]);
+            for (int j = 0; j < 3; j++)
+                k->apl[p][j] = v_set1(fabsf(f->plane[p][j]));
+        }
+        k->margin2 = v_set1(f->margin2);
+    }
 }
 
 /*
@@ -419,6 +434,8 @@ SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
     return sep;
 }
 
+#include "planes_simd.h"
+
 #undef hx
 #undef hy
 #undef hz
@@ -450,9 +467,12 @@ SATC_AI unsigned pend_push(vpend *pd, unsigned np, const vbox *o, V pos, unsigne
     return np + satc_popcount(bits);
 }
 
-/* The exact tier for one kind of volume and frustum. */
+/* The exact tier for one kind of volume and frustum (ortho: the kernel
+ * column, 0 perspective, 1 orthographic, 2 plane volume). */
 SATC_AI M exact_v(const vconst *k, const V *x, size_t st, const int sphere, const int ortho)
 {
+    if (ortho == 2)
+        return axes_vol_v(k, x, st); /* spheres never get here: plane test only */
     if (sphere)
         return ortho ? sphere_sep_ortho_v(k, x, st) : sphere_sep_persp_v(k, x, st);
     return ortho ? axes_ortho_v(k, x, st) : axes_persp_v(k, x, st);
@@ -497,9 +517,11 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
     vbox o;
     M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa);
-    vplanes p = ortho ? planes_ortho_v(k, &o, bad, need_in) : planes_persp_v(k, &o, bad, need_in);
+    vplanes p = ortho == 2 ? planes_vol_v(k, &o, bad, form, need_in)
+                : ortho    ? planes_ortho_v(k, &o, bad, need_in)
+                           : planes_persp_v(k, &o, bad, need_in);
     unsigned vb = m_bits(p.vis) & valid, ub = 0;
-    if (exact) {
+    if (exact && !(sphere && ortho == 2)) {
         ub = m_bits(p.und) & valid;
         if (ub && aabb)
             aabb_axes_v(k, o.v);
@@ -584,7 +606,19 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
         }                                                                                         \
     }
 
-#define SATC_KERNEL_FORM(form, tag) SATC_KERNEL(cull_##tag##_p, form, 0) SATC_KERNEL(cull_##tag##_o, form, 1)
+/* Plane volumes: one variant per form, exact mode a run-time flag (the
+ * exact tier is one out-of-line function), to keep compile time down. */
+#define SATC_KERNEL_VOL(name, form_)                                                              \
+    static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
+                     unsigned flags, uint64_t *vis, uint64_t *inside)                             \
+    {                                                                                             \
+        cull_chunk(f, b, first, n, flags, vis, inside, form_, 2, (flags & SATC_K_EXACT) != 0,     \
+                   (flags & SATC_K_CLASSIFY) != 0, 0);                                            \
+    }
+
+#define SATC_KERNEL_FORM(form, tag)                                                               \
+    SATC_KERNEL(cull_##tag##_p, form, 0)                                                          \
+    SATC_KERNEL(cull_##tag##_o, form, 1) SATC_KERNEL_VOL(cull_##tag##_v, form)
 SATC_KERNEL_FORM(SATC_FORM_OBB, obb)
 SATC_KERNEL_FORM(SATC_FORM_AABB, aabb)
 SATC_KERNEL_FORM(SATC_FORM_MINMAX, minmax)
@@ -592,12 +626,44 @@ SATC_KERNEL_FORM(SATC_FORM_HALF_AXES, half)
 SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
 
-const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL},
-                                       {cull_obb_p, cull_obb_o},
-                                       {cull_aabb_p, cull_aabb_o},
-                                       {cull_minmax_p, cull_minmax_o},
-                                       {cull_half_p, cull_half_o},
-                                       {cull_inst_p, cull_inst_o},
-                                       {cull_sphere_p, cull_sphere_o}}};
+/* satc_soa_fn: the loaders' transposing reads once per chunk, so every
+ * view of a satc_cull_views pass reads plain arrays. */
+static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flags, float *rows,
+                     size_t len)
+{
+    const satc_batch bl = *bp, *b = &bl;
+    const satc_vec3s *v[5];
+    const satc_floats *fl;
+    int nv = satc_batch_streams(b, v, &fl);
+    size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    for (size_t i = 0; i < n; i += W) {
+        unsigned nl = n - i < W ? (unsigned)(n - i) : W;
+        V t[16];
+        int nt = 0;
+        for (int q = 0; q < nv; q++, nt += 3)
+            ld3s(v[q], first + i, nl, nl == W && i + W < rec_end, &t[nt], 0);
+        if (fl)
+            t[nt++] = ld1s(fl->p, fl->stride, first + i, nl, 0);
+        for (int r = 0; r < nt; r++) {
+            float *dst = rows + (size_t)r * len + i;
+            if (nl == W) {
+                v_store(dst, t[r]);
+            } else {
+                float tmp[W];
+                v_store(tmp, t[r]);
+                memcpy(dst, tmp, nl * sizeof(float));
+            }
+        }
+    }
+}
+
+const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
+                                       {cull_obb_p, cull_obb_o, cull_obb_v},
+                                       {cull_aabb_p, cull_aabb_o, cull_aabb_v},
+                                       {cull_minmax_p, cull_minmax_o, cull_minmax_v},
+                                       {cull_half_p, cull_half_o, cull_half_v},
+                                       {cull_inst_p, cull_inst_o, cull_inst_v},
+                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v}},
+                                      soa_copy};
 
 #endif

@@ -72,9 +72,10 @@ satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam)
                 return SATC_ERR_BOUNDS;
             size += fabs(fr.center[k]) + fabs(fr.half[k]);
         }
-        /* Sums of three products per axis: K = 3 for box and frustum terms. */
-        fr.eps_k = 3.0f * SATC_EPSILON;
-        fr.tol_t = (float)(3.0 * SATC_EPSILON * size);
+        /* docs/error-bound.md §5: every orthographic test quantity is
+         * within (12 S + 4 size) u |M|_1 of its exact value; K = 1. */
+        fr.eps_k = SATC_EPSILON;
+        fr.tol_t = (float)(SATC_EPSILON * size * (1.0 + 0x1p-20));
     } else {
         fr.kind = SATC_FRUSTUM_PERSPECTIVE;
         fr.infinite = isinf(cam->f) ? 1u : 0u;
@@ -87,7 +88,9 @@ satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam)
         fr.dx = fr.x0 - fr.x1;
         fr.dy = fr.y0 - fr.y1;
         /* K bounds |W|_1 of the near corners W = (x, y, 1): a support over
-         * them is at most K |M|_1 for any axis M. */
+         * them is at most K |M|_1 for any axis M. docs/error-bound.md §4:
+         * every perspective test quantity is within (12 + 4 K) u |M|_1 S
+         * of its exact value, below SATC_EPSILON K |M|_1 S = 18 u K. */
         double K = 1.0 + maxabs(fr.x0, fr.x1) + maxabs(fr.y0, fr.y1);
         fr.eps_k = (float)(SATC_EPSILON * K);
     }

@@ -86,6 +86,17 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
     }
     g->eps_k = f->eps_k;
     g->tol_t = f->tol_t;
+    if (f->kind == SATC_FRUSTUM_PLANES) {
+        /* n.(x - O) + w >= 0 inside: m = -n, off = w; SATC_INSIDE also
+         * needs margin2. */
+        for (uint32_t p = 0; p < f->nplanes; p++) {
+            for (int k = 0; k < 3; k++)
+                m[k] = -(double)f->plane[p][k];
+            add_plane(g, m, f->plane[p][3]);
+        }
+        g->in_shift = f->margin2;
+        return;
+    }
     if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
         /* |t_q| <= h_q with t_q = F_q . (x - O) - c_q. */
         for (int q = 0; q < 3; q++) {
@@ -146,7 +157,7 @@ int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
                                    fabs(g->off[p]) + rad);
         if (mid - rad > margin)
             return -1;
-        if (!(mid + rad < -margin))
+        if (!(mid + rad < -margin - g->in_shift))
             inside = 0;
     }
     return inside;
@@ -285,6 +296,25 @@ satc_status satc_check_groups(const satc_batch *b)
     return SATC_OK;
 }
 
+/* World boxes of AABBs and spheres, read as they are (the float center
+ * and half size or radius; negative sizes mean their magnitude): a
+ * quicker satc_to_aabbs, whose rounding the caller's widening covers. */
+static void read_boxes(const satc_batch *b, size_t i, size_t n, float *c, float *h)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (b->form == SATC_FORM_AABB) {
+            rd3(&b->aabb.center, i + j, c + 3 * j);
+            rd3(&b->aabb.half, i + j, h + 3 * j);
+            for (int k = 0; k < 3; k++)
+                h[3 * j + (size_t)k] = fabsf(h[3 * j + (size_t)k]);
+        } else {
+            rd3(&b->spheres.center, i + j, c + 3 * j);
+            float r = fabsf(*at(b->spheres.radius.p, b->spheres.radius.stride, i + j));
+            h[3 * j] = h[3 * j + 1] = h[3 * j + 2] = r;
+        }
+    }
+}
+
 satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
                               const uint32_t *offsets, size_t ngroups, float *center, float *half)
 {
@@ -306,6 +336,7 @@ satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
     if (st != SATC_OK)
         return st;
     satc_groups gs = {size, offsets, ngroups, {0}, {0}};
+    int direct = b->form == SATC_FORM_AABB || b->form == SATC_FORM_SPHERES;
     enum { BLOCK = 64 };
     float bc[3 * BLOCK], bh[3 * BLOCK];
     for (size_t g = 0; g < ngroups; g++) {
@@ -317,7 +348,10 @@ satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
         int bad = 0;
         for (size_t i = lo; i < hi; i += BLOCK) {
             size_t n = hi - i < BLOCK ? hi - i : BLOCK;
-            satc_to_aabbs(b, i, n, bc, bh); /* validated above: cannot fail */
+            if (direct)
+                read_boxes(b, i, n, bc, bh);
+            else
+                satc_to_aabbs(b, i, n, bc, bh); /* validated above: cannot fail */
             for (size_t j = 0; j < 3 * n; j++) {
                 double c = bc[j], h = bh[j];
                 if (!isfinite(c) || !isfinite(h)) {

@@ -30,11 +30,32 @@
 typedef void (*satc_kernel_fn)(const satc_frustum *f, const satc_batch *b, size_t first,
                                size_t n, unsigned flags, uint64_t *vis, uint64_t *inside);
 
+/* Copies volumes [first, first + n) (n <= len) of the streams
+ * satc_batch_streams lists into rows of len floats: component c of vec3
+ * stream q at rows[(3 q + c) * len + j], a float stream after them.
+ * flags: SATC_K_LAST as for a kernel. */
+typedef void (*satc_soa_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                            float *rows, size_t len);
+
 /* One path: a kernel per form and frustum kind ([form][0] perspective,
- * [form][1] orthographic; row 0 unused). */
+ * [form][1] orthographic, [form][2] plane volume; row 0 unused), and the
+ * stream copy the views pass shares between views (NULL: none). */
+#define SATC_NKINDS 3
 typedef struct satc_kernels {
-    satc_kernel_fn fn[SATC_NFORMS + 1][2];
+    satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
+    satc_soa_fn soa;
 } satc_kernels;
+
+/* The kernel column of a built frustum (satc_check_call accepted it). */
+static inline int satc_kind_col(const satc_frustum *f)
+{
+    return f->kind == SATC_FRUSTUM_PLANES ? 2 : f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+}
+
+/* The streams of a batch the views pass copies: its vec3 streams in
+ * order (at most 5) and its float stream (or NULL); -1 for a form with
+ * other data (instances). */
+int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_floats **f);
 
 /* Kernel tables of each path (defined in the per-ISA files). */
 extern const satc_kernels satc_kernels_scalar;
@@ -94,7 +115,8 @@ satc_status satc_check_groups(const satc_batch *b);
  * tolerance. */
 typedef struct satc_gview {
     int np;
-    double m[6][3], off[6];
+    double m[SATC_MAX_PLANES][3], off[SATC_MAX_PLANES];
+    double in_shift; /* a plane volume's margin2: inside needs this much more */
     double O[3], col1[3], eps_k, tol_t;
     double rho; /* instances: the local offsets' share of S per unit of bound size */
 } satc_gview;

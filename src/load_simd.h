@@ -292,9 +292,12 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
             ld3(&s->local_center, i, nl, rec_ok, lc);
             ld3(&s->local_half, i, nl, rec_ok, lh);
         }
+        V pl[3];
         for (int r = 0; r < 3; r++) {
-            V ml = v_add(v_add(v_mul(m[r][0], lc[0]), v_mul(m[r][1], lc[1])), v_mul(m[r][2], lc[2]));
+            V p0 = v_mul(m[r][0], lc[0]), p1 = v_mul(m[r][1], lc[1]), p2 = v_mul(m[r][2], lc[2]);
+            V ml = v_add(v_add(p0, p1), p2);
             c[r] = v_add(v_sub(m[r][3], k->o[r]), ml);
+            pl[r] = v_add(v_add(v_abs(p0), v_abs(p1)), v_abs(p2));
         }
         to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
         for (int j = 0; j < 3; j++) {
@@ -304,6 +307,7 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
             to_frame_v(k, v, &x[F_HX + j], &x[F_HY + j], &x[F_HZ + j]);
         }
         finish_axes_v(k, x, ortho);
+        x[F_S] = v_add(x[F_S], v_add(v_add(pl[0], pl[1]), pl[2]));
         break;
     }
     default: { /* SATC_FORM_SPHERES */

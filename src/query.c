@@ -27,8 +27,8 @@ static void box_frustum(satc_frustum *out, const float o[3], const float frame[3
     fr.x0 = mid[0] - half[0], fr.x1 = mid[0] + half[0];
     fr.y0 = mid[1] - half[1], fr.y1 = mid[1] + half[1];
     fr.n = mid[2] - half[2], fr.f = mid[2] + half[2];
-    fr.eps_k = 3.0f * SATC_EPSILON;
-    fr.tol_t = (float)(3.0 * SATC_EPSILON * size);
+    fr.eps_k = SATC_EPSILON;
+    fr.tol_t = (float)(SATC_EPSILON * size * (1.0 + 0x1p-20));
     *out = fr;
 }
 
@@ -107,9 +107,11 @@ void satc_segment_frustum(satc_frustum *out, const float p0[3], const double D[3
         satc_frame_from_dir(D, L, U);
         for (int k = 0; k < 3; k++)
             frame[0][k] = (float)L[k], frame[1][k] = (float)U[k], frame[2][k] = (float)D[k];
-        /* Rounding the frame to float moves the far end point by a few
-         * units of 2^-24 len; the orthographic tolerance's constant term,
-         * 3 SATC_EPSILON len here, covers that 2^8 times over. */
+        /* Rounding the frame to float moves the far end point by at
+         * most (sqrt(3) / 2) 2^-24 len (D's components each within half
+         * an ulp); the orthographic tolerance's constant term,
+         * SATC_EPSILON size = 18 u len here, of which the arithmetic needs
+         * 4 u size (docs/error-bound.md §5), covers that 16 times over. */
         half[2] = (float)(0.5 * len);
         mid[2] = (float)(0.5 * len);
     }

@@ -469,7 +469,7 @@ static satc_status ray_call(unsigned isa, const float origin[3], const float dir
      * infinity: its band is relative to each volume's own distance, as a
      * camera's is. A segment much shorter than |origin|_1 / 768 takes the
      * segment query instead (whose origin is exact, and whose band,
-     * 3 SATC_EPSILON times its length, is then the smaller); so do a zero
+     * SATC_EPSILON times its length, is then the smaller); so do a zero
      * direction and tmax 0 (a point). */
     double dl = sqrt(dl2), len = dl * (double)tmax, room = SATC_MAX_MAGNITUDE - q.pmag;
     double D[3] = {0, 0, 0};

@@ -404,6 +404,8 @@ unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *k, const s
 {
     satc_box_frame o;
     satc_load_ref(f, k, b, i, &o);
+    if (f->kind == SATC_FRUSTUM_PLANES)
+        return satc_classify_vol_ref(f, &o, (int)b->form, flags);
     int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
     satc_planes p = ortho ? satc_planes_ortho_ref(f, &o) : satc_planes_persp_ref(f, &o);
     if (p.out)
@@ -436,5 +438,5 @@ static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first
     }
 }
 
-#define ROW2 {cull_scalar, cull_scalar}
-const satc_kernels satc_kernels_scalar = {{{NULL, NULL}, ROW2, ROW2, ROW2, ROW2, ROW2, ROW2}};
+#define ROW3 {cull_scalar, cull_scalar, cull_scalar}
+const satc_kernels satc_kernels_scalar = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL};

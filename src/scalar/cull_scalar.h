@@ -37,6 +37,10 @@ int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k,
                               const satc_box_frame *o);
 int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
+satc_planes satc_planes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int form);
+int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o);
+unsigned satc_classify_vol_ref(const satc_frustum *f, const satc_box_frame *o, int form,
+                               unsigned flags);
 unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b,
                            size_t i, unsigned flags);
 

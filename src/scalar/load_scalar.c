@@ -17,7 +17,7 @@ void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)
     const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
     memset(c, 0, sizeof *c);
     for (int j = 0; j < 3; j++) {
-        if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+        if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
             c->pabs[0][j] = fabsf(L[j]);
             c->pabs[1][j] = fabsf(U[j]);
             c->pabs[2][j] = fabsf(D[j]);
@@ -30,7 +30,7 @@ void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)
         }
         c->col1[j] = fabsf(L[j]) + fabsf(U[j]) + fabsf(D[j]);
     }
-    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+    if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
         c->norm2[0] = c->norm2[1] = c->norm2[2] = 1.0f;
     } else {
         const float s[5] = {0.0f, f->x1, f->x0, f->y1, f->y0};
@@ -74,7 +74,7 @@ static inline float radius_side(const float *a, const float *c, float k)
 static void finish_axes(const satc_frustum *f, satc_box_frame *o)
 {
     float ax = sum_abs3(o->hx), ay = sum_abs3(o->hy), az = sum_abs3(o->hz);
-    if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
+    if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
         o->r[0] = ax, o->r[1] = ay, o->r[2] = az;
         o->r[3] = o->r[4] = 0.0f;
     } else {
@@ -101,7 +101,7 @@ static void load_aabb(const satc_frustum *f, const satc_fconsts *k, const float 
         o->hy[j] = h[j] * U[j];
         o->hz[j] = h[j] * D[j];
     }
-    int np = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC ? 3 : 5;
+    int np = f->kind != SATC_FRUSTUM_PERSPECTIVE ? 3 : 5;
     for (int p = 0; p < 5; p++)
         o->r[p] = p < np ? h[0] * k->pabs[p][0] + h[1] * k->pabs[p][1] + h[2] * k->pabs[p][2] : 0.0f;
     float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
@@ -190,11 +190,17 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
             rd3(&s->local_half, li, lh);
         }
         /* Center: (t - E) + M lc, the translation made camera-relative
-         * before the local offset is added. */
+         * before the local offset is added. The products' magnitudes
+         * sum_r sum_k |m_rk lc_k| join S (docs/error-bound.md §3.4): the
+         * offset's rounding is relative to them, not to the center, and
+         * t - E and M lc may cancel. */
+        float pl[3];
         for (int r = 0; r < 3; r++) {
-            float ml = mat_at(m, s->layout, r, 0) * lc[0] + mat_at(m, s->layout, r, 1) * lc[1] +
-                       mat_at(m, s->layout, r, 2) * lc[2];
+            float p0 = mat_at(m, s->layout, r, 0) * lc[0], p1 = mat_at(m, s->layout, r, 1) * lc[1];
+            float p2 = mat_at(m, s->layout, r, 2) * lc[2];
+            float ml = p0 + p1 + p2;
             c[r] = (mat_at(m, s->layout, r, 3) - E[r]) + ml;
+            pl[r] = fabsf(p0) + fabsf(p1) + fabsf(p2);
         }
         to_frame(f, c, &o->dx, &o->dy, &o->dz);
         for (int j = 0; j < 3; j++) {
@@ -204,6 +210,7 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
             to_frame(f, v, &o->hx[j], &o->hy[j], &o->hz[j]);
         }
         finish_axes(f, o);
+        o->s = o->s + ((pl[0] + pl[1]) + pl[2]);
         break;
     }
     case SATC_FORM_SPHERES: {

@@ -364,7 +364,7 @@ static uint64_t compare_kernels(int p, const satc_frustum *f, const batch *b, si
                                 size_t count, unsigned flags, size_t *first_bad, int *canary)
 {
     const satc_kernels *kr = satc_kernels_for(SATC_ISA_SCALAR), *kp = path_kernels(p);
-    int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+    int ortho = satc_kind_col(f);
     satc_kernel_fn fr = kr->fn[b->desc.form][ortho];
     satc_kernel_fn fp = kp->fn[b->desc.form][ortho];
     satc_batch bb = b->desc;
@@ -1291,6 +1291,39 @@ static void forms_tails(scn_rng *r)
 }
 static void group_forms_tails(scn_rng *r) { in_forms(forms_tails, r); }
 
+/* Plane volumes (SATC_FRUSTUM_PLANES): each random camera's frustum as 6
+ * planes (5, unbounded, without its far plane; exact mode is then a status
+ * on every path), a margin, and boundary boxes with special values. */
+static void group_planes(scn_rng *r)
+{
+    satc_camera cam[4];
+    satc_frustum fr[4];
+    random_cameras(r, cam, fr);
+    for (int k = 0; k < 4; k++) {
+        float pl[6][4];
+        int n6 = scn_frustum_planes(&fr[k], pl);
+        scn_scene s;
+        make_boundary(&s, &cam[k], 6000, scn_next(r));
+        for (size_t i = 0; i < s.count; i += 7)
+            field_ptr_w(&s.arrays, (int)rnd_below(r, NF))[i] = special_value(r);
+        batch b;
+        batch_from(&b, &s.boxes, s.count, (unsigned)k % 4);
+        for (int v = 0; v < 3; v++) {
+            satc_frustum pv;
+            size_t np = v == 1 ? 5 : (size_t)n6;
+            if (satc_frustum_from_planes(&pv, (const float(*)[4])pl, np, v == 2 ? 0.5f : 0.0f) != SATC_OK) {
+                fprintf(stderr, "checkasm: camera %d planes rejected\n", k);
+                exit(2);
+            }
+            compare_case("planes", &pv, &b, 0, b.n, v == 0);
+            compare_subranges(&pv, &b, r, 1);
+        }
+        batch_free(&b);
+        scn_free(&s);
+    }
+}
+static void group_forms_planes(scn_rng *r) { in_forms(group_planes, r); }
+
 typedef struct group {
     const char *name;
     void (*fn)(scn_rng *r);
@@ -1304,6 +1337,7 @@ static const group groups[] = {
     {"forms_special", group_forms_special},   {"forms_bits", group_forms_bits},
     {"forms_touching", group_forms_touching}, {"forms_overflow", group_forms_overflow},
     {"forms_flips", group_forms_flips},       {"forms_tails", group_forms_tails},
+    {"planes", group_planes},                 {"forms_planes", group_forms_planes},
 };
 
 static uint64_t name_hash(const char *s)

@@ -350,3 +350,33 @@ void scn_random_camera(scn_rng *r, scn_cam_kind kind, satc_camera *out)
     } while (satc_frustum_from_camera(&fr, &c) != SATC_OK);
     *out = c;
 }
+
+/* A frustum's planes (inside a.x + b.y + c.z + d >= 0, world units), as an
+ * engine passes them for satc_frustum_from_planes: near, far, then the
+ * sides (rounded from double); an infinite far is left out: returns 5. */
+int scn_frustum_planes(const satc_frustum *f, float pl[6][4])
+{
+    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2], *E = f->origin;
+    const float *A[3] = {L, U, D};
+    double lo[3] = {f->x0, f->y0, f->n}, hi[3] = {f->x1, f->y1, f->f};
+    int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+    for (int p = 0; p < 6; p++) {
+        int ax = (p / 2 + 2) % 3, up = p & 1; /* depth first: near, far, then L, U */
+        double m[3];
+        for (int k = 0; k < 3; k++) {
+            double a = A[ax][k], d = D[k];
+            if (ortho || ax == 2)
+                m[k] = up ? -a : a;
+            else
+                m[k] = up ? hi[ax] * d - a : a - lo[ax] * d;
+        }
+        double off = ortho || ax == 2 ? (up ? hi[ax] : -lo[ax]) : 0.0;
+        for (int k = 0; k < 3; k++)
+            pl[p][k] = (float)m[k];
+        pl[p][3] = (float)(off - (m[0] * E[0] + m[1] * E[1] + m[2] * E[2]));
+    }
+    if (!f->infinite && isfinite(f->f))
+        return 6;
+    memcpy(pl[1], pl[5], sizeof pl[1]); /* no far plane */
+    return 5;
+}

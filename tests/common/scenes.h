@@ -68,6 +68,10 @@ void scn_random_camera(scn_rng *r, scn_cam_kind kind, satc_camera *out);
  */
 int scn_make_boundary_for(scn_scene *s, const satc_camera *cam, size_t count, uint64_t seed);
 
+/* The planes of a perspective or orthographic frustum (a.x + b.y + c.z +
+ * d >= 0 inside, world units): near, far, sides; 5 without a far plane. */
+int scn_frustum_planes(const satc_frustum *f, float pl[6][4]);
+
 /*
  * A random point of a random face, edge or corner of cam's frustum (what
  * the boundary boxes are built around), relative to the camera origin, in

@@ -18,7 +18,10 @@
  *
  * Input layout (bytes past the end read as 0):
  *   flags: bit 0 matrix, bit 1 orthographic, bit 2 infinite far, bit 3
- *          satc_frustum_perspective, bits 5-7 number of corruptions;
+ *          satc_frustum_perspective, bit 4 the camera's frustum passed on
+ *          as planes (satc_frustum_from_planes; odd corruption counts
+ *          drop the far plane, and each corruption also hits a plane
+ *          coefficient), bits 5-7 number of corruptions;
  *   camera: quaternion (4 x int8), origin (3 x mf), bounds (centre, half
  *          width) along L and U (4 x mf), n and depth span (2 x mf);
  *   matrix only: conventions byte (bit 7: add unknown bits; bit 6: 16 raw
@@ -38,6 +41,7 @@
 
 #include "fuzz_cull.h"
 #include "oracle.h"
+#include "scenes.h"
 #include "satc.h"
 
 #define MAX_BOXES 96
@@ -484,12 +488,24 @@ static int tails_intact(const outs *o, size_t n)
     return 1;
 }
 
+/* Modes a frustum takes: an unbounded plane volume refuses exact mode. */
+static int modes_of(const satc_frustum *f, const satc_boxes *b, size_t first, size_t n)
+{
+    if (f->kind != SATC_FRUSTUM_PLANES || f->nverts)
+        return 2;
+    satc_batch bb = satc_batch_from_boxes(b);
+    satc_results o = {.visible = 12345};
+    RULE(satc_cull(f, &bb, first, n, SATC_EXACT, &o) == SATC_ERR_FAR && o.visible == 12345,
+         "exact mode on an unbounded plane volume");
+    return 1;
+}
+
 static void check_cull(const satc_frustum *f, const satc_boxes *b, size_t first, size_t n,
                        const satc_camera *oracle_cam, const int *eligible, const int *nonfinite)
 {
     unsigned run = satc_isa_runnable();
     static const unsigned forms[5] = {7u, 1u, 2u, 4u, 0u};
-    for (int mode = 0; mode < 2; mode++) {
+    for (int mode = 0; mode < modes_of(f, b, first, n); mode++) {
         outs ref, got;
         satc_status st = cull(SATC_ISA_SCALAR, f, b, first, n, (satc_mode)mode, 7u, &ref);
         RULE(st == SATC_OK, "scalar cull status %d", (int)st);
@@ -578,7 +594,7 @@ static void check_forms(const satc_frustum *f, const satc_boxes *b, size_t first
     };
     unsigned run = satc_isa_runnable();
     for (int fi = 0; fi < 7; fi++) {
-        for (int mode = 0; mode < 2; mode++) {
+        for (int mode = 0; mode < modes_of(f, b, first, n); mode++) {
             outs ref, got;
             memset(&ref, SENT, sizeof ref);
             satc_results rr = {ref.bitmask, ref.classes, ref.indices, 0};
@@ -625,6 +641,43 @@ static void check_forms(const satc_frustum *f, const satc_boxes *b, size_t first
     }
 }
 
+/* The frustum as planes, some coefficients corrupted, and the rules of
+ * satc_frustum_from_planes: on success *fr becomes the plane volume; on
+ * error it is left unchanged and then reset to *before. */
+static satc_status planes_from(rd *r, satc_frustum *fr, unsigned ncorrupt, const satc_frustum *before)
+{
+    float pl[6][4];
+    int np = scn_frustum_planes(fr, pl) - (int)(ncorrupt & 1u);
+    for (unsigned c = 0; c < ncorrupt; c++) {
+        unsigned k = u8(r);
+        pl[k % (unsigned)np][k / 64u] = value(r);
+    }
+    float margin = (ncorrupt & 2u) ? (float)fabs(mf(r)) : 0.0f;
+    satc_frustum pv, keep;
+    memset(&pv, 0xA5, sizeof pv);
+    keep = pv;
+    satc_status st = satc_frustum_from_planes(&pv, (const float(*)[4])pl, (size_t)np, margin);
+    int nf = !finite_all(&pl[0][0], 4 * np) || !isfinite(margin);
+    RULE(!nf || st == SATC_ERR_NONFINITE, "planes with NaN/Inf gave %d", (int)st);
+    RULE(st == SATC_OK || st == SATC_ERR_NONFINITE || st == SATC_ERR_BOUNDS,
+         "satc_frustum_from_planes returned %d", (int)st);
+    if (st != SATC_OK) {
+        RULE(!memcmp(&pv, &keep, sizeof pv), "a failed plane volume wrote its output");
+        *fr = *before;
+        return st;
+    }
+    RULE(pv.kind == SATC_FRUSTUM_PLANES && pv.nplanes == (uint32_t)np &&
+             pv.nverts <= SATC_MAX_PLANE_VERTS && pv.nedges <= SATC_MAX_PLANE_EDGES &&
+             (!pv.nverts || pv.nedges >= 3) && finite_all(pv.origin, 3) && pv.eps_k > 0 &&
+             pv.tol_t >= 0 && isfinite(pv.tol_t) && finite_all(&pv.plane[0][0], 4 * np) &&
+             finite_all(&pv.vert[0][0], 3 * SATC_MAX_PLANE_VERTS),
+         "plane volume: kind %u planes %u vertices %u edges %u", pv.kind, pv.nplanes, pv.nverts,
+         pv.nedges);
+    *fr = pv;
+    satc_fuzz_counts.plane_volumes++;
+    return st;
+}
+
 int satc_fuzz_one(const uint8_t *data, size_t size)
 {
     rd r = {data, size, 0};
@@ -632,7 +685,7 @@ int satc_fuzz_one(const uint8_t *data, size_t size)
     satc_fuzz_counts.inputs++;
     unsigned flags = u8(&r);
     int use_matrix = flags & 1u, ortho = (flags >> 1) & 1u, infinite = (flags >> 2) & 1u;
-    int use_persp = (flags >> 3) & 1u;
+    int use_persp = (flags >> 3) & 1u, use_planes = (flags >> 4) & 1u;
     unsigned ncorrupt = flags >> 5;
 
     /* The camera (also the source of the matrix). */
@@ -752,6 +805,10 @@ int satc_fuzz_one(const uint8_t *data, size_t size)
     if (st != SATC_OK)
         RULE(!memcmp(&fr, &before, sizeof fr), "a failed build wrote its output (status %d)",
              (int)st);
+    if (st == SATC_OK && use_planes) {
+        st = planes_from(&r, &fr, ncorrupt, &before);
+        oracle_cam = NULL; /* the oracle knows cameras only */
+    }
     RULE(satc_status_string(st) != NULL, "satc_status_string(%d) is NULL", (int)st);
     {
         unsigned comp = satc_isa_compiled(), run = satc_isa_runnable(), nat = satc_isa_native();

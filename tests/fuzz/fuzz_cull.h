@@ -12,7 +12,7 @@ int satc_fuzz_one(const uint8_t *data, size_t size);
 
 /* What the inputs reached so far (for the driver's summary). */
 typedef struct satc_fuzz_stats {
-    long inputs, frusta_built, boxes, oracle_checked, oracle_cams;
+    long inputs, frusta_built, boxes, oracle_checked, oracle_cams, plane_volumes;
 } satc_fuzz_stats;
 extern satc_fuzz_stats satc_fuzz_counts;
 

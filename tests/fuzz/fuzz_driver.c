@@ -137,10 +137,10 @@ int main(int argc, char **argv)
            random_inputs);
     if (!paths)
         printf("(no corpus given)\n");
-    printf("inputs %ld: frusta built %ld (oracle-eligible %ld), boxes culled on every path %ld, "
-           "culled boxes checked against the oracle %ld\n",
+    printf("inputs %ld: frusta built %ld (oracle-eligible %ld, plane volumes %ld), boxes culled on "
+           "every path %ld, culled boxes checked against the oracle %ld\n",
            satc_fuzz_counts.inputs, satc_fuzz_counts.frusta_built, satc_fuzz_counts.oracle_cams,
-           satc_fuzz_counts.boxes, satc_fuzz_counts.oracle_checked);
+           satc_fuzz_counts.plane_volumes, satc_fuzz_counts.boxes, satc_fuzz_counts.oracle_checked);
     printf("%ld passed, %ld failed\n", passed, failed);
     return failed ? 1 : 0;
 }

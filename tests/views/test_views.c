@@ -127,12 +127,22 @@ int main(void)
         memcpy(mat[i], m, sizeof m);
     }
     float lc[3] = {0.1f, 0, 0}, lh[3] = {1, 1, 1};
-    satc_batch forms[4] = {
+    /* OBB and half-axis records from the matrices' columns: the views pass
+     * copies their 5 and 4 float3 streams once per step for all views. */
+    const satc_vec3s col[3] = {SATC_VEC3S_AOS(&mat[0][0], 64), SATC_VEC3S_AOS(&mat[0][4], 64),
+                               SATC_VEC3S_AOS(&mat[0][8], 64)};
+    satc_batch obb = {.form = SATC_FORM_OBB,
+                      .obb = {SATC_VEC3S_AOS(&mat[0][12], 64), {col[0], col[1], col[2]},
+                              SATC_VEC3S_AOS(&half[0][0], 12)}};
+    satc_batch hax = {.form = SATC_FORM_HALF_AXES,
+                      .half_axes = {SATC_VEC3S_AOS(&ctr[0][0], 16), {col[0], col[1], col[2]}}};
+    satc_batch forms[6] = {
         {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(&ctr[0][0], 16), SATC_VEC3S_AOS(&half[0][0], 12)}},
         {.form = SATC_FORM_INSTANCES,
          .instances = {mat[0], 64, SATC_AFFINE_4X4_COLUMN_MAJOR, {&lc[0], &lc[1], &lc[2], 0}, {&lh[0], &lh[1], &lh[2], 0}, NULL, 0, 0}},
         {.form = SATC_FORM_SPHERES, .spheres = {SATC_VEC3S_AOS(&ctr[0][0], 16), {&ctr[0][3], 16}}},
         {.form = SATC_FORM_MINMAX, .minmax = {SATC_VEC3S_AOS(&ctr[0][0], 16), SATC_VEC3S_AOS(&half[0][0], 12)}},
+        obb, hax,
     };
     static satc_frustum views[MAXV];
     const size_t ks[] = {1, 2, 5, 6, 8, 9, 16, 17, 33, 63, 64};
@@ -143,7 +153,7 @@ int main(void)
         for (unsigned isa = 1; isa <= 128; isa <<= 1) {
             if (!(satc_isa_runnable() & isa))
                 continue;
-            for (int f = 0; f < 4; f++) {
+            for (int f = 0; f < 6; f++) {
                 for (int mode = 0; mode < 2; mode++) {
                     compare((satc_isa)isa, views, nv, &forms[f], 0, N, (satc_mode)mode);
                     compare((satc_isa)isa, views, nv, &forms[f], 7 + t, 70 + t * 9, (satc_mode)mode);

@@ -178,9 +178,19 @@ static int sure_ray_box(const float o[3], const float d[3], const satc_obb *b)
     return 1;
 }
 
+/* RTR 22.10 (box/plane): the box's center distance s and its extent r
+ * along the normal; three classes with a margin m. */
+static int seed_plane_box(const float p[4], float m, const satc_obb *b)
+{
+    float s = dot(p, b->center) + p[3], r = 0;
+    for (int j = 0; j < 3; j++)
+        r += b->extent[j] * fabsf(dot(p, b->axis[j]));
+    return s - r > m ? SATC_INSIDE : s + r < -m ? SATC_OUTSIDE : SATC_INTERSECTING;
+}
+
 /* ------------------------------------------------------------------ */
 
-enum { Q_BOX, Q_SEGMENT, Q_SPHERE, Q_RAY };
+enum { Q_BOX, Q_SEGMENT, Q_SPHERE, Q_RAY, Q_PLANE };
 
 typedef struct query {
     const char *name;
@@ -189,6 +199,7 @@ typedef struct query {
     float p0[3], p1[3];     /* segments; p0 is also the sphere's center and the ray's origin */
     float r;                /* sphere radius */
     float d[3];             /* ray direction (a half-line) */
+    float plane[4], margin; /* plane queries: a x + b y + c z + d >= 0 is the positive side */
     satc_frustum f;
 } query;
 
@@ -199,6 +210,7 @@ typedef struct qctx {
     size_t n;
     satc_mode mode;
     uint8_t *mask;
+    uint8_t *cls;   /* plane queries: the three classes */
     float *t;       /* rays: entry parameters of the hits */
     size_t visible;
     size_t nearest; /* rays: the nearest hit */
@@ -213,6 +225,8 @@ static satc_status query_run(satc_isa isa, const query *q, const satc_batch *b, 
     switch (q->kind) {
     case Q_SPHERE: return satc_query_sphere_isa(p, q->p0, q->r, b, 0, n, mode, r);
     case Q_RAY: return satc_query_ray_isa(p, q->p0, q->d, INFINITY, b, 0, n, mode, r, t, nearest);
+    case Q_PLANE: /* a half-space: its plane test is exact (exact mode wants a bounded volume) */
+        return satc_cull_isa(p, &q->f, b, 0, n, SATC_CONSERVATIVE, r);
     default: return satc_cull_isa(p, &q->f, b, 0, n, mode, r);
     }
 }
@@ -220,7 +234,7 @@ static satc_status query_run(satc_isa isa, const query *q, const satc_batch *b, 
 static void run_satc(void *p)
 {
     qctx *c = p;
-    satc_results r = {c->mask, NULL, NULL, 0};
+    satc_results r = {c->mask, c->q->kind == Q_PLANE ? c->cls : NULL, NULL, 0};
     /* The pick: exact mode with t and the nearest hit; conservative only the bits. */
     int pick = c->q->kind == Q_RAY && c->mode == SATC_EXACT;
     if (query_run(satc_isa_active(), c->q, c->batch, c->n, c->mode, &r, pick ? c->t : NULL,
@@ -251,6 +265,12 @@ static void run_seed(void *p)
         switch (q->kind) {
         case Q_SEGMENT: hit = seed_segment_box(m, l, hl, &o); break;
         case Q_SPHERE: hit = seed_sphere_box(q->p0, q->r, &o); break;
+        case Q_PLANE: {
+            int cl = seed_plane_box(q->plane, q->margin, &o);
+            c->cls[i] = (uint8_t)cl;
+            hit = cl != SATC_OUTSIDE;
+            break;
+        }
         case Q_RAY: {
             float t = seed_ray_box(q->p0, q->d, &o);
             hit = t >= 0;
@@ -292,7 +312,7 @@ static int seed_hit_is_sure(const query *q, const satc_boxes *b, size_t i)
     }
 }
 
-enum { NQ = 5 };
+enum { NQ = 6 };
 
 int main(int argc, char **argv)
 {
@@ -343,11 +363,26 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* A split plane through the camera (x = E_x), 5 cm margin: each box
+     * on its negative side, across it or on its positive side (RTR
+     * 22.10), as a one-plane volume. */
+    qs[5].name = "plane (3 classes)";
+    qs[5].kind = Q_PLANE;
+    qs[5].plane[0] = 1, qs[5].plane[3] = -E[0], qs[5].margin = 0.05f;
+    {
+        const float pl[1][4] = {{qs[5].plane[0], qs[5].plane[1], qs[5].plane[2], qs[5].plane[3]}};
+        if (satc_frustum_from_planes(&qs[5].f, pl, 1, qs[5].margin) != SATC_OK) {
+            fprintf(stderr, "query plane: rejected\n");
+            return 2;
+        }
+    }
 
     size_t bytes = (n + 7) / 8;
-    uint8_t *mask[4];
+    uint8_t *mask[4], *cls[3];
     for (int k = 0; k < 4; k++)
         mask[k] = calloc(bytes, 1);
+    for (int k = 0; k < 3; k++)
+        cls[k] = calloc(n, 1);
     float *tv = malloc(n * sizeof *tv), *tref = malloc(n * sizeof *tref);
     int bad = 0;
     double fig[NQ][4]; /* exact, conservative, seed, stream: ns/box */
@@ -377,9 +412,9 @@ int main(int argc, char **argv)
                 bad = 1;
             }
         }
-        qctx ce = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[0], tv, 0, SIZE_MAX, 0};
-        qctx cc = {&qs[i], &s.boxes, &batch, n, SATC_CONSERVATIVE, mask[1], NULL, 0, SIZE_MAX, 0};
-        qctx cs = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[2], NULL, 0, SIZE_MAX, 0};
+        qctx ce = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[0], cls[0], tv, 0, SIZE_MAX, 0};
+        qctx cc = {&qs[i], &s.boxes, &batch, n, SATC_CONSERVATIVE, mask[1], cls[1], NULL, 0, SIZE_MAX, 0};
+        qctx cs = {&qs[i], &s.boxes, &batch, n, SATC_EXACT, mask[2], cls[2], NULL, 0, SIZE_MAX, 0};
         sctx st = {&s.boxes, n};
         static bench_job jobs[4];
         memset(jobs, 0, sizeof jobs);
@@ -404,6 +439,23 @@ int main(int argc, char **argv)
             printf("FALSE NEGATIVE: %s: %zu boxes the seed test hits, satc exact culls\n",
                    qs[i].name, seed_only);
             bad = 1;
+        }
+        if (qs[i].kind == Q_PLANE) {
+            /* Classes against the seed's: they may differ only by satc's
+             * tolerance (never a box the seed puts across called one-sided). */
+            size_t cnt[3] = {0, 0, 0}, differ = 0, wrong = 0;
+            for (size_t j = 0; j < n; j++) {
+                cnt[cls[0][j]]++;
+                if (cls[0][j] != cls[2][j]) {
+                    differ++;
+                    wrong += cls[2][j] == SATC_INTERSECTING;
+                }
+            }
+            printf("%-20s classes negative/across/positive: %zu/%zu/%zu; %zu differ from the seed's "
+                   "(satc calls them across, within its tolerance), %zu the seed calls across\n",
+                   "", cnt[0], cnt[1], cnt[2], differ, wrong);
+            if (wrong)
+                bad = 1;
         }
         double ex = jobs[0].st.med, co = jobs[1].st.med, sd = jobs[2].st.med, rf = jobs[3].st.med;
         printf("%-20s %8.3f %8.3f %8.2f %8.3f %9.2f %9.1f %9zu (+%zu kept only by satc, in its band",
@@ -436,6 +488,8 @@ int main(int argc, char **argv)
     free(tref);
     for (int k = 0; k < 4; k++)
         free(mask[k]);
+    for (int k = 0; k < 3; k++)
+        free(cls[k]);
     bench_scrub_free();
     scn_free(&s);
     return bad;

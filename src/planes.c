@@ -193,6 +193,12 @@ static void solve(geom *g)
     g->empty = g->nanchor == 0;
 }
 
+/* Debian's aarch64 gcc 12 crashes vectorizing this function's loops
+ * (internal compiler error in vect_transform_reduction); it runs once per
+ * volume, so it is built without the vectorizer there. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__aarch64__)
+__attribute__((optimize("no-tree-vectorize")))
+#endif
 satc_status satc_frustum_from_planes(satc_frustum *out, const float planes[][4], size_t nplanes,
                                      float margin)
 {

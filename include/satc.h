@@ -77,7 +77,7 @@ extern "C" {
 
 /** Version of this header; satc_version() gives the library's. */
 #define SATC_VERSION_MAJOR 0
-#define SATC_VERSION_MINOR 2
+#define SATC_VERSION_MINOR 3
 #define SATC_VERSION_PATCH 0
 
 /** Symbol visibility for the shared library. */

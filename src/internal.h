@@ -41,9 +41,19 @@ typedef void (*satc_soa_fn)(const satc_batch *b, size_t first, size_t n, unsigne
  * [form][1] orthographic, [form][2] plane volume; row 0 unused), and the
  * stream copy the views pass shares between views (NULL: none). */
 #define SATC_NKINDS 3
+/* Up to SATC_MULTI_MAX orthographic views with one origin and frame over
+ * volumes [first, first + n): view v's words in vis[v], inside[v], as
+ * its own kernel would write them. */
+#define SATC_MULTI_MAX 4
+typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const satc_batch *b,
+                              size_t first, size_t n, unsigned flags,
+                              uint64_t (*vis)[SATC_CHUNK_WORDS],
+                              uint64_t (*inside)[SATC_CHUNK_WORDS]);
+
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
     satc_soa_fn soa;
+    satc_multi_fn multi[SATC_NFORMS + 1]; /* per form (NULL: none) */
 } satc_kernels;
 
 /* The kernel column of a built frustum (satc_check_call accepted it). */

@@ -101,6 +101,49 @@ static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews
     return !plain;
 }
 
+/* View v's words of the chunk at done into the caller's outputs. */
+static void emit(const satc_view_results *out, size_t bytes, size_t v, size_t first, size_t done,
+                 size_t n, const uint64_t *vis, const uint64_t *in, size_t *visible)
+{
+    uint8_t *classes = out->classes ? out->classes[v] : NULL;
+    uint32_t *indices = out->indices ? out->indices[v] : NULL;
+    if (out->masks)
+        set_masks(out->masks, bytes, done, vis, v);
+    if (classes)
+        satc_put_classes(classes + done, vis, in, n);
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
+        for (uint64_t m = vis[w]; m; m &= m - 1) {
+            if (indices)
+                indices[*visible] = (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
+            ++*visible;
+        }
+    }
+}
+
+/* Orthographic views with one origin and frame (bit for bit), in sets of
+ * up to SATC_MULTI_MAX that share each volume's load: set[v] is the first
+ * view of v's set (v itself when alone). */
+static void frame_sets(const satc_kernels *k, const satc_frustum *views, size_t nviews,
+                       const satc_batch *b, size_t *set, int *size)
+{
+    for (size_t v = 0; v < nviews; v++)
+        set[v] = v, size[v] = 1;
+    if (!k->multi[b->form] || b->groups)
+        return;
+    for (size_t v = 0; v < nviews; v++) {
+        const satc_frustum *f = &views[v];
+        if (set[v] != v || f->kind != SATC_FRUSTUM_ORTHOGRAPHIC)
+            continue;
+        for (size_t u = v + 1; u < nviews && size[v] < SATC_MULTI_MAX; u++) {
+            const satc_frustum *g = &views[u];
+            if (set[u] == u && size[u] == 1 && g->kind == SATC_FRUSTUM_ORTHOGRAPHIC &&
+                !memcmp(f->origin, g->origin, sizeof f->origin) &&
+                !memcmp(f->frame, g->frame, sizeof f->frame))
+                set[u] = v, size[v]++;
+        }
+    }
+}
+
 static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
                              const satc_batch *b, size_t first, size_t count, satc_mode mode,
                              satc_view_results *out)
@@ -111,7 +154,9 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
     if (out->masks && count)
         memset(out->masks, 0, count * bytes);
-    size_t visible[SATC_MAX_VIEWS] = {0};
+    size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
+    int size[SATC_MAX_VIEWS];
+    frame_sets(k, views, nviews, b, set, size);
     /* The views' group planes, or the shared rows (share_loads excludes
      * groups): one of them, about 40 KB of stack. */
     union {
@@ -122,40 +167,48 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     float *rows = u.rows;
     for (size_t v = 0; b->groups && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
-    uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
+    uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
     int share = share_loads(k, b, nviews);
     size_t step = share ? SHARE_STEP : SATC_CHUNK;
     satc_batch rb;
     if (share)
         rb = rows_batch(b, rows);
+    const satc_batch *cb = share ? &rb : b;
+    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
     for (size_t done = 0; done < count; done += step) {
         size_t n = count - done < step ? count - done : step;
         unsigned last = done + n == count ? SATC_K_LAST : 0u;
+        size_t at = share ? 0 : first + done; /* where the chunk starts in cb */
+        unsigned lastc = share ? SATC_K_LAST : last;
         if (share)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         for (size_t v = 0; v < nviews; v++) {
+            if (set[v] != v)
+                continue; /* run with its set's first view */
+            if (size[v] > 1) {
+                const satc_frustum *members[SATC_MULTI_MAX];
+                size_t ids[SATC_MULTI_MAX];
+                unsigned cls = 0;
+                int m = 0;
+                for (size_t w = v; w < nviews && m < size[v]; w++) {
+                    if (set[w] == v) {
+                        ids[m] = w, members[m++] = &views[w];
+                        cls |= out->classes && out->classes[w] ? SATC_K_CLASSIFY : 0u;
+                    }
+                }
+                k->multi[b->form](members, m, cb, at, n, exact | cls | lastc, vis, in);
+                for (int j = 0; j < m; j++)
+                    emit(out, bytes, ids[j], first, done, n, vis[j], in[j], &visible[ids[j]]);
+                continue;
+            }
             const satc_frustum *f = &views[v];
-            uint8_t *classes = out->classes ? out->classes[v] : NULL;
-            uint32_t *indices = out->indices ? out->indices[v] : NULL;
-            unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) |
-                             (classes ? SATC_K_CLASSIFY : 0u) | last;
+            unsigned flags = exact | (out->classes && out->classes[v] ? SATC_K_CLASSIFY : 0u);
             satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
             if (share)
-                fn(f, &rb, 0, n, flags | SATC_K_LAST, vis, in);
+                fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
             else
-                satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags, vis, in);
-            if (out->masks)
-                set_masks(out->masks, bytes, done, vis, v);
-            if (classes)
-                satc_put_classes(classes + done, vis, in, n);
-            for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
-                for (uint64_t m = vis[w]; m; m &= m - 1) {
-                    if (indices)
-                        indices[visible[v]] =
-                            (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
-                    visible[v]++;
-                }
-            }
+                satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
+            emit(out, bytes, v, first, done, n, vis[0], in[0], &visible[v]);
         }
     }
     if (out->visible)

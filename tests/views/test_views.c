@@ -150,6 +150,21 @@ int main(void)
         size_t nv = ks[t];
         for (size_t v = 0; v < nv; v++)
             make_view(&views[v], (int)((v + t) % 4));
+        if (t % 2) {
+            /* The orthographic views as cascades of one light: one origin
+             * and frame (the pass loads each volume once per set of 4). */
+            const satc_frustum *lead = NULL;
+            for (size_t v = 0; v < nv; v++) {
+                if (views[v].kind != SATC_FRUSTUM_ORTHOGRAPHIC)
+                    continue;
+                if (!lead) {
+                    lead = &views[v];
+                    continue;
+                }
+                memcpy(views[v].origin, lead->origin, sizeof lead->origin);
+                memcpy(views[v].frame, lead->frame, sizeof lead->frame);
+            }
+        }
         for (unsigned isa = 1; isa <= 128; isa <<= 1) {
             if (!(satc_isa_runnable() & isa))
                 continue;

@@ -11,9 +11,10 @@ int main(void)
         return 1;
     for (int c = 0; c < 4; c++) {
         float r = 10.0f * (float)(1 << (2 * c)); /* 10, 40, 160, 640 */
-        satc_camera light = {.origin = {0, 100, 10 - r},
+        /* One origin and frame for all four: they share each load. */
+        satc_camera light = {.origin = {0, 100, 0},
                              .left = {1, 0, 0}, .up = {0, 0, 1}, .dir = {0, -1, 0},
-                             .l0 = -r, .l1 = r, .u0 = -r, .u1 = r, .n = 0, .f = 200,
+                             .l0 = -r, .l1 = r, .u0 = 10 - 2 * r, .u1 = 10, .n = 0, .f = 200,
                              .orthographic = 1};
         if (satc_frustum_from_camera(&views[1 + c], &light))
             return 1;

@@ -7,7 +7,8 @@
  * Why the answer is the flat cull's: the flat plane test of volume b on
  * plane p computes fl(g_p - r_p - tol_b) > 0 (out) and fl(g_p + r_p +
  * tol_b) <= 0 (inside), with rounding below tol_b (the contract's
- * premise for never culling a touching volume). If b lies in the bound,
+ * premise for never culling a touching volume; docs/error-bound.md
+ * proves at most 7/12 tol_b for the plane tier). If b lies in the bound,
  * its exact extreme values on p lie within the bound's. So a bound whose
  * least value on p exceeds 2 tol_max (tol_max: the largest tol_b any
  * volume inside it can have) makes every such volume's plane test say

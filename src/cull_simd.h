@@ -708,10 +708,9 @@ SATC_AI void multi_chunk(const satc_frustum *const *views, int nv, const satc_ba
                      size_t n, unsigned flags, uint64_t (*vis)[SATC_CHUNK_WORDS],                   \
                      uint64_t (*inside)[SATC_CHUNK_WORDS])                                          \
     {                                                                                             \
-        if (flags & SATC_K_EXACT)                                                                 \
-            multi_chunk(views, nv, b, first, n, flags, vis, inside, form_, 1);                    \
-        else                                                                                      \
-            multi_chunk(views, nv, b, first, n, flags, vis, inside, form_, 0);                    \
+        /* exact at run time: one variant per form (compile time). */                            \
+        multi_chunk(views, nv, b, first, n, flags, vis, inside, form_,                            \
+                    (flags & SATC_K_EXACT) != 0);                                                 \
     }
 SATC_MULTI(multi_obb, SATC_FORM_OBB)
 SATC_MULTI(multi_aabb, SATC_FORM_AABB)

@@ -85,9 +85,8 @@ static satc_batch rows_batch(const satc_batch *b, float *rows)
 
 /* Whether the views share one copy of each chunk's streams: the loads of
  * records and float3 arrays transpose, and the copy does that once for
- * all views (AABB records: 1.2 against 0.65 ns per box and view from
- * plain arrays, AVX-512). Not for plain arrays already, nor with groups,
- * which skip most reads anyway. */
+ * all views. Not for plain arrays already, nor with groups, which skip
+ * most reads anyway. */
 static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews)
 {
     const satc_vec3s *v[5];

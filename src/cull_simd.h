@@ -490,9 +490,12 @@ SATC_AI void pend_run(const vconst *k, const vpend *pd, unsigned v, uint64_t *vi
     }
 }
 
-/* Tests every full waiting vector; returns how many lanes are left. */
-SATC_AI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *vis,
-                            const int sphere, const int ortho)
+/* Tests every full waiting vector; returns how many lanes are left. With
+ * `last`, the lanes left are tested too, padded by repeating the last one.
+ * Out of line: it runs once per PEND_LANES waiting lanes, and one copy per
+ * kernel rather than per call site keeps compile time down. */
+SATC_NI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *vis,
+                            const int sphere, const int ortho, int last)
 {
     unsigned full = np / W;
     for (unsigned v = 0; v < full; v++)
@@ -501,6 +504,14 @@ SATC_AI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *v
     if (np) {
         for (int q = 0; q <= F_N; q++)
             v_store(pd->f[q], v_load(&pd->f[q][full * W]));
+    }
+    if (last && np) {
+        for (int q = 0; q < F_N; q++) {
+            for (unsigned j = np; j < W; j++)
+                pd->f[q][j] = pd->f[q][np - 1];
+        }
+        pend_run(k, pd, 0, vis, (1u << np) - 1u, sphere, ortho);
+        np = 0;
     }
     return np;
 }
@@ -540,7 +551,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     if (ub) {
         unsigned np = pend_push(pd, *npend, &o, v_add(k->lane, v_set1((float)pos)), ub);
         if (np >= PEND_LANES)
-            np = pend_drain(k, pd, np, vis, sphere, ortho);
+            np = pend_drain(k, pd, np, vis, sphere, ortho, 0);
         *npend = np;
     }
 }
@@ -564,24 +575,15 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     /* Records may be read 4 bytes past their last field before the call's
      * last element: in every vector but the one holding it. */
     size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
-    size_t i = 0;
-    for (; i + W <= n; i += W)
-        step_v(&k, b, first + i, i, W, i + W < rec_end, &pd, &np, vis, inside, form, ortho, exact,
-               classify, soa);
-    if (i < n)
-        step_v(&k, b, first + i, i, (unsigned)(n - i), 0, &pd, &np, vis, inside, form, ortho,
-               exact, classify, soa);
-    if (exact && np) {
-        np = pend_drain(&k, &pd, np, vis, sphere, ortho);
-        if (np) {
-            /* The last lanes, padded by repeating the last one. */
-            for (int q = 0; q < F_N; q++) {
-                for (unsigned j = np; j < W; j++)
-                    pd.f[q][j] = pd.f[q][np - 1];
-            }
-            pend_run(&k, &pd, 0, vis, (1u << np) - 1u, sphere, ortho);
-        }
+    /* One call site for full vectors and the tail: the step is inlined
+     * once per kernel (compile time and code size). */
+    for (size_t i = 0; i < n; i += W) {
+        unsigned nl = n - i < W ? (unsigned)(n - i) : W;
+        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, form,
+               ortho, exact, classify, soa);
     }
+    if (exact && np)
+        pend_drain(&k, &pd, np, vis, sphere, ortho, 1);
 }
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode

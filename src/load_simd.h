@@ -61,10 +61,8 @@ static inline void prefetch_ahead(const void *p, size_t stride)
 
 /* W floats of a stream from element i; lanes past nl are 0. soa: every
  * stream of the batch is a plain float array (a compile-time variant). */
-SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
+SATC_NI V ld1_any(const float *p, size_t stride, size_t i, unsigned nl)
 {
-    if (soa && nl == W)
-        return v_load(p + i);
     const float *q = satc_at(p, stride, i);
     if (nl == W)
         return stride ? v_load_stride(q, stride) : v_set1(*q);
@@ -74,7 +72,23 @@ SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int s
     return v_load(t);
 }
 
+/* The plain-array read inline; strides and tails out of line, once per
+ * file rather than once per kernel (compile time). */
+SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
+{
+    if (soa && nl == W)
+        return v_load(p + i);
+    return ld1_any(p, stride, i, nl);
+}
+
 #define ld1(p, stride, i, nl) ld1s(p, stride, i, nl, soa)
+
+SATC_NI void ld3_any(const satc_vec3s *v, size_t i, unsigned nl, V out[3])
+{
+    out[0] = ld1_any(v->x, v->stride, i, nl);
+    out[1] = ld1_any(v->y, v->stride, i, nl);
+    out[2] = ld1_any(v->z, v->stride, i, nl);
+}
 
 /* A vec3 stream: consecutive components of records go through one
  * transposing load when the 4th float read may be. */
@@ -94,9 +108,11 @@ SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[
         out[0] = t[0], out[1] = t[1], out[2] = t[2];
         return;
     }
-    out[0] = ld1(v->x, v->stride, i, nl);
-    out[1] = ld1(v->y, v->stride, i, nl);
-    out[2] = ld1(v->z, v->stride, i, nl);
+    if (soa && nl == W) {
+        out[0] = v_load(v->x + i), out[1] = v_load(v->y + i), out[2] = v_load(v->z + i);
+        return;
+    }
+    ld3_any(v, i, nl, out);
 }
 
 #define ld3(v, i, nl, rec_ok, out) ld3s(v, i, nl, rec_ok, out, soa)

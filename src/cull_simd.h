@@ -660,6 +660,57 @@ static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flag
 }
 
 /*
+ * satc_bounds_fn: the world box of every SATC_MICRO consecutive volumes
+ * of a plain-array batch of AABBs, min/max boxes or spheres, computed once
+ * for all the views of a pass (src/views_pre.c widens and uses them).
+ */
+static void micro_bounds(const satc_batch *bp, size_t first, size_t n, float *lo, float *hi)
+{
+    const satc_batch bl = *bp, *b = &bl;
+    const float *c[3], *h[3], *rad = b->spheres.radius.p;
+    const satc_vec3s *cs = b->form == SATC_FORM_AABB     ? &b->aabb.center
+                           : b->form == SATC_FORM_MINMAX ? &b->minmax.min
+                                                         : &b->spheres.center;
+    const satc_vec3s *hs = b->form == SATC_FORM_AABB ? &b->aabb.half : &b->minmax.max;
+    c[0] = cs->x, c[1] = cs->y, c[2] = cs->z, h[0] = hs->x, h[1] = hs->y, h[2] = hs->z;
+    const V big = v_set1(SATC_MAX_MAGNITUDE);
+    size_t nm = n / SATC_MICRO;
+    for (size_t g = 0; g < nm; g++) {
+        V mn[3], mx[3];
+        M ok = v_lt(v_set1(0.0f), big);
+        for (size_t j = 0; j < SATC_MICRO; j += W) {
+            size_t i = first + g * SATC_MICRO + j;
+            V r = b->form == SATC_FORM_SPHERES ? v_abs(v_load(rad + i)) : v_set1(0.0f);
+            for (int q = 0; q < 3; q++) {
+                V a, z, x = v_load(c[q] + i);
+                if (b->form == SATC_FORM_MINMAX) {
+                    V y = v_load(h[q] + i);
+                    a = v_min(x, y), z = v_max(x, y);
+                } else {
+                    V e = b->form == SATC_FORM_AABB ? v_abs(v_load(h[q] + i)) : r;
+                    a = v_sub(x, e), z = v_add(x, e);
+                }
+                /* false for NaN, infinite or huge fields: such a group is never decided */
+                ok = m_and(ok, v_lt(v_add(v_abs(a), v_abs(z)), big));
+                mn[q] = j ? v_min(a, mn[q]) : a;
+                mx[q] = j ? v_max(z, mx[q]) : z;
+            }
+        }
+        for (int q = 0; q < 3; q++) {
+            float tn[W], tx[W];
+            v_store(tn, mn[q]), v_store(tx, mx[q]);
+            float l = tn[0], u = tx[0];
+            for (int j = 1; j < W; j++) {
+                l = tn[j] < l ? tn[j] : l;
+                u = tx[j] > u ? tx[j] : u;
+            }
+            lo[(size_t)q * nm + g] = m_bits(ok) == SATC_FULL ? l : NAN;
+            hi[(size_t)q * nm + g] = m_bits(ok) == SATC_FULL ? u : NAN;
+        }
+    }
+}
+
+/*
  * satc_multi_fn: orthographic views sharing one origin and frame (the
  * cascades of a light) share the load of each vector of volumes, whose
  * every field depends on the origin and frame alone; each view then runs
@@ -729,6 +780,7 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_inst_p, cull_inst_o, cull_inst_v},
                                        {cull_sphere_p, cull_sphere_o, cull_sphere_v}},
                                       soa_copy,
+                                      micro_bounds,
                                       {NULL, multi_obb, multi_aabb, multi_minmax, multi_half,
                                        multi_inst, multi_sphere}};
 

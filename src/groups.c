@@ -73,7 +73,7 @@ static double local_rho(const satc_batch *b)
     return rho * (1.0 + 0x1p-20);
 }
 
-void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
+static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch *b)
 {
     satc_fconsts fc;
     satc_frustum_consts(f, &fc);
@@ -127,6 +127,33 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
             m[k] = sign * ((double)A[k] - s[p] * D[k]);
         add_plane(g, m, 0.0);
     }
+}
+
+void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
+{
+    gview_planes(g, f, b);
+    g->mnorm = INFINITY;
+    for (int p = 0; p < g->np; p++) {
+        double s = fabs(g->m[p][0]) + fabs(g->m[p][1]) + fabs(g->m[p][2]);
+        g->mnorm = s < g->mnorm ? s : g->mnorm;
+    }
+}
+
+double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3])
+{
+    double sb = 0, hs = 0;
+    for (int k = 0; k < 3; k++) {
+        /* |c - O| + 2 h of the box [lo, hi] */
+        double a = fabs(lo[k] - g->O[k]), z = fabs(hi[k] - g->O[k]), h = 0.5 * (hi[k] - lo[k]);
+        sb += g->col1[k] * ((a > z ? a : z) + h);
+        hs += h;
+    }
+    if (g->rho > 0.0)
+        sb += g->rho * hs;
+    sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
+    if (!(sb < SATC_MAX_MAGNITUDE * (1.0 - 0x1p-10)))
+        return INFINITY;
+    return g->eps_k * sb + g->tol_t;
 }
 
 int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
@@ -206,7 +233,7 @@ static void or_bits(uint64_t *dst, size_t at, const uint64_t *src, size_t n)
     }
 }
 
-static void set_bits(uint64_t *dst, size_t at, size_t n)
+void satc_set_bits(uint64_t *dst, size_t at, size_t n)
 {
     for (size_t p = at; p < at + n;) {
         size_t s = p % 64, len = 64 - s < at + n - p ? 64 - s : at + n - p;
@@ -216,8 +243,7 @@ static void set_bits(uint64_t *dst, size_t at, size_t n)
     }
 }
 
-/* Runs the kernel on [lo, hi) of the chunk starting at first. */
-static void run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch *b, size_t first,
+void satc_run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch *b, size_t first,
                      size_t end, unsigned flags, size_t lo, size_t hi, uint64_t *vis, uint64_t *in)
 {
     uint64_t tv[SATC_CHUNK_WORDS], ti[SATC_CHUNK_WORDS];
@@ -257,11 +283,11 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
         int d = hi > i ? satc_group_decide(gv, c, h) : 0;
         if (d) {
             if (run < i)
-                run_part(fn, f, b, first, end, flags, run, i, vis, in);
+                satc_run_part(fn, f, b, first, end, flags, run, i, vis, in);
             if (d > 0) {
-                set_bits(vis, i - first, hi - i);
+                satc_set_bits(vis, i - first, hi - i);
                 if (flags & SATC_K_CLASSIFY)
-                    set_bits(in, i - first, hi - i);
+                    satc_set_bits(in, i - first, hi - i);
             }
             run = hi;
         }
@@ -269,7 +295,7 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
         g++;
     }
     if (run < end)
-        run_part(fn, f, b, first, end, flags, run, end, vis, in);
+        satc_run_part(fn, f, b, first, end, flags, run, end, vis, in);
 }
 
 satc_status satc_check_groups(const satc_batch *b)

@@ -50,9 +50,21 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
                               uint64_t (*vis)[SATC_CHUNK_WORDS],
                               uint64_t (*inside)[SATC_CHUNK_WORDS]);
 
+/* Volumes per micro bound of a views pass (a multiple of every W). */
+#define SATC_MICRO 32
+/* The world box of each of the n / SATC_MICRO full groups of SATC_MICRO
+ * volumes [first, first + n) of a plain-array (stride 4) batch of AABBs,
+ * min/max boxes or spheres: component q of group g is lo[q * ng + g],
+ * hi[q * ng + g], each the least / greatest fl(c -+ |h|) (min and max as
+ * stored), NaN when a volume of the group has a NaN, infinite or huge
+ * field. */
+typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, float *lo,
+                               float *hi);
+
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
     satc_soa_fn soa;
+    satc_bounds_fn bounds; /* NULL: none */
     satc_multi_fn multi[SATC_NFORMS + 1]; /* per form (NULL: none) */
 } satc_kernels;
 
@@ -129,6 +141,7 @@ typedef struct satc_gview {
     double in_shift; /* a plane volume's margin2: inside needs this much more */
     double O[3], col1[3], eps_k, tol_t;
     double rho; /* instances: the local offsets' share of S per unit of bound size */
+    double mnorm; /* min over planes of |m_p|_1: a move d along every axis moves g_p by d |m_p|_1 */
 } satc_gview;
 
 void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
@@ -136,6 +149,18 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
 /* -1: every volume in the bound (c, h) is culled by the flat cull; 1:
  * every one is visible and inside; 0: undecided. */
 int satc_group_decide(const satc_gview *g, const float c[3], const float h[3]);
+
+/* The largest tolerance (tol_b, as satc_group_decide uses it) of any
+ * volume inside the box [lo, hi]; +Inf when no volume there is decidable. */
+double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3]);
+
+/* Bits [at, at + n) of dst set. */
+void satc_set_bits(uint64_t *dst, size_t at, size_t n);
+
+/* Kernel fn on volumes [lo, hi) of the chunk [first, end), its bits ORed
+ * into vis and inside at lo - first (flags as for the whole chunk). */
+void satc_run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch *b, size_t first,
+                   size_t end, unsigned flags, size_t lo, size_t hi, uint64_t *vis, uint64_t *in);
 
 /* A chunk (n <= SATC_CHUNK) through the batch's group bounds, filling
  * vis and inside as kernel fn would (fn itself when there are none). */

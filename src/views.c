@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "views_pre.h"
 
 static satc_status check_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
                                size_t first, size_t count, satc_mode mode,
@@ -63,7 +64,7 @@ int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_f
 
 /* Volumes per step of a pass that shares loads, and its rows (15 at most,
  * the OBB form's): 30 KB of stack. */
-#define SHARE_STEP 512
+#define SHARE_STEP SATC_PRE_STEP
 #define SHARE_ROWS 15
 
 /* The batch of the same form over the rows soa_copy wrote. */
@@ -98,6 +99,23 @@ static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews
     for (int q = 0; q < nv; q++)
         plain &= v[q]->stride == sizeof(float);
     return !plain;
+}
+
+/* Whether the pass builds bounds of its own (src/views_pre.c): for the
+ * forms whose world box is read directly, from plain arrays or the
+ * shared rows. Not with the caller's groups, which the views use. */
+static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews, int share)
+{
+    if (!k->bounds || nviews < 2 || b->groups)
+        return 0;
+    if (b->form != SATC_FORM_AABB && b->form != SATC_FORM_MINMAX && b->form != SATC_FORM_SPHERES)
+        return 0;
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(b, v, &f), plain = !f || f->stride == sizeof(float);
+    for (int q = 0; q < nv; q++)
+        plain &= v[q]->stride == sizeof(float);
+    return share || plain;
 }
 
 /* View v's words of the chunk at done into the caller's outputs. */
@@ -155,20 +173,28 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
+    int share = share_loads(k, b, nviews), pre = prefilter(k, b, nviews, share);
     frame_sets(k, views, nviews, b, set, size);
-    /* The views' group planes, or the shared rows (share_loads excludes
-     * groups): one of them, about 40 KB of stack. */
+    for (size_t v = 0; pre && v < nviews; v++)
+        set[v] = v, size[v] = 1; /* the prefilter leaves too little to share loads */
+    /* The views' plane tests (with groups or the prefilter) and the shared
+     * rows: the prefilter's forms have 6 rows at most, so about 50 KB of
+     * stack in all. */
     union {
-        satc_gview gv[SATC_MAX_VIEWS];
+        struct {
+            satc_gview gv[SATC_MAX_VIEWS];
+            float rows[6 * SHARE_STEP];
+        } g;
         float rows[SHARE_ROWS * SHARE_STEP];
     } u;
-    satc_gview *gv = u.gv;
-    float *rows = u.rows;
-    for (size_t v = 0; b->groups && v < nviews; v++)
+    satc_gview *gv = u.g.gv;
+    float *rows = pre || b->groups ? u.g.rows : u.rows;
+    for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
-    int share = share_loads(k, b, nviews);
-    size_t step = share ? SHARE_STEP : SATC_CHUNK;
+    size_t step = share || pre ? SHARE_STEP : SATC_CHUNK;
+    float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS];
+    satc_pre pc;
     satc_batch rb;
     if (share)
         rb = rows_batch(b, rows);
@@ -181,6 +207,10 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         unsigned lastc = share ? SATC_K_LAST : last;
         if (share)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
+        if (pre) {
+            k->bounds(cb, at, n, mlo, mhi);
+            satc_pre_chunk(&pc, mlo, mhi, n / SATC_MICRO, n);
+        }
         for (size_t v = 0; v < nviews; v++) {
             if (set[v] != v)
                 continue; /* run with its set's first view */
@@ -203,7 +233,10 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
             const satc_frustum *f = &views[v];
             unsigned flags = exact | (out->classes && out->classes[v] ? SATC_K_CLASSIFY : 0u);
             satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
-            if (share)
+            if (pre)
+                satc_pre_run(&pc, fn, k->fn[SATC_FORM_AABB][satc_kind_col(f)], f, &gv[v], cb, at,
+                             n, flags | lastc, vis[0], in[0]);
+            else if (share)
                 fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
             else
                 satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags | last, vis[0], in[0]);

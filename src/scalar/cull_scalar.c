@@ -439,4 +439,4 @@ static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first
 }
 
 #define ROW3 {cull_scalar, cull_scalar, cull_scalar}
-const satc_kernels satc_kernels_scalar = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL, {NULL}};
+const satc_kernels satc_kernels_scalar = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL, NULL, {NULL}};

@@ -659,54 +659,98 @@ static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flag
     }
 }
 
+/* The least / greatest lane of v: log2(W) halvings through the packing
+ * permute (no layer needs a reduction of its own). */
+SATC_AI float h_min(V v)
+{
+    for (unsigned w = W / 2; w >= 1; w /= 2)
+        v = v_min(v_perm(v, p_make(((1u << w) - 1u) << w)), v);
+    float t[W];
+    v_store(t, v);
+    return t[0];
+}
+
+SATC_AI float h_max(V v)
+{
+    for (unsigned w = W / 2; w >= 1; w /= 2)
+        v = v_max(v_perm(v, p_make(((1u << w) - 1u) << w)), v);
+    float t[W];
+    v_store(t, v);
+    return t[0];
+}
+
 /*
  * satc_bounds_fn: the world box of every SATC_MICRO consecutive volumes
- * of a plain-array batch of AABBs, min/max boxes or spheres, computed once
- * for all the views of a pass (src/views_pre.c widens and uses them).
+ * of a batch of AABBs, min/max boxes or spheres, read once for all the
+ * views of a pass (src/views_pre.c widens and uses them).
  */
-static void micro_bounds(const satc_batch *bp, size_t first, size_t n, float *lo, float *hi)
+SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                            float *lo, float *hi, const int form, const int soa)
 {
-    const satc_batch bl = *bp, *b = &bl;
-    const float *c[3], *h[3], *rad = b->spheres.radius.p;
-    const satc_vec3s *cs = b->form == SATC_FORM_AABB     ? &b->aabb.center
-                           : b->form == SATC_FORM_MINMAX ? &b->minmax.min
-                                                         : &b->spheres.center;
-    const satc_vec3s *hs = b->form == SATC_FORM_AABB ? &b->aabb.half : &b->minmax.max;
-    c[0] = cs->x, c[1] = cs->y, c[2] = cs->z, h[0] = hs->x, h[1] = hs->y, h[2] = hs->z;
-    const V big = v_set1(SATC_MAX_MAGNITUDE);
-    size_t nm = n / SATC_MICRO;
+    const V fmax_ = v_set1(3.40282347e38f);
+    size_t nm = n / SATC_MICRO, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     for (size_t g = 0; g < nm; g++) {
-        V mn[3], mx[3];
-        M ok = v_lt(v_set1(0.0f), big);
+        V mn[3], mx[3], sum = v_set1(0.0f);
         for (size_t j = 0; j < SATC_MICRO; j += W) {
-            size_t i = first + g * SATC_MICRO + j;
-            V r = b->form == SATC_FORM_SPHERES ? v_abs(v_load(rad + i)) : v_set1(0.0f);
-            for (int q = 0; q < 3; q++) {
-                V a, z, x = v_load(c[q] + i);
-                if (b->form == SATC_FORM_MINMAX) {
-                    V y = v_load(h[q] + i);
-                    a = v_min(x, y), z = v_max(x, y);
+            size_t i = g * SATC_MICRO + j;
+            int rec_ok = i + W < rec_end;
+            V x[3], y[3], r = sum;
+            if (form == SATC_FORM_AABB) {
+                ld3s(&b->aabb.center, first + i, W, rec_ok, x, soa);
+                ld3s(&b->aabb.half, first + i, W, rec_ok, y, soa);
+            } else if (form == SATC_FORM_MINMAX) {
+                ld3s(&b->minmax.min, first + i, W, rec_ok, x, soa);
+                ld3s(&b->minmax.max, first + i, W, rec_ok, y, soa);
+            } else {
+                const satc_vec3s *cs = &b->spheres.center;
+                if (!soa && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
+                    cs->z == cs->x + 2 && b->spheres.radius.p == cs->x + 3 &&
+                    b->spheres.radius.stride == cs->stride) {
+                    V t[4];
+                    v_load_rec4(satc_at(cs->x, cs->stride, first + i), cs->stride, t);
+                    x[0] = t[0], x[1] = t[1], x[2] = t[2], r = t[3];
                 } else {
-                    V e = b->form == SATC_FORM_AABB ? v_abs(v_load(h[q] + i)) : r;
-                    a = v_sub(x, e), z = v_add(x, e);
+                    ld3s(cs, first + i, W, rec_ok, x, soa);
+                    r = ld1s(b->spheres.radius.p, b->spheres.radius.stride, first + i, W, soa);
                 }
-                /* false for NaN, infinite or huge fields: such a group is never decided */
-                ok = m_and(ok, v_lt(v_add(v_abs(a), v_abs(z)), big));
+                r = v_abs(r);
+            }
+            for (int q = 0; q < 3; q++) {
+                V a, z;
+                if (form == SATC_FORM_MINMAX) {
+                    a = v_min(x[q], y[q]), z = v_max(x[q], y[q]);
+                } else {
+                    V e = form == SATC_FORM_AABB ? v_abs(y[q]) : r;
+                    a = v_sub(x[q], e), z = v_add(x[q], e);
+                }
+                /* NaN and infinity reach the sum (min and max may drop them) */
+                sum = v_add(sum, v_add(a, z));
                 mn[q] = j ? v_min(a, mn[q]) : a;
                 mx[q] = j ? v_max(z, mx[q]) : z;
             }
         }
+        int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;
         for (int q = 0; q < 3; q++) {
-            float tn[W], tx[W];
-            v_store(tn, mn[q]), v_store(tx, mx[q]);
-            float l = tn[0], u = tx[0];
-            for (int j = 1; j < W; j++) {
-                l = tn[j] < l ? tn[j] : l;
-                u = tx[j] > u ? tx[j] : u;
-            }
-            lo[(size_t)q * nm + g] = m_bits(ok) == SATC_FULL ? l : NAN;
-            hi[(size_t)q * nm + g] = m_bits(ok) == SATC_FULL ? u : NAN;
+            lo[(size_t)q * nm + g] = ok ? h_min(mn[q]) : NAN;
+            hi[(size_t)q * nm + g] = ok ? h_max(mx[q]) : NAN;
         }
+    }
+}
+
+static void micro_bounds(const satc_batch *b, size_t first, size_t n, unsigned flags, float *lo,
+                         float *hi)
+{
+    const satc_batch bl = *b;
+    int soa = batch_soa(&bl);
+    switch (bl.form) {
+    case SATC_FORM_AABB:
+        if (soa)
+            micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_AABB, 1);
+        else
+            micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_AABB, 0);
+        break;
+    case SATC_FORM_MINMAX: micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_MINMAX, 0); break;
+    default: micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_SPHERES, 0); break;
     }
 }
 

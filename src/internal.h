@@ -53,13 +53,13 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
 /* Volumes per micro bound of a views pass (a multiple of every W). */
 #define SATC_MICRO 32
 /* The world box of each of the n / SATC_MICRO full groups of SATC_MICRO
- * volumes [first, first + n) of a plain-array (stride 4) batch of AABBs,
- * min/max boxes or spheres: component q of group g is lo[q * ng + g],
- * hi[q * ng + g], each the least / greatest fl(c -+ |h|) (min and max as
- * stored), NaN when a volume of the group has a NaN, infinite or huge
- * field. */
-typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, float *lo,
-                               float *hi);
+ * volumes [first, first + n) of a batch of AABBs, min/max boxes or
+ * spheres (any layout): component q of group g is lo[q * ng + g], hi[q *
+ * ng + g], each the least / greatest fl(c -+ |h|) (min and max as stored),
+ * NaN when a volume of the group has a NaN or infinite field. flags:
+ * SATC_K_LAST as for a kernel. */
+typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                               float *lo, float *hi);
 
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];

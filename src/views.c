@@ -102,20 +102,13 @@ static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews
 }
 
 /* Whether the pass builds bounds of its own (src/views_pre.c): for the
- * forms whose world box is read directly, from plain arrays or the
- * shared rows. Not with the caller's groups, which the views use. */
-static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews, int share)
+ * forms whose world box is read directly, in any layout. Not with the
+ * caller's groups, which the views use instead. */
+static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews)
 {
-    if (!k->bounds || nviews < 2 || b->groups)
-        return 0;
-    if (b->form != SATC_FORM_AABB && b->form != SATC_FORM_MINMAX && b->form != SATC_FORM_SPHERES)
-        return 0;
-    const satc_vec3s *v[5];
-    const satc_floats *f;
-    int nv = satc_batch_streams(b, v, &f), plain = !f || f->stride == sizeof(float);
-    for (int q = 0; q < nv; q++)
-        plain &= v[q]->stride == sizeof(float);
-    return share || plain;
+    return k->bounds && nviews >= 2 && !b->groups &&
+           (b->form == SATC_FORM_AABB || b->form == SATC_FORM_MINMAX ||
+            b->form == SATC_FORM_SPHERES);
 }
 
 /* View v's words of the chunk at done into the caller's outputs. */
@@ -173,22 +166,18 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
-    int share = share_loads(k, b, nviews), pre = prefilter(k, b, nviews, share);
+    int pre = prefilter(k, b, nviews), share = !pre && share_loads(k, b, nviews);
     frame_sets(k, views, nviews, b, set, size);
     for (size_t v = 0; pre && v < nviews; v++)
         set[v] = v, size[v] = 1; /* the prefilter leaves too little to share loads */
-    /* The views' plane tests (with groups or the prefilter) and the shared
-     * rows: the prefilter's forms have 6 rows at most, so about 50 KB of
-     * stack in all. */
+    /* The views' plane tests (with groups or the prefilter), or the shared
+     * rows: one of them, about 40 KB of stack. */
     union {
-        struct {
-            satc_gview gv[SATC_MAX_VIEWS];
-            float rows[6 * SHARE_STEP];
-        } g;
+        satc_gview gv[SATC_MAX_VIEWS];
         float rows[SHARE_ROWS * SHARE_STEP];
     } u;
-    satc_gview *gv = u.g.gv;
-    float *rows = pre || b->groups ? u.g.rows : u.rows;
+    satc_gview *gv = u.gv;
+    float *rows = u.rows;
     for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
@@ -208,7 +197,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         if (share)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         if (pre) {
-            k->bounds(cb, at, n, mlo, mhi);
+            k->bounds(b, first + done, n, last, mlo, mhi);
             satc_pre_chunk(&pc, mlo, mhi, n / SATC_MICRO, n);
         }
         for (size_t v = 0; v < nviews; v++) {

@@ -47,7 +47,8 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, si
             /* fl(c -+ |h|) is within 2^-24 of c -+ |h|: widen by 2^-23. */
             l[q] = lo[(size_t)q * ng + g], h[q] = hi[(size_t)q * ng + g];
             l[q] -= 0x1p-23 * fabs(l[q]), h[q] += 0x1p-23 * fabs(h[q]);
-            ok &= l[q] <= h[q]; /* false for NaN */
+            /* false for NaN; huge volumes are never decided either */
+            ok &= l[q] <= h[q] && -l[q] < SATC_MAX_MAGNITUDE && h[q] < SATC_MAX_MAGNITUDE;
         }
         p->ok[g] = (unsigned char)ok;
         p->whole &= ok;
@@ -59,7 +60,7 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, si
         p->any = 1;
         for (int q = 0; q < 3; q++) {
             float c = (float)(0.5 * (l[q] + h[q]));
-            double need = fmax(h[q] - c, c - l[q]);
+            double a = h[q] - c, z = c - l[q], need = a > z ? a : z;
             p->c[q][g] = c;
             p->need[q][g] = need + 0x1p-50 * (fabs(l[q]) + fabs(h[q]));
             p->lo[q] = l[q] < p->lo[q] ? l[q] : p->lo[q];
@@ -69,9 +70,8 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, si
     for (int q = 0; q < 3; q++) {
         float c = p->any ? (float)(0.5 * (p->lo[q] + p->hi[q])) : 0.0f;
         p->cc[q] = c;
-        p->ch[q] = p->any ? up(fmax(p->hi[q] - c, c - p->lo[q]) +
-                               0x1p-50 * (fabs(p->lo[q]) + fabs(p->hi[q])))
-                          : 0.0f;
+        double a = p->hi[q] - c, z = c - p->lo[q];
+        p->ch[q] = p->any ? up((a > z ? a : z) + 0x1p-50 * (fabs(p->lo[q]) + fabs(p->hi[q]))) : 0.0f;
     }
 }
 

@@ -30,7 +30,8 @@ static satc_status check_views(const satc_frustum *views, size_t nviews, const s
 static void set_masks(void *masks, size_t bytes, size_t base, const uint64_t *vis, size_t v)
 {
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
-        for (uint64_t m = vis[w]; m; m &= m - 1) {
+        uint64_t m = vis[w];
+        for (; m; m &= m - 1) {
             size_t j = base + w * 64 + (size_t)__builtin_ctzll(m);
             switch (bytes) {
             case 1: ((uint8_t *)masks)[j] |= (uint8_t)(1u << v); break;
@@ -66,6 +67,19 @@ int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_f
  * the OBB form's): 30 KB of stack. */
 #define SHARE_STEP SATC_PRE_STEP
 #define SHARE_ROWS 15
+
+/* Rows a prefiltered pass can keep beside the views' plane tests (the
+ * AABB and min/max forms' 6). */
+#define PRE_ROWS 6
+
+/* Whether the batch's copied streams fit in `rows` rows. */
+static int rows_fit(const satc_batch *b, int rows)
+{
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(b, v, &f);
+    return nv >= 0 && 3 * nv + (f != NULL) <= rows;
+}
 
 /* The batch of the same form over the rows soa_copy wrote. */
 static satc_batch rows_batch(const satc_batch *b, float *rows)
@@ -166,18 +180,23 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
-    int pre = prefilter(k, b, nviews), share = !pre && share_loads(k, b, nviews);
+    int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
+    if (pre && share && !rows_fit(b, PRE_ROWS))
+        share = 0;
     frame_sets(k, views, nviews, b, set, size);
     for (size_t v = 0; pre && v < nviews; v++)
-        set[v] = v, size[v] = 1; /* the prefilter leaves too little to share loads */
-    /* The views' plane tests (with groups or the prefilter), or the shared
-     * rows: one of them, about 40 KB of stack. */
+        set[v] = v, size[v] = 1;
+    /* The views' plane tests (with groups or the prefilter) and rows for
+     * PRE_ROWS streams, or rows for any form: about 45 KB of stack. */
     union {
-        satc_gview gv[SATC_MAX_VIEWS];
+        struct {
+            satc_gview gv[SATC_MAX_VIEWS];
+            float rows[PRE_ROWS * SHARE_STEP];
+        } g;
         float rows[SHARE_ROWS * SHARE_STEP];
     } u;
-    satc_gview *gv = u.gv;
-    float *rows = u.rows;
+    satc_gview *gv = u.g.gv;
+    float *rows = pre || b->groups ? u.g.rows : u.rows;
     for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
@@ -187,19 +206,26 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     satc_batch rb;
     if (share)
         rb = rows_batch(b, rows);
-    const satc_batch *cb = share ? &rb : b;
     const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
-    for (size_t done = 0; done < count; done += step) {
+    /* The prefilter stays on while it decides at least a quarter of the
+     * volumes x views; off, it is tried again every 32nd chunk (a batch in
+     * no spatial order pays the bounds for nothing). */
+    int pre_on = pre;
+    size_t chunk = 0;
+    for (size_t done = 0; done < count; done += step, chunk++) {
         size_t n = count - done < step ? count - done : step;
         unsigned last = done + n == count ? SATC_K_LAST : 0u;
-        size_t at = share ? 0 : first + done; /* where the chunk starts in cb */
-        unsigned lastc = share ? SATC_K_LAST : last;
-        if (share)
+        int on = pre && (pre_on || chunk % 32 == 0), sh = share && !on;
+        const satc_batch *cb = sh ? &rb : b;
+        size_t at = sh ? 0 : first + done; /* where the chunk starts in cb */
+        unsigned lastc = sh ? SATC_K_LAST : last;
+        if (sh)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
-        if (pre) {
+        if (on) {
             k->bounds(b, first + done, n, last, mlo, mhi);
             satc_pre_chunk(&pc, mlo, mhi, n / SATC_MICRO, n);
         }
+        size_t undecided = 0;
         for (size_t v = 0; v < nviews; v++) {
             if (set[v] != v)
                 continue; /* run with its set's first view */
@@ -222,15 +248,17 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
             const satc_frustum *f = &views[v];
             unsigned flags = exact | (out->classes && out->classes[v] ? SATC_K_CLASSIFY : 0u);
             satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
-            if (pre)
-                satc_pre_run(&pc, fn, k->fn[SATC_FORM_AABB][satc_kind_col(f)], f, &gv[v], cb, at,
-                             n, flags | lastc, vis[0], in[0]);
-            else if (share)
+            if (on)
+                undecided += satc_pre_run(&pc, fn, k->fn[SATC_FORM_AABB][satc_kind_col(f)], f,
+                                          &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
+            else if (sh)
                 fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
             else
                 satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
             emit(out, bytes, v, first, done, n, vis[0], in[0], &visible[v]);
         }
+        if (on)
+            pre_on = undecided * 4 <= 3 * nviews * n;
     }
     if (out->visible)
         memcpy(out->visible, visible, nviews * sizeof visible[0]);

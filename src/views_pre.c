@@ -26,11 +26,17 @@
 #include "internal.h"
 #include "views_pre.h"
 
-/* The least float >= x (x finite and >= 0). */
+/* The least float >= x (x >= 0 and below FLT_MAX; NaN stays NaN). */
 static float up(double x)
 {
     float f = (float)x;
-    return (double)f < x ? nextafterf(f, INFINITY) : f;
+    if ((double)f < x) {
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        u++; /* the next float up: f >= 0 */
+        memcpy(&f, &u, 4);
+    }
+    return f;
 }
 
 void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, size_t n)
@@ -75,7 +81,7 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, si
     }
 }
 
-void satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
+size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
                   const satc_frustum *f, const satc_gview *gv, const satc_batch *b, size_t first,
                   size_t n, unsigned flags, uint64_t *vis, uint64_t *in)
 {
@@ -90,14 +96,14 @@ void satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
                 if (flags & SATC_K_CLASSIFY)
                     satc_set_bits(in, 0, n);
             }
-            return;
+            return 0;
         }
     }
     double d = p->any ? 2.0 * (1.0 + 0x1p-9) * satc_group_tol(gv, p->lo, p->hi) / gv->mnorm
                       : INFINITY;
     if (!(d < 0x1p100)) {
         fn(f, b, first, n, flags, vis, in);
-        return;
+        return n;
     }
     /* The micro groups grown by d, through the view's conservative kernel
      * (a group whose volumes are not all finite gets a NaN box: kept). */
@@ -113,14 +119,14 @@ void satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
     mb.aabb.half = SATC_VEC3S_SOA(mh[0], mh[1], mh[2]);
     uint64_t mv[SATC_CHUNK_WORDS], mi[SATC_CHUNK_WORDS];
     fn_box(f, &mb, 0, p->ng, SATC_K_CLASSIFY | SATC_K_LAST, mv, mi);
-    size_t run = first; /* [run, lo): volumes waiting for the kernel */
+    size_t run = first, sent = 0; /* [run, lo): volumes waiting for the kernel */
     for (size_t g = 0; g < p->ng; g++) {
         size_t lo = first + g * SATC_MICRO;
         int v = (int)(mv[g / 64] >> (g % 64)) & 1, i = (int)(mi[g / 64] >> (g % 64)) & 1;
         if (v && !i)
             continue; /* undecided */
         if (run < lo)
-            satc_run_part(fn, f, b, first, end, flags, run, lo, vis, in);
+            satc_run_part(fn, f, b, first, end, flags, run, lo, vis, in), sent += lo - run;
         if (i) {
             satc_set_bits(vis, lo - first, SATC_MICRO);
             if (flags & SATC_K_CLASSIFY)
@@ -129,5 +135,6 @@ void satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
         run = lo + SATC_MICRO;
     }
     if (run < end)
-        satc_run_part(fn, f, b, first, end, flags, run, end, vis, in);
+        satc_run_part(fn, f, b, first, end, flags, run, end, vis, in), sent += end - run;
+    return sent;
 }

@@ -24,8 +24,9 @@ typedef struct satc_pre {
 void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, size_t n);
 
 /* View f's words of the chunk [first, first + n) of b, as fn alone would
- * write them; fn_box: f's kernel for plain-array AABBs (the groups' boxes). */
-void satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
+ * write them; fn_box: f's kernel for plain-array AABBs (the groups' boxes).
+ * Returns how many volumes went to fn. */
+size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
                   const satc_frustum *f, const satc_gview *gv, const satc_batch *b, size_t first,
                   size_t n, unsigned flags, uint64_t *vis, uint64_t *in);
 

@@ -15,7 +15,8 @@
  *    tolerances from a plane, on both sides (culled / inside), mixed with
  *    NaN, huge and random volumes, tails and unaligned starts, in six
  *    layouts, against perspective, infinite, orthographic and plane-volume
- *    views; and on the coherent city with a camera, cascades and cube faces.
+ *    views; and on the coherent city with a camera, cascades, cube faces
+ *    and 63 and 64 players.
  */
 #include <math.h>
 #include <stdio.h>
@@ -448,7 +449,7 @@ static void test_margins(rb_rng *r, int quick)
     free(c), free(h);
 }
 
-/* The coherent city: a camera and 4 cascades, 6 cube faces, 16 players. */
+/* The coherent city: a camera and 4 cascades, 6 cube faces, 64 and 63 players. */
 static void test_city(rb_rng *r, int quick)
 {
     scn_scene s;
@@ -478,7 +479,7 @@ static void test_city(rb_rng *r, int quick)
     for (size_t i = 0; i < n; i++)
         memcpy(sc + 3 * i, c + 3 * ord[i].i, 12), memcpy(sh + 3 * i, h + 3 * ord[i].i, 12);
     free(ord);
-    satc_frustum views[16];
+    satc_frustum views[64];
     satc_frustum_from_camera(&views[0], &s.cam);
     for (int q = 1; q < 5; q++) { /* cascades: orthographic boxes in one light frame */
         satc_camera l;
@@ -511,14 +512,15 @@ static void test_city(rb_rng *r, int quick)
     }
     satc_batch b = {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(sc, 12), SATC_VEC3S_AOS(sh, 12)}};
     bad += compare_views(views, 6, &b, 0, n, "city, cube faces");
-    for (int q = 0; q < 16; q++) { /* players over the city */
+    for (int q = 0; q < 64; q++) { /* players over the city */
         satc_camera pc;
         float eye[3] = {sc[3 * (size_t)rb_uniform(r, 0, (double)n)], 1.8f,
                         sc[3 * (size_t)rb_uniform(r, 0, (double)n) + 2]};
         rb_camera_persp(&pc, r, eye, 0.1f, 150.0f);
         satc_frustum_from_camera(&views[q], &pc);
     }
-    bad += compare_views(views, 16, &b, 0, n, "city, 16 players");
+    bad += compare_views(views, 64, &b, 0, n, "city, 64 players");
+    bad += compare_views(views + 1, 63, &b, 5, n - 5, "city, 63 players");
     rb_check(bad == 0, "city: %d mismatches", bad);
     free(c), free(h), free(sc), free(sh);
     scn_free(&s);

@@ -49,7 +49,8 @@ static void add_plane(satc_gview *g, const double m[3], double off)
  * lh_k| <= rho sum_r h_r of a bound holding the volume. rho is known per
  * call when the local box is shared or in a mesh table of moderate size;
  * otherwise (a local box per instance) it is +Inf and no group is
- * decided. */
+ * decided. The views pass's own bounds carry each group's largest term
+ * instead (satc_bounds_fn's xs, through satc_group_decide_x). */
 static double local_rho(const satc_batch *b)
 {
     if (b->form != SATC_FORM_INSTANCES)
@@ -139,24 +140,24 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
     }
 }
 
-double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3])
+double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3], double xs)
 {
-    double sb = 0, hs = 0;
+    double sb = 0;
     for (int k = 0; k < 3; k++) {
         /* |c - O| + 2 h of the box [lo, hi] */
         double a = fabs(lo[k] - g->O[k]), z = fabs(hi[k] - g->O[k]), h = 0.5 * (hi[k] - lo[k]);
         sb += g->col1[k] * ((a > z ? a : z) + h);
-        hs += h;
     }
-    if (g->rho > 0.0)
-        sb += g->rho * hs;
+    sb += xs; /* NaN: nothing decidable */
     sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
     if (!(sb < SATC_MAX_MAGNITUDE * (1.0 - 0x1p-10)))
         return INFINITY;
     return g->eps_k * sb + g->tol_t;
 }
 
-int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
+/* xs: the bound's extra S term (satc_group_decide_x), or -1 for rho sum h
+ * (local_rho). */
+static int decide(const satc_gview *g, const float c[3], const float h[3], double xs)
 {
     double v[3], sb = 0, hs = 0;
     for (int k = 0; k < 3; k++) {
@@ -167,7 +168,9 @@ int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
         sb += g->col1[k] * (fabs(v[k]) + 2.0 * h[k]);
         hs += h[k];
     }
-    if (g->rho > 0.0)
+    if (xs >= 0.0)
+        sb += xs;
+    else if (g->rho > 0.0)
         sb += g->rho * hs; /* instances' local offsets (local_rho); Inf: undecided */
     /* The float S of a volume inside carries a few roundings: 2^-16 of slack. */
     sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
@@ -189,6 +192,16 @@ int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
             inside = 0;
     }
     return inside;
+}
+
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
+{
+    return decide(g, c, h, -1.0);
+}
+
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs)
+{
+    return decide(g, c, h, xs >= 0.0 ? xs : INFINITY); /* NaN: undecided */
 }
 
 /* Group g's volume range [lo, hi), fixed size or offsets. */

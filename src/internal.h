@@ -53,13 +53,17 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
 /* Volumes per micro bound of a views pass (a multiple of every W). */
 #define SATC_MICRO 32
 /* The world box of each of the n / SATC_MICRO full groups of SATC_MICRO
- * volumes [first, first + n) of a batch of AABBs, min/max boxes or
- * spheres (any layout): component q of group g is lo[q * ng + g], hi[q *
- * ng + g], each the least / greatest fl(c -+ |h|) (min and max as stored),
- * NaN when a volume of the group has a NaN or infinite field. flags:
- * SATC_K_LAST as for a kernel. */
+ * volumes [first, first + n) of a batch of any form and layout:
+ * component q of group g is lo[q * ng + g], hi[q * ng + g], each the
+ * least / greatest float corner of its volumes (AABBs, spheres: fl(c -+
+ * |h|); min/max boxes: as stored; OBBs, half axes, instances: computed
+ * in float, a few ulps from the true corners, see cull_simd.h), NaN when
+ * a volume of the group has a NaN or infinite field. xs (NULL: not
+ * wanted): per group the largest extra term of S (instances: sum_r sum_k
+ * |m_rk lc_k| as the kernels compute it; 0 for other forms), NaN with
+ * the box. flags: SATC_K_LAST as for a kernel. */
 typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
-                               float *lo, float *hi);
+                               float *lo, float *hi, float *xs);
 
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
@@ -150,9 +154,16 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
  * every one is visible and inside; 0: undecided. */
 int satc_group_decide(const satc_gview *g, const float c[3], const float h[3]);
 
+/* The same with xs, an upper bound on the extra S term (instances' sum_r
+ * sum_k |m_rk lc_k|, as the kernels compute it in float; 0 for other
+ * forms) of every volume in the bound, in place of rho sum_k h_k
+ * (NaN: undecided). */
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs);
+
 /* The largest tolerance (tol_b, as satc_group_decide uses it) of any
- * volume inside the box [lo, hi]; +Inf when no volume there is decidable. */
-double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3]);
+ * volume inside the box [lo, hi] whose extra S term is at most xs (as
+ * satc_group_decide_x); +Inf when no volume there is decidable. */
+double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3], double xs);
 
 /* Bits [at, at + n) of dst set. */
 void satc_set_bits(uint64_t *dst, size_t at, size_t n);

@@ -101,14 +101,12 @@ static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews
     return !plain;
 }
 
-/* Whether the pass builds bounds of its own (src/views_pre.c): for the
- * forms whose world box is read directly, in any layout. Not with the
- * caller's groups, which the views use instead. */
+/* Whether the pass builds bounds of its own (src/views_pre.c): every
+ * form, in any layout. Not with the caller's groups, which the views use
+ * instead. */
 static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews)
 {
-    return k->bounds && nviews >= 2 && !b->groups &&
-           (b->form == SATC_FORM_AABB || b->form == SATC_FORM_MINMAX ||
-            b->form == SATC_FORM_SPHERES);
+    return k->bounds && nviews >= 2 && !b->groups;
 }
 
 /* View v's words of the chunk at done into the caller's outputs. */
@@ -182,7 +180,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
     size_t step = share || pre ? SHARE_STEP : SATC_CHUNK;
-    float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS];
+    float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS], mxs[SATC_PRE_GROUPS];
     satc_pre pc;
     satc_batch rb;
     if (share)
@@ -197,8 +195,8 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         if (share)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         if (pre) {
-            k->bounds(b, first + done, n, last, mlo, mhi);
-            satc_pre_chunk(&pc, mlo, mhi, n / SATC_MICRO, n);
+            k->bounds(b, first + done, n, last, mlo, mhi, mxs);
+            satc_pre_chunk(&pc, mlo, mhi, mxs, n / SATC_MICRO, n, b->form);
         }
         for (size_t v = 0; v < nviews; v++) {
             if (set[v] != v)

@@ -810,22 +810,13 @@ typedef struct satc_view_results {
  * own bounds, reversed-Z or infinite far) in one pass over the batch:
  * every volume is read from memory once, then tested against each view in
  * cache. View v's bit, indices and classes equal satc_cull of that frustum
- * alone bit for bit, on every path. Work shared between views: for
- * AABBs, min/max boxes and spheres (any layout, two views or more, no
- * satc_groups), the pass computes once per 512 volumes the world box of
- * every 32 consecutive volumes and of all 512 (RTR 22.14.1); each view
- * then culls or accepts whole chunks and groups of 32 with a margin of
- * twice the largest tolerance in the chunk, so a decision never differs
- * from the volume's own test, and runs its kernel on the rest. It pays
- * off when neighbours in the batch are neighbours in space (a spatial
- * sort, Morton order, or the engine's own cells) and costs a few percent
- * otherwise. For the other forms, volumes in records or float3 arrays
- * are transposed once per 512 for all views into plain rows, and
- * orthographic views with one origin and frame, bit for bit (a light's
- * cascades built in its frame), load each volume once per set of 4.
- * Classes are satc_cull's too: a group accepted whole is SATC_INSIDE
- * only where each volume's own test says so. The call uses about 45 KB
- * of stack. Returns SATC_OK, SATC_ERR_NULL
+ * alone bit for bit, on every path. Work shared between views (SIMD
+ * paths, batches without satc_groups, every form): the world box of each
+ * 32 consecutive volumes is built once per 512 for all views; each view
+ * culls or accepts whole boxes with a margin of twice its tolerance (as
+ * for satc_groups, so its bits stay its own cull's) and runs its kernel
+ * on the other volumes only. Batches whose neighbours in memory are
+ * neighbours in space gain most. The call uses about 50 KB of stack. Returns SATC_OK, SATC_ERR_NULL
  * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
  * (unknown mode or form, a view not built by satc), SATC_ERR_FAR (exact
  * mode with an unbounded SATC_FRUSTUM_PLANES view), SATC_ERR_RANGE

@@ -680,22 +680,79 @@ SATC_AI float h_max(V v)
 }
 
 /*
+ * satc_bounds_fn's world box of W volumes of a derived form: lanes a, z
+ * (lower and upper corners) and, for instances, p = sum_r sum_k |m_rk
+ * lc_k| as load_v sums it (so it is each volume's own S term). Arvo's
+ * box of a mapped box (Graphics Gems, 1990): center t + M lc, half size
+ * |M| |lh| per row; an OBB's or half-axis box's half size sum_j |H_j| per
+ * component. Half sizes are sums of non-negative products (a few ulps);
+ * an instance's center rounds relative to |t| + p; views_pre.c widens
+ * by both. A NaN or infinite field reaches a or z.
+ */
+SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[3], V *p,
+                         const int form, const int soa)
+{
+    V c[3], h[3];
+    if (form == SATC_FORM_INSTANCES) {
+        const satc_instances *s = &b->instances;
+        V m[3][4], lc[3], lh[3], pl[3];
+        ld_mat(s, i, W, m);
+        if (s->mesh) {
+            ld_mesh(s, i, W, lc, lh);
+        } else {
+            ld3s(&s->local_center, i, W, rec_ok, lc, 0);
+            ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+        }
+        for (int k = 0; k < 3; k++)
+            lh[k] = v_abs(lh[k]);
+        for (int r = 0; r < 3; r++) {
+            V p0 = v_mul(m[r][0], lc[0]), p1 = v_mul(m[r][1], lc[1]), p2 = v_mul(m[r][2], lc[2]);
+            c[r] = v_add(m[r][3], v_add(v_add(p0, p1), p2));
+            pl[r] = v_add(v_add(v_abs(p0), v_abs(p1)), v_abs(p2));
+            h[r] = v_add(v_add(v_mul(v_abs(m[r][0]), lh[0]), v_mul(v_abs(m[r][1]), lh[1])),
+                         v_mul(v_abs(m[r][2]), lh[2]));
+        }
+        *p = v_add(v_add(pl[0], pl[1]), pl[2]);
+    } else {
+        const int obb = form == SATC_FORM_OBB;
+        const satc_vec3s *as = obb ? b->obb.axis : b->half_axes.axis;
+        V e[3], ax[3];
+        ld3s(obb ? &b->obb.center : &b->half_axes.center, i, W, rec_ok, c, soa);
+        if (obb)
+            ld3s(&b->obb.extent, i, W, rec_ok, e, soa);
+        for (int j = 0; j < 3; j++) {
+            ld3s(&as[j], i, W, rec_ok, ax, soa);
+            for (int q = 0; q < 3; q++) {
+                V t = obb ? v_mul(v_abs(ax[q]), v_abs(e[j])) : v_abs(ax[q]);
+                h[q] = j ? v_add(h[q], t) : t;
+            }
+        }
+    }
+    for (int q = 0; q < 3; q++)
+        a[q] = v_sub(c[q], h[q]), z[q] = v_add(c[q], h[q]);
+}
+
+/*
  * satc_bounds_fn: the world box of every SATC_MICRO consecutive volumes
- * of a batch of AABBs, min/max boxes or spheres, read once for all the
- * views of a pass (src/views_pre.c widens and uses them).
+ * of a batch, read once for all the views of a pass (src/views_pre.c
+ * widens and uses them).
  */
 SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigned flags,
-                            float *lo, float *hi, const int form, const int soa)
+                            float *lo, float *hi, float *xs, const int form, const int soa)
 {
     const V fmax_ = v_set1(3.40282347e38f);
+    const int inst = form == SATC_FORM_INSTANCES;
+    const int derived = inst || form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES;
     size_t nm = n / SATC_MICRO, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     for (size_t g = 0; g < nm; g++) {
-        V mn[3], mx[3], sum = v_set1(0.0f);
+        V mn[3], mx[3], sum = v_set1(0.0f), mp = sum;
         for (size_t j = 0; j < SATC_MICRO; j += W) {
             size_t i = g * SATC_MICRO + j;
             int rec_ok = i + W < rec_end;
-            V x[3], y[3], r = sum;
-            if (form == SATC_FORM_AABB) {
+            V x[3], y[3], r = sum, p = sum;
+            if (derived) {
+                derived_box(b, first + i, rec_ok, x, y, &p, form, soa);
+            } else if (form == SATC_FORM_AABB) {
                 ld3s(&b->aabb.center, first + i, W, rec_ok, x, soa);
                 ld3s(&b->aabb.half, first + i, W, rec_ok, y, soa);
             } else if (form == SATC_FORM_MINMAX) {
@@ -717,7 +774,9 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
             }
             for (int q = 0; q < 3; q++) {
                 V a, z;
-                if (form == SATC_FORM_MINMAX) {
+                if (derived) {
+                    a = x[q], z = y[q];
+                } else if (form == SATC_FORM_MINMAX) {
                     a = v_min(x[q], y[q]), z = v_max(x[q], y[q]);
                 } else {
                     V e = form == SATC_FORM_AABB ? v_abs(y[q]) : r;
@@ -728,30 +787,48 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
                 mn[q] = j ? v_min(a, mn[q]) : a;
                 mx[q] = j ? v_max(z, mx[q]) : z;
             }
+            if (inst) {
+                sum = v_add(sum, p);
+                mp = j ? v_max(p, mp) : p;
+            }
         }
         int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;
         for (int q = 0; q < 3; q++) {
             lo[(size_t)q * nm + g] = ok ? h_min(mn[q]) : NAN;
             hi[(size_t)q * nm + g] = ok ? h_max(mx[q]) : NAN;
         }
+        if (xs)
+            xs[g] = !ok ? NAN : inst ? h_max(mp) : 0.0f;
     }
 }
 
+/* One variant per form; plain arrays of the forms most often stored so
+ * get their own (compile time: each variant is on every path). */
 static void micro_bounds(const satc_batch *b, size_t first, size_t n, unsigned flags, float *lo,
-                         float *hi)
+                         float *hi, float *xs)
 {
     const satc_batch bl = *b;
     int soa = batch_soa(&bl);
+#define SATC_MB(form_, soa_) micro_bounds_t(&bl, first, n, flags, lo, hi, xs, form_, soa_)
     switch (bl.form) {
     case SATC_FORM_AABB:
         if (soa)
-            micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_AABB, 1);
+            SATC_MB(SATC_FORM_AABB, 1);
         else
-            micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_AABB, 0);
+            SATC_MB(SATC_FORM_AABB, 0);
         break;
-    case SATC_FORM_MINMAX: micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_MINMAX, 0); break;
-    default: micro_bounds_t(&bl, first, n, flags, lo, hi, SATC_FORM_SPHERES, 0); break;
+    case SATC_FORM_OBB:
+        if (soa)
+            SATC_MB(SATC_FORM_OBB, 1);
+        else
+            SATC_MB(SATC_FORM_OBB, 0);
+        break;
+    case SATC_FORM_MINMAX: SATC_MB(SATC_FORM_MINMAX, 0); break;
+    case SATC_FORM_HALF_AXES: SATC_MB(SATC_FORM_HALF_AXES, 0); break;
+    case SATC_FORM_INSTANCES: SATC_MB(SATC_FORM_INSTANCES, 0); break;
+    default: SATC_MB(SATC_FORM_SPHERES, 0); break;
     }
+#undef SATC_MB
 }
 
 /*

@@ -35,6 +35,19 @@ static void rd3(const satc_vec3s *v, size_t i, float out[3])
     out[2] = *at(v->z, v->stride, i);
 }
 
+/* Plane p of view g: m and off (a plane volume's n.(x - O) + w >= 0
+ * inside: m = -n, off = w, exact in double). */
+static double plane_at(const satc_gview *g, int p, double m[3])
+{
+    if (g->vol) {
+        for (int k = 0; k < 3; k++)
+            m[k] = -(double)g->vol->plane[p][k];
+        return g->vol->plane[p][3];
+    }
+    memcpy(m, g->m[p], sizeof g->m[p]);
+    return g->off[p];
+}
+
 /* Plane p of the flat plane test as g_p(x) = m_p . (x - O) - off_p,
  * inside where g_p <= 0, in the kernels' units (unnormalised normals). */
 static void add_plane(satc_gview *g, const double m[3], double off)
@@ -49,7 +62,8 @@ static void add_plane(satc_gview *g, const double m[3], double off)
  * lh_k| <= rho sum_r h_r of a bound holding the volume. rho is known per
  * call when the local box is shared or in a mesh table of moderate size;
  * otherwise (a local box per instance) it is +Inf and no group is
- * decided. */
+ * decided. The views pass's own bounds carry each group's largest term
+ * instead (satc_bounds_fn's xs, through satc_group_decide_x). */
 static double local_rho(const satc_batch *b)
 {
     if (b->form != SATC_FORM_INSTANCES)
@@ -90,11 +104,8 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
     if (f->kind == SATC_FRUSTUM_PLANES) {
         /* n.(x - O) + w >= 0 inside: m = -n, off = w; SATC_INSIDE also
          * needs margin2. */
-        for (uint32_t p = 0; p < f->nplanes; p++) {
-            for (int k = 0; k < 3; k++)
-                m[k] = -(double)f->plane[p][k];
-            add_plane(g, m, f->plane[p][3]);
-        }
+        g->vol = f;
+        g->np = (int)f->nplanes;
         g->in_shift = f->margin2;
         return;
     }
@@ -134,29 +145,31 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
     gview_planes(g, f, b);
     g->mnorm = INFINITY;
     for (int p = 0; p < g->np; p++) {
-        double s = fabs(g->m[p][0]) + fabs(g->m[p][1]) + fabs(g->m[p][2]);
+        double m[3];
+        plane_at(g, p, m);
+        double s = fabs(m[0]) + fabs(m[1]) + fabs(m[2]);
         g->mnorm = s < g->mnorm ? s : g->mnorm;
     }
 }
 
-double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3])
+double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3], double xs)
 {
-    double sb = 0, hs = 0;
+    double sb = 0;
     for (int k = 0; k < 3; k++) {
         /* |c - O| + 2 h of the box [lo, hi] */
         double a = fabs(lo[k] - g->O[k]), z = fabs(hi[k] - g->O[k]), h = 0.5 * (hi[k] - lo[k]);
         sb += g->col1[k] * ((a > z ? a : z) + h);
-        hs += h;
     }
-    if (g->rho > 0.0)
-        sb += g->rho * hs;
+    sb += xs; /* NaN: nothing decidable */
     sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
     if (!(sb < SATC_MAX_MAGNITUDE * (1.0 - 0x1p-10)))
         return INFINITY;
     return g->eps_k * sb + g->tol_t;
 }
 
-int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
+/* xs: the bound's extra S term (satc_group_decide_x), or -1 for rho sum h
+ * (local_rho). */
+static int decide(const satc_gview *g, const float c[3], const float h[3], double xs)
 {
     double v[3], sb = 0, hs = 0;
     for (int k = 0; k < 3; k++) {
@@ -167,7 +180,9 @@ int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
         sb += g->col1[k] * (fabs(v[k]) + 2.0 * h[k]);
         hs += h[k];
     }
-    if (g->rho > 0.0)
+    if (xs >= 0.0)
+        sb += xs;
+    else if (g->rho > 0.0)
         sb += g->rho * hs; /* instances' local offsets (local_rho); Inf: undecided */
     /* The float S of a volume inside carries a few roundings: 2^-16 of slack. */
     sb = sb * (1.0 + 0x1p-16) + SATC_S_FLOOR;
@@ -176,19 +191,29 @@ int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
     double tol = g->eps_k * sb + g->tol_t;
     int inside = 1;
     for (int p = 0; p < g->np; p++) {
-        const double *m = g->m[p];
-        double mid = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] - g->off[p];
+        double m[3], off = plane_at(g, p, m);
+        double mid = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] - off;
         double rad = fabs(m[0]) * h[0] + fabs(m[1]) * h[1] + fabs(m[2]) * h[2];
         /* Twice the tolerance, plus the double rounding of mid and rad. */
         double margin = 2.0 * (1.0 + 0x1p-10) * tol +
                         0x1p-40 * (fabs(m[0] * v[0]) + fabs(m[1] * v[1]) + fabs(m[2] * v[2]) +
-                                   fabs(g->off[p]) + rad);
+                                   fabs(off) + rad);
         if (mid - rad > margin)
             return -1;
         if (!(mid + rad < -margin - g->in_shift))
             inside = 0;
     }
     return inside;
+}
+
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
+{
+    return decide(g, c, h, -1.0);
+}
+
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs)
+{
+    return decide(g, c, h, xs >= 0.0 ? xs : INFINITY); /* NaN: undecided */
 }
 
 /* Group g's volume range [lo, hi), fixed size or offsets. */

@@ -53,13 +53,17 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
 /* Volumes per micro bound of a views pass (a multiple of every W). */
 #define SATC_MICRO 32
 /* The world box of each of the n / SATC_MICRO full groups of SATC_MICRO
- * volumes [first, first + n) of a batch of AABBs, min/max boxes or
- * spheres (any layout): component q of group g is lo[q * ng + g], hi[q *
- * ng + g], each the least / greatest fl(c -+ |h|) (min and max as stored),
- * NaN when a volume of the group has a NaN or infinite field. flags:
- * SATC_K_LAST as for a kernel. */
+ * volumes [first, first + n) of a batch of any form and layout:
+ * component q of group g is lo[q * ng + g], hi[q * ng + g], each the
+ * least / greatest float corner of its volumes (AABBs, spheres: fl(c -+
+ * |h|); min/max boxes: as stored; OBBs, half axes, instances: computed
+ * in float, a few ulps from the true corners, see cull_simd.h), NaN when
+ * a volume of the group has a NaN or infinite field. xs (NULL: not
+ * wanted): per group the largest extra term of S (instances: sum_r sum_k
+ * |m_rk lc_k| as the kernels compute it; 0 for other forms), NaN with
+ * the box. flags: SATC_K_LAST as for a kernel. */
 typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
-                               float *lo, float *hi);
+                               float *lo, float *hi, float *xs);
 
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
@@ -134,10 +138,12 @@ satc_status satc_check_groups(const satc_batch *b);
 /* A view's plane test in world form for group bounds (src/groups.c):
  * plane p is g_p(x) = m[p] . (x - O) - off[p], inside where <= 0, in the
  * kernels' units; col1, eps_k, tol_t and rho give a volume's largest
- * tolerance. */
+ * tolerance. A plane volume's planes are read from its frustum (vol),
+ * the others' 6 at most kept here: 64 views' views fit in 20 KB of stack. */
 typedef struct satc_gview {
     int np;
-    double m[SATC_MAX_PLANES][3], off[SATC_MAX_PLANES];
+    const satc_frustum *vol; /* SATC_FRUSTUM_PLANES: its planes; else NULL */
+    double m[6][3], off[6];
     double in_shift; /* a plane volume's margin2: inside needs this much more */
     double O[3], col1[3], eps_k, tol_t;
     double rho; /* instances: the local offsets' share of S per unit of bound size */
@@ -150,9 +156,16 @@ void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
  * every one is visible and inside; 0: undecided. */
 int satc_group_decide(const satc_gview *g, const float c[3], const float h[3]);
 
+/* The same with xs, an upper bound on the extra S term (instances' sum_r
+ * sum_k |m_rk lc_k|, as the kernels compute it in float; 0 for other
+ * forms) of every volume in the bound, in place of rho sum_k h_k
+ * (NaN: undecided). */
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs);
+
 /* The largest tolerance (tol_b, as satc_group_decide uses it) of any
- * volume inside the box [lo, hi]; +Inf when no volume there is decidable. */
-double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3]);
+ * volume inside the box [lo, hi] whose extra S term is at most xs (as
+ * satc_group_decide_x); +Inf when no volume there is decidable. */
+double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3], double xs);
 
 /* Bits [at, at + n) of dst set. */
 void satc_set_bits(uint64_t *dst, size_t at, size_t n);

@@ -115,14 +115,12 @@ static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews
     return !plain;
 }
 
-/* Whether the pass builds bounds of its own (src/views_pre.c): for the
- * forms whose world box is read directly, in any layout. Not with the
- * caller's groups, which the views use instead. */
+/* Whether the pass builds bounds of its own (src/views_pre.c): every
+ * form, in any layout. Not with the caller's groups, which the views use
+ * instead. */
 static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews)
 {
-    return k->bounds && nviews >= 2 && !b->groups &&
-           (b->form == SATC_FORM_AABB || b->form == SATC_FORM_MINMAX ||
-            b->form == SATC_FORM_SPHERES);
+    return k->bounds && nviews >= 2 && !b->groups;
 }
 
 /* View v's words of the chunk at done into the caller's outputs. */
@@ -183,11 +181,9 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
     if (pre && share && !rows_fit(b, PRE_ROWS))
         share = 0;
-    frame_sets(k, views, nviews, b, set, size);
-    for (size_t v = 0; pre && v < nviews; v++)
-        set[v] = v, size[v] = 1;
+    frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
     /* The views' plane tests (with groups or the prefilter) and rows for
-     * PRE_ROWS streams, or rows for any form: about 45 KB of stack. */
+     * PRE_ROWS streams, or rows for any form: about 35 KB of stack. */
     union {
         struct {
             satc_gview gv[SATC_MAX_VIEWS];
@@ -201,7 +197,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
     size_t step = share || pre ? SHARE_STEP : SATC_CHUNK;
-    float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS];
+    float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS], mxs[SATC_PRE_GROUPS];
     satc_pre pc;
     satc_batch rb;
     if (share)
@@ -222,14 +218,14 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         if (sh)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         if (on) {
-            k->bounds(b, first + done, n, last, mlo, mhi);
-            satc_pre_chunk(&pc, mlo, mhi, n / SATC_MICRO, n);
+            k->bounds(b, first + done, n, last, mlo, mhi, mxs);
+            satc_pre_chunk(&pc, mlo, mhi, mxs, n / SATC_MICRO, n, b->form);
         }
         size_t undecided = 0;
         for (size_t v = 0; v < nviews; v++) {
-            if (set[v] != v)
+            if (!on && set[v] != v)
                 continue; /* run with its set's first view */
-            if (size[v] > 1) {
+            if (!on && size[v] > 1) {
                 const satc_frustum *members[SATC_MULTI_MAX];
                 size_t ids[SATC_MULTI_MAX];
                 unsigned cls = 0;

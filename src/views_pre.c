@@ -1,9 +1,9 @@
 /*
  * The views pass's shared prefilter (RTR 22.14.1, hierarchical culling,
- * with bounds the pass builds itself): per chunk of a pass over AABBs,
- * min/max boxes or spheres, the world box of every SATC_MICRO volumes
+ * with bounds the pass builds itself): per chunk of a pass over volumes
+ * of any form, the world box of every SATC_MICRO volumes
  * (satc_bounds_fn, once for all views) and of the whole chunk. Each view
- * then decides the chunk (satc_group_decide), else all its micro groups
+ * then decides the chunk (satc_group_decide_x), else all its micro groups
  * at once with its own conservative kernel on inflated boxes, and runs
  * its kernel only on the volumes of the groups left undecided.
  *
@@ -12,7 +12,9 @@
  * exceeds 2 tol_b is culled by its flat plane test, and one whose greatest
  * value on every p is below -2 tol_b (and the plane volume's margin) is
  * found inside. Let M be a micro group's box, holding its volumes, tol_max
- * the largest tol_b in the chunk's box, and M' = M grown by d = 2 tol_max
+ * the largest tol_b in the chunk's box (an instance's S also counts sum_r
+ * sum_k |m_rk lc_k|, at most the chunk's largest xs: the bounds report it
+ * per group as the kernels compute it), and M' = M grown by d = 2 tol_max
  * / min_p |m_p|_1 along every axis. Moving a point by d along every axis
  * changes g_p by d |m_p|_1 >= 2 tol_max. So if the conservative kernel
  * culls M' (then M' is truly outside some plane p: its rounding stays
@@ -39,20 +41,44 @@ static float up(double x)
     return f;
 }
 
-void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, size_t n)
+/*
+ * Why the derived forms' boxes hold their volumes (OBBs, half axes,
+ * instances: derived_box in cull_simd.h computes them in float). With
+ * u = 2^-24, a volume's float corners a <= c' <= z (c' its float center)
+ * lie in its group's [l, h]. Its true lower corner c - H is at least
+ * a - u |a| (the subtraction) - u |c'| - 3.01 u P (an instance's center:
+ * t plus three products summed, rounding relative to P = sum |m_rk
+ * lc_k| <= (1 + 6u) xs) - 3.01 u H' (H', a sum of non-negative products,
+ * three roundings), and H' <= (h - l) / 2 + u (|l| + |h|) since z - a >=
+ * 2 H' - u (|a| + |z|). So 2^-22 (|l| + |h| + (h - l) + xs) covers it
+ * (about 25 % to spare for the double arithmetic here), and 2^-120 the
+ * absolute errors of underflow, flushed to zero or not; likewise the
+ * upper corner.
+ */
+void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, const float *xs, size_t ng,
+                    size_t n, satc_form form)
 {
+    const int derived = form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES ||
+                        form == SATC_FORM_INSTANCES;
     p->ng = ng;
     p->any = 0;
     p->whole = ng * SATC_MICRO == n;
+    p->xs = 0.0;
     for (int q = 0; q < 3; q++)
         p->lo[q] = INFINITY, p->hi[q] = -INFINITY;
     for (size_t g = 0; g < ng; g++) {
-        double l[3], h[3];
-        int ok = 1;
+        double l[3], h[3], x = xs ? xs[g] : 0.0;
+        /* huge extra terms (S past SATC_MAX_MAGNITUDE: never culled), NaN */
+        int ok = x < SATC_MAX_MAGNITUDE;
         for (int q = 0; q < 3; q++) {
-            /* fl(c -+ |h|) is within 2^-24 of c -+ |h|: widen by 2^-23. */
             l[q] = lo[(size_t)q * ng + g], h[q] = hi[(size_t)q * ng + g];
-            l[q] -= 0x1p-23 * fabs(l[q]), h[q] += 0x1p-23 * fabs(h[q]);
+            if (derived) {
+                double w = 0x1p-22 * (fabs(l[q]) + fabs(h[q]) + (h[q] - l[q]) + x) + 0x1p-120;
+                l[q] -= w, h[q] += w;
+            } else {
+                /* fl(c -+ |h|) is within 2^-24 of c -+ |h|: widen by 2^-23. */
+                l[q] -= 0x1p-23 * fabs(l[q]), h[q] += 0x1p-23 * fabs(h[q]);
+            }
             /* false for NaN; huge volumes are never decided either */
             ok &= l[q] <= h[q] && -l[q] < SATC_MAX_MAGNITUDE && h[q] < SATC_MAX_MAGNITUDE;
         }
@@ -64,6 +90,7 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, si
             continue;
         }
         p->any = 1;
+        p->xs = x > p->xs ? x : p->xs;
         for (int q = 0; q < 3; q++) {
             float c = (float)(0.5 * (l[q] + h[q]));
             double a = h[q] - c, z = c - l[q], need = a > z ? a : z;
@@ -89,7 +116,7 @@ size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = in[w] = 0;
     if (p->whole) {
-        int d = satc_group_decide(gv, p->cc, p->ch);
+        int d = satc_group_decide_x(gv, p->cc, p->ch, p->xs);
         if (d) {
             if (d > 0) {
                 satc_set_bits(vis, 0, n);
@@ -99,7 +126,7 @@ size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
             return 0;
         }
     }
-    double d = p->any ? 2.0 * (1.0 + 0x1p-9) * satc_group_tol(gv, p->lo, p->hi) / gv->mnorm
+    double d = p->any ? 2.0 * (1.0 + 0x1p-9) * satc_group_tol(gv, p->lo, p->hi, p->xs) / gv->mnorm
                       : INFINITY;
     if (!(d < 0x1p100)) {
         fn(f, b, first, n, flags, vis, in);

@@ -17,11 +17,14 @@ typedef struct satc_pre {
     float c[3][SATC_PRE_GROUPS];         /* group g's box: center (float) */
     double need[3][SATC_PRE_GROUPS];     /* and the half size that holds its volumes */
     double lo[3], hi[3];                 /* the finite groups' box */
+    double xs;                           /* their volumes' largest extra S term */
     float cc[3], ch[3];                  /* that box as a float center and half size */
 } satc_pre;
 
-/* From satc_bounds_fn's lo, hi for ng groups of a chunk of n volumes. */
-void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, size_t ng, size_t n);
+/* From satc_bounds_fn's lo, hi, xs for ng groups of a chunk of n volumes
+ * of form `form`. */
+void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, const float *xs, size_t ng,
+                    size_t n, satc_form form);
 
 /* View f's words of the chunk [first, first + n) of b, as fn alone would
  * write them; fn_box: f's kernel for plain-array AABBs (the groups' boxes).

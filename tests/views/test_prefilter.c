@@ -2,21 +2,28 @@
  * The views pass's shared prefilter (src/views_pre.c): bounds of 32
  * volumes built once per chunk and decided per view.
  *
- * 1. Every path's satc_bounds_fn equals a scalar min / max of fl(c -+ |h|)
- *    bit for bit, in every layout of AABBs, min/max boxes and spheres, and
- *    flags groups with a NaN or infinite field.
+ * 1. Every path's satc_bounds_fn equals a scalar computation in the same
+ *    float operations bit for bit (boxes and the instances' extra S term),
+ *    in twelve layouts of every form (OBBs with random rotations, half-axis
+ *    parallelepipeds, instances in three matrix layouts with a shared local
+ *    box, one per instance or a mesh table), and flags groups with a NaN
+ *    or infinite field or a mesh id past the table.
  * 2. The decisions are taken: with a kernel that records its calls, a
  *    chunk out of view or deep inside is never given to the kernel, and a
  *    chunk with one crossing group (or one NaN volume, or a tail) gives it
- *    exactly those volumes.
+ *    exactly those volumes; for AABBs, and for instances with a local box
+ *    each (decided only through the bounds' extra S term).
  * 3. satc_cull_views equals each view's satc_cull bit for bit (mask,
  *    classes, indices, count), every path and mode, where the prefilter
  *    decides at its margin: whole chunks and groups of 32 placed at -8..8
- *    tolerances from a plane, on both sides (culled / inside), mixed with
- *    NaN, huge and random volumes, tails and unaligned starts, in six
- *    layouts, against perspective, infinite, orthographic and plane-volume
- *    views; and on the coherent city with a camera, cascades, cube faces
- *    and 63 and 64 players.
+ *    tolerances from a plane (one point for a whole chunk, or for all its
+ *    groups, or one per group), on both sides (culled / inside), mixed with
+ *    NaN, huge and random volumes, tails and unaligned starts, in the
+ *    twelve layouts, against perspective, infinite, orthographic and
+ *    plane-volume views; instances whose S is mostly their local center's
+ *    offset, swept across a plane; and the coherent city (AABBs, OBBs,
+ *    instances) with a camera, cascades, cube faces and 64 and 63
+ *    players.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,17 +38,240 @@
 static satc_isa g_paths[8];
 static int g_npaths;
 
-/* ---- volumes in six layouts ---- */
+/* ---- volumes in twelve layouts ---- */
 
-enum { L_AABB_REC, L_AABB_F3, L_AABB_SOA, L_MINMAX_REC, L_SPH_REC, L_SPH_SOA, L_COUNT };
-static const char *const g_lname[L_COUNT] = {"AABB records", "AABB float3 arrays", "AABB SoA",
-                                             "min/max records", "sphere records", "sphere SoA"};
+enum {
+    L_AABB_REC, L_AABB_F3, L_AABB_SOA, L_MINMAX_REC, L_SPH_REC, L_SPH_SOA,
+    L_OBB_REC, L_OBB_SOA, L_HALF_F3, L_INST_SHARED, L_INST_LOCAL, L_INST_MESH, L_COUNT
+};
+static const char *const g_lname[L_COUNT] = {
+    "AABB records", "AABB float3 arrays", "AABB SoA", "min/max records", "sphere records",
+    "sphere SoA", "OBB records", "OBB SoA", "half-axis float3 arrays",
+    "instances 4x4, shared local box", "instances rows 3x4, local box each",
+    "instances 4x3, mesh table"};
 
-/* Storage for n volumes given as center c and half size h (spheres: h[0]). */
+static int is_sphere(int L) { return L == L_SPH_REC || L == L_SPH_SOA; }
+static int is_inst(int L) { return L >= L_INST_SHARED; }
+
+/* A hash of (i, salt) in [-1, 1). */
+static double hash_unit(size_t i, uint64_t salt)
+{
+    rb_rng g = {(uint64_t)i * 0x9E3779B97F4A7C15ull ^ (salt * 0xD1B54A32D192ED03ull)};
+    return rb_uniform(&g, -1, 1);
+}
+
+/* Volume i's rotation: rows R[j] are its unit axes (a hashed quaternion). */
+static void rot_of(size_t i, double R[3][3])
+{
+    double q[4], n2 = 0;
+    for (int k = 0; k < 4; k++)
+        q[k] = hash_unit(i, 11 + (uint64_t)k), n2 += q[k] * q[k];
+    if (n2 < 1e-3)
+        q[0] = 1, n2 = 1 + n2;
+    double s = 1.0 / sqrt(n2), x = q[0] * s, y = q[1] * s, z = q[2] * s, w = q[3] * s;
+    double M[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)},
+                      {2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)},
+                      {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)}};
+    memcpy(R, M, sizeof M);
+}
+
+/* Local boxes: the shared one, a mesh table of 7, or one per instance;
+ * some centers far from their boxes, so that sum |m_rk lc_k| (cancelling
+ * against the translation) dominates S. */
+static const float g_lc_shared[3] = {250.0f, -60.0f, 130.0f}, g_lh_shared[3] = {0.5f, -1.25f, 0.8f};
+static const float g_mesh_c[7][3] = {{0, 0, 0}, {1, 2, -1}, {-3, 0.5f, 0.25f}, {0.1f, -0.2f, 4},
+                                     {2, 2, 2}, {-0.5f, 1, -1.5f}, {600, -400, 50}};
+static const float g_mesh_h[7][3] = {{1, 1, 1}, {0.5f, 2, 1}, {-1, 0.25f, 0.5f}, {2, 2, 0.125f},
+                                     {0.75f, -0.75f, 1.5f}, {3, 1, 1}, {0.5f, 0.5f, -2}};
+#define BAD_ID_AT 197 /* the mesh layout's volume with an id past the table */
+
+/* Runs of 8 instances of one mesh. */
+static uint32_t mesh_id(size_t i)
+{
+    return i == BAD_ID_AT ? 7u : (uint32_t)(((i / 8) * 2654435761u) >> 7) % 7u;
+}
+
+static void local_box(int L, size_t i, float lc[3], float lh[3])
+{
+    for (int k = 0; k < 3; k++) {
+        if (L == L_INST_SHARED) {
+            lc[k] = g_lc_shared[k], lh[k] = g_lh_shared[k];
+        } else if (L == L_INST_MESH) {
+            uint32_t id = mesh_id(i) % 7u;
+            lc[k] = g_mesh_c[id][k], lh[k] = g_mesh_h[id][k];
+        } else {
+            double u = hash_unit(i, 31 + (uint64_t)k), v = hash_unit(i, 41 + (uint64_t)k);
+            lc[k] = (float)(2.0 * u * ((i / 32) % 3 ? 1.0 : 300.0)); /* per group of 32 */
+            lh[k] = (float)((v < 0 ? -1 : 1) * (0.25 + 1.75 * fabs(v)));
+        }
+    }
+}
+
+/* Volume i of a derived layout with center c and extents e (their
+ * magnitudes; a sign flips an axis): its world half-axis vectors H[j]
+ * and, for instances, its linear part M (columns j scaled so that M_j
+ * |lh_j| = H_j) and sum_r sum_k |m_rk lc_k|. */
+static double shape(int L, size_t i, const float e[3], double H[3][3], double M[3][3])
+{
+    double R[3][3];
+    rot_of(i, R);
+    for (int j = 0; j < 3; j++) {
+        for (int k = 0; k < 3; k++)
+            H[j][k] = R[j][k] * e[j];
+    }
+    if (L == L_HALF_F3) { /* a parallelepiped */
+        for (int k = 0; k < 3; k++)
+            H[1][k] += 0.25 * H[0][k];
+    }
+    if (!is_inst(L))
+        return 0.0;
+    float lc[3], lh[3];
+    local_box(L, i, lc, lh);
+    double p = 0;
+    for (int r = 0; r < 3; r++) {
+        for (int j = 0; j < 3; j++) {
+            M[r][j] = H[j][r] / fabsf(lh[j]);
+            p += fabs(M[r][j] * lc[j]);
+        }
+    }
+    return p;
+}
+
+/* Support of volume i (layout L, center c, extents h) along unit n. */
+static double support(int L, size_t i, const float h[3], const double n[3])
+{
+    double s = 0, H[3][3], M[3][3];
+    if (is_sphere(L))
+        return fabsf(h[0]);
+    if (L < L_OBB_REC) {
+        for (int k = 0; k < 3; k++)
+            s += fabs(n[k]) * fabsf(h[k]);
+        return s;
+    }
+    shape(L, i, h, H, M);
+    for (int j = 0; j < 3; j++)
+        s += fabs(H[j][0] * n[0] + H[j][1] * n[1] + H[j][2] * n[2]);
+    return s;
+}
+
+/* Storage for n volumes given as center c and extents h (spheres: h[0]). */
 typedef struct store {
     float *a, *b; /* records or float3 arrays (b: second array) */
-    float *s[7];  /* SoA streams */
+    float *s[15]; /* SoA streams, float3 arrays */
+    uint32_t *ids;
 } store;
+
+static satc_batch store_derived(store *st, int L, const float *c, const float *h, size_t n)
+{
+    satc_batch b;
+    memset(&b, 0, sizeof b);
+    double H[3][3], M[3][3];
+    switch (L) {
+    case L_OBB_REC: /* 15 floats: center, three axes, extents */
+    case L_OBB_SOA:
+        if (L == L_OBB_REC)
+            st->a = malloc(n * 60 + 16);
+        else
+            for (int q = 0; q < 15; q++)
+                st->s[q] = malloc(n * 4 + 4);
+        for (size_t i = 0; i < n; i++) {
+            double R[3][3];
+            rot_of(i, R);
+            float v[15];
+            for (int k = 0; k < 3; k++) {
+                v[k] = c[3 * i + k], v[12 + k] = h[3 * i + k];
+                for (int j = 0; j < 3; j++)
+                    v[3 + 3 * j + k] = (float)R[j][k];
+            }
+            for (int q = 0; q < 15; q++) {
+                if (L == L_OBB_REC)
+                    st->a[15 * i + q] = v[q];
+                else
+                    st->s[q][i] = v[q];
+            }
+        }
+        b.form = SATC_FORM_OBB;
+        if (L == L_OBB_REC) {
+            b.obb.center = SATC_VEC3S_AOS(st->a, 60), b.obb.extent = SATC_VEC3S_AOS(st->a + 12, 60);
+            for (int j = 0; j < 3; j++)
+                b.obb.axis[j] = SATC_VEC3S_AOS(st->a + 3 + 3 * j, 60);
+        } else {
+            b.obb.center = SATC_VEC3S_SOA(st->s[0], st->s[1], st->s[2]);
+            b.obb.extent = SATC_VEC3S_SOA(st->s[12], st->s[13], st->s[14]);
+            for (int j = 0; j < 3; j++)
+                b.obb.axis[j] = SATC_VEC3S_SOA(st->s[3 + 3 * j], st->s[4 + 3 * j], st->s[5 + 3 * j]);
+        }
+        break;
+    case L_HALF_F3:
+        for (int q = 0; q < 4; q++)
+            st->s[q] = malloc(n * 12);
+        for (size_t i = 0; i < n; i++) {
+            shape(L, i, h + 3 * i, H, M);
+            for (int k = 0; k < 3; k++) {
+                st->s[0][3 * i + k] = c[3 * i + k];
+                for (int j = 0; j < 3; j++)
+                    st->s[1 + j][3 * i + k] = (float)H[j][k];
+            }
+        }
+        b.form = SATC_FORM_HALF_AXES;
+        b.half_axes.center = SATC_VEC3S_AOS(st->s[0], 12);
+        for (int j = 0; j < 3; j++)
+            b.half_axes.axis[j] = SATC_VEC3S_AOS(st->s[1 + j], 12);
+        break;
+    default: { /* instances: t = c - M lc, so the world center is c */
+        int cs = L == L_INST_SHARED ? 16 : 12; /* floats per matrix */
+        st->a = malloc(n * (size_t)cs * 4);
+        for (size_t i = 0; i < n; i++) {
+            float lc[3], lh[3], m[3][4];
+            local_box(L, i, lc, lh);
+            shape(L, i, h + 3 * i, H, M);
+            for (int r = 0; r < 3; r++) {
+                double t = c[3 * i + r];
+                for (int j = 0; j < 3; j++)
+                    m[r][j] = (float)M[r][j], t -= (double)m[r][j] * lc[j];
+                m[r][3] = (float)t;
+            }
+            float *o = st->a + (size_t)cs * i;
+            for (int r = 0; r < 3; r++) {
+                for (int col = 0; col < 4; col++) {
+                    if (L == L_INST_SHARED)
+                        o[col * 4 + r] = m[r][col];
+                    else if (L == L_INST_LOCAL)
+                        o[r * 4 + col] = m[r][col];
+                    else
+                        o[col * 3 + r] = m[r][col];
+                }
+            }
+            if (L == L_INST_SHARED)
+                o[3] = o[7] = o[11] = 0.0f, o[15] = 1.0f;
+        }
+        b.form = SATC_FORM_INSTANCES;
+        satc_instances *s = &b.instances;
+        s->matrix = st->a, s->stride = (size_t)cs * 4;
+        if (L == L_INST_SHARED) {
+            s->layout = SATC_AFFINE_4X4_COLUMN_MAJOR;
+            s->local_center = (satc_vec3s){g_lc_shared, g_lc_shared + 1, g_lc_shared + 2, 0};
+            s->local_half = (satc_vec3s){g_lh_shared, g_lh_shared + 1, g_lh_shared + 2, 0};
+        } else if (L == L_INST_LOCAL) { /* {lc, lh} records */
+            s->layout = SATC_AFFINE_ROWS;
+            st->b = malloc(n * 24);
+            for (size_t i = 0; i < n; i++)
+                local_box(L, i, st->b + 6 * i, st->b + 6 * i + 3);
+            s->local_center = SATC_VEC3S_AOS(st->b, 24), s->local_half = SATC_VEC3S_AOS(st->b + 3, 24);
+        } else {
+            s->layout = SATC_AFFINE_4X3_COLUMN_MAJOR;
+            st->ids = malloc(n * 4);
+            for (size_t i = 0; i < n; i++)
+                st->ids[i] = mesh_id(i);
+            s->local_center = SATC_VEC3S_AOS(&g_mesh_c[0][0], 12);
+            s->local_half = SATC_VEC3S_AOS(&g_mesh_h[0][0], 12);
+            s->mesh = st->ids, s->mesh_stride = 4, s->mesh_count = 7;
+        }
+        break;
+    }
+    }
+    return b;
+}
 
 static satc_batch store_make(store *st, int layout, const float *c, const float *h, size_t n)
 {
@@ -91,7 +321,7 @@ static satc_batch store_make(store *st, int layout, const float *c, const float 
             b.spheres.radius = (satc_floats){st->s[3], sizeof(float)};
         }
         break;
-    default: /* sphere records: x, y, z, r */
+    case L_SPH_REC: /* x, y, z, r */
         st->a = malloc(n * 16);
         for (size_t i = 0; i < n; i++) {
             memcpy(st->a + 4 * i, c + 3 * i, 12);
@@ -101,31 +331,112 @@ static satc_batch store_make(store *st, int layout, const float *c, const float 
         b.spheres.center = SATC_VEC3S_AOS(st->a, 16);
         b.spheres.radius = (satc_floats){st->a + 3, 16};
         break;
+    default: return store_derived(st, layout, c, h, n);
     }
     return b;
 }
 
 static void store_free(store *st)
 {
-    free(st->a), free(st->b);
-    for (int q = 0; q < 7; q++)
+    free(st->a), free(st->b), free(st->ids);
+    for (int q = 0; q < 15; q++)
         free(st->s[q]);
 }
 
 /* ---- 1. the bounds ---- */
 
+static float rd(const float *p, size_t stride, size_t i)
+{
+    return *(const float *)(const void *)((const char *)p + i * stride);
+}
+
+static void rd3v(const satc_vec3s *v, size_t i, float out[3])
+{
+    out[0] = rd(v->x, v->stride, i), out[1] = rd(v->y, v->stride, i), out[2] = rd(v->z, v->stride, i);
+}
+
+/* Volume i's float corners a, z and extra S term p, in the float
+ * operations and order of cull_simd.h's micro_bounds_t / derived_box. */
+static void ref_box(const satc_batch *b, size_t i, float a[3], float z[3], float *p)
+{
+    float x[3], y[3], r = 0;
+    *p = 0.0f;
+    switch (b->form) {
+    case SATC_FORM_AABB:
+    case SATC_FORM_MINMAX:
+        rd3v(b->form == SATC_FORM_AABB ? &b->aabb.center : &b->minmax.min, i, x);
+        rd3v(b->form == SATC_FORM_AABB ? &b->aabb.half : &b->minmax.max, i, y);
+        for (int q = 0; q < 3; q++) {
+            if (b->form == SATC_FORM_MINMAX)
+                a[q] = x[q] < y[q] ? x[q] : y[q], z[q] = x[q] > y[q] ? x[q] : y[q];
+            else
+                a[q] = x[q] - fabsf(y[q]), z[q] = x[q] + fabsf(y[q]);
+        }
+        return;
+    case SATC_FORM_SPHERES:
+        rd3v(&b->spheres.center, i, x);
+        r = fabsf(rd(b->spheres.radius.p, b->spheres.radius.stride, i));
+        for (int q = 0; q < 3; q++)
+            a[q] = x[q] - r, z[q] = x[q] + r;
+        return;
+    case SATC_FORM_OBB:
+    case SATC_FORM_HALF_AXES: {
+        int obb = b->form == SATC_FORM_OBB;
+        float e[3] = {1, 1, 1}, ax[3], h[3] = {0, 0, 0};
+        rd3v(obb ? &b->obb.center : &b->half_axes.center, i, x);
+        if (obb)
+            rd3v(&b->obb.extent, i, e);
+        for (int j = 0; j < 3; j++) {
+            rd3v(obb ? &b->obb.axis[j] : &b->half_axes.axis[j], i, ax);
+            for (int q = 0; q < 3; q++) {
+                float t = obb ? fabsf(ax[q]) * fabsf(e[j]) : fabsf(ax[q]);
+                h[q] = j ? h[q] + t : t;
+            }
+        }
+        for (int q = 0; q < 3; q++)
+            a[q] = x[q] - h[q], z[q] = x[q] + h[q];
+        return;
+    }
+    default: {
+        const satc_instances *s = &b->instances;
+        const float *m = (const float *)(const void *)((const char *)s->matrix + i * s->stride);
+        float lc[3] = {NAN, NAN, NAN}, lh[3] = {0, 0, 0}, pl[3];
+        size_t li = s->mesh ? *(const uint32_t *)(const void *)((const char *)s->mesh +
+                                                                 i * s->mesh_stride)
+                            : i;
+        if (!s->mesh || li < s->mesh_count)
+            rd3v(&s->local_center, li, lc), rd3v(&s->local_half, li, lh);
+        for (int r = 0; r < 3; r++) {
+            float mr[4];
+            for (int col = 0; col < 4; col++)
+                mr[col] = s->layout == SATC_AFFINE_ROWS ? m[r * 4 + col]
+                          : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? m[col * 3 + r]
+                                                                      : m[col * 4 + r];
+            float p0 = mr[0] * lc[0], p1 = mr[1] * lc[1], p2 = mr[2] * lc[2];
+            float c = mr[3] + ((p0 + p1) + p2);
+            float h = (fabsf(mr[0]) * fabsf(lh[0]) + fabsf(mr[1]) * fabsf(lh[1])) +
+                      fabsf(mr[2]) * fabsf(lh[2]);
+            pl[r] = (fabsf(p0) + fabsf(p1)) + fabsf(p2);
+            a[r] = c - h, z[r] = c + h;
+        }
+        *p = (pl[0] + pl[1]) + pl[2];
+        return;
+    }
+    }
+}
+
+static int same_bits(float a, float b) { return (isnan(a) && isnan(b)) || !memcmp(&a, &b, 4); }
+
 static void test_bounds(rb_rng *r)
 {
     enum { N = 32 * 21 + 5 };
     float *c = malloc(3 * N * sizeof *c), *h = malloc(3 * N * sizeof *h);
-    float lo[3 * 32], hi[3 * 32], elo[3 * 32], ehi[3 * 32];
+    float lo[3 * 32], hi[3 * 32], xs[32], elo[3 * 32], ehi[3 * 32], exs[32];
     for (int round = 0; round < 12; round++) {
         for (size_t i = 0; i < 3 * N; i++) {
             c[i] = (float)rb_uniform(r, -1e3, 1e3) * (round % 3 ? 1.0f : 1e4f);
             h[i] = (float)rb_uniform(r, -10, 10); /* negative sizes mean their magnitude */
         }
-        for (size_t i = 0; i < N; i++)
-            h[3 * i + 1] = h[3 * i + 2] = h[3 * i]; /* spheres read h[0] */
         size_t bad1 = 32 * 3 + 7, bad2 = 32 * 9 + 31; /* NaN, infinite */
         c[3 * bad1 + (size_t)round % 3] = NAN;
         h[3 * bad2] = INFINITY;
@@ -137,39 +448,42 @@ static void test_bounds(rb_rng *r)
                 /* the expected boxes, in float as the kernels round */
                 for (size_t g = 0; g < ng; g++) {
                     int ok = 1;
-                    for (int q = 0; q < 3; q++) {
-                        float l = INFINITY, u = -INFINITY;
-                        for (size_t j = 0; j < 32; j++) {
-                            size_t i = first + g * 32 + j;
-                            float x = c[3 * i + q], e = fabsf(h[3 * i + (L >= L_SPH_REC ? 0 : q)]);
-                            float a = x - e, z = x + e;
-                            if (L == L_MINMAX_REC) {
-                                float mn = x - h[3 * i + q], mx = x + h[3 * i + q];
-                                a = mn < mx ? mn : mx, z = mn < mx ? mx : mn;
-                            }
-                            ok &= isfinite(a) && isfinite(z);
-                            l = a < l ? a : l, u = z > u ? z : u;
+                    float l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
+                    float pm = 0.0f;
+                    for (size_t j = 0; j < 32; j++) {
+                        float a[3], z[3], p;
+                        ref_box(&b, first + g * 32 + j, a, z, &p);
+                        ok &= isfinite(p);
+                        for (int q = 0; q < 3; q++) {
+                            ok &= isfinite(a[q]) && isfinite(z[q]);
+                            l[q] = a[q] < l[q] ? a[q] : l[q], u[q] = z[q] > u[q] ? z[q] : u[q];
                         }
-                        elo[q * ng + g] = l, ehi[q * ng + g] = u;
-                        if (!ok)
-                            break;
+                        pm = p > pm ? p : pm;
                     }
-                    if (!ok) {
-                        for (int q = 0; q < 3; q++)
-                            elo[q * ng + g] = ehi[q * ng + g] = NAN;
-                    }
+                    for (int q = 0; q < 3; q++)
+                        elo[q * ng + g] = ok ? l[q] : NAN, ehi[q * ng + g] = ok ? u[q] : NAN;
+                    exs[g] = ok ? pm : NAN;
                 }
                 for (int p = 0; p < g_npaths; p++) {
                     const satc_kernels *k = satc_kernels_for(g_paths[p]);
                     if (!k || !k->bounds)
                         continue;
-                    k->bounds(&b, first, n, first + n == N ? SATC_K_LAST : 0u, lo, hi);
+                    unsigned fl = first + n == N ? SATC_K_LAST : 0u;
+                    k->bounds(&b, first, n, fl, lo, hi, xs);
                     int same = 1;
-                    for (size_t j = 0; j < 3 * ng; j++) {
-                        same &= (isnan(elo[j]) && isnan(lo[j])) || !memcmp(&elo[j], &lo[j], 4);
-                        same &= (isnan(ehi[j]) && isnan(hi[j])) || !memcmp(&ehi[j], &hi[j], 4);
-                    }
+                    for (size_t j = 0; j < 3 * ng; j++)
+                        same &= same_bits(elo[j], lo[j]) && same_bits(ehi[j], hi[j]);
+                    for (size_t g = 0; g < ng; g++)
+                        same &= same_bits(exs[g], xs[g]);
                     rb_check(same, "bounds %s, %s, first %zu: differ from the scalar min/max",
+                             satc_isa_name(g_paths[p]), g_lname[L], first);
+                    /* xs is optional: the boxes without it are the same */
+                    float lo2[3 * 32], hi2[3 * 32];
+                    k->bounds(&b, first, n, fl, lo2, hi2, NULL);
+                    same = 1;
+                    for (size_t j = 0; j < 3 * ng; j++)
+                        same &= same_bits(lo2[j], lo[j]) && same_bits(hi2[j], hi[j]);
+                    rb_check(same, "bounds %s, %s, first %zu: differ without xs",
                              satc_isa_name(g_paths[p]), g_lname[L], first);
                 }
             }
@@ -215,7 +529,7 @@ static int bits_equal(const uint64_t *w, size_t lo, size_t hi, int want)
 static void test_decisions(rb_rng *r)
 {
     enum { N = 512 };
-    float c[3 * N], h[3 * N], lo[3 * 16], hi[3 * 16];
+    float c[3 * N], h[3 * N], lo[3 * 16], hi[3 * 16], xs[16];
     satc_camera cam;
     const float eye[3] = {120.0f, 5.0f, -40.0f};
     rb_camera_persp(&cam, r, eye, 0.1f, 1000.0f);
@@ -230,7 +544,10 @@ static void test_decisions(rb_rng *r)
         {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, /* with a NaN volume in group 5 */
         {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, /* 505 volumes: a tail of 25 */
     };
-    for (int cs = 0; cs < 5; cs++) {
+    /* AABBs, then instances with a local box each (rho infinite: only the
+     * bounds' own extra S term lets them be decided) */
+    for (int tc = 0; tc < 5 + 3; tc++) {
+        int cs = tc < 5 ? tc : tc - 5, inst = tc >= 5;
         for (size_t i = 0; i < N; i++) {
             int kind = cases[cs][i / 32];
             double z = 40.0 + (double)(i % 32) * 0.1;
@@ -245,8 +562,8 @@ static void test_decisions(rb_rng *r)
         if (cs == 3)
             c[3 * (5 * 32 + 4) + 1] = NAN;
         size_t n = cs == 4 ? 505 : N;
-        satc_batch b = {.form = SATC_FORM_AABB,
-                        .aabb = {SATC_VEC3S_AOS(c, 12), SATC_VEC3S_AOS(h, 12)}};
+        store st;
+        satc_batch b = store_make(&st, inst ? L_INST_LOCAL : L_AABB_F3, c, h, N);
         satc_gview_init(&gv, &f, &b);
         for (int p = 0; p < g_npaths; p++) {
             const satc_kernels *k = satc_kernels_for(g_paths[p]);
@@ -255,8 +572,8 @@ static void test_decisions(rb_rng *r)
             for (int cls = 0; cls < 2; cls++) {
                 satc_pre pc;
                 uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-                k->bounds(&b, 0, n, SATC_K_LAST, lo, hi);
-                satc_pre_chunk(&pc, lo, hi, n / 32, n);
+                k->bounds(&b, 0, n, SATC_K_LAST, lo, hi, xs);
+                satc_pre_chunk(&pc, lo, hi, xs, n / 32, n, b.form);
                 g_calls = 0;
                 unsigned flags = SATC_K_LAST | (cls ? SATC_K_CLASSIFY : 0u);
                 satc_pre_run(&pc, recording_kernel, k->fn[SATC_FORM_AABB][0], &f, &gv, &b, 0, n,
@@ -284,11 +601,12 @@ static void test_decisions(rb_rng *r)
                          bits_equal(vis, 0, 505, 1) && bits_equal(in, 0, 480, cls);
                     break;
                 }
-                rb_check(ok, "decisions, case %d, %s, classes %d: %d kernel calls (first at %zu, %zu"
-                         " volumes)", cs, path, cls, g_calls, g_calls ? g_call_lo[0] : 0,
-                         g_calls ? g_call_n[0] : 0);
+                rb_check(ok, "decisions, %s case %d, %s, classes %d: %d kernel calls (first at"
+                         " %zu, %zu volumes)", inst ? "instances" : "AABBs", cs, path, cls,
+                         g_calls, g_calls ? g_call_lo[0] : 0, g_calls ? g_call_n[0] : 0);
             }
         }
+        store_free(&st);
     }
 }
 
@@ -352,23 +670,19 @@ static int compare_views(const satc_frustum *views, int K, const satc_batch *b, 
     return bad;
 }
 
-/* A box (or sphere, support h[0]) placed against plane pl (inside where
- * n.x + d >= 0) through P: its near side s tolerances outside (outer), or
- * its far side s tolerances beyond the plane (inner). */
-static void place(const float pl[4], const double P[3], double s, double tol, int outer,
-                  int sphere, float half, float c[3], float h[3])
+/* Volume i of layout L, extents `half`, placed against plane pl (inside
+ * where n.x + d >= 0) through P: its near side s tolerances outside
+ * (outer), or its far side s tolerances beyond the plane (inner). */
+static void place(int L, size_t i, const float pl[4], const double P[3], double s, double tol,
+                  int outer, float half, float c[3], float h[3])
 {
     double n[3] = {pl[0], pl[1], pl[2]}, len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    double support = 0;
-    for (int k = 0; k < 3; k++) {
-        n[k] /= len;
-        support += sphere ? 0 : fabs(n[k]) * half;
-    }
-    if (sphere)
-        support = half;
-    double off = outer ? support + s * tol : -support + s * tol; /* along the outward normal */
     for (int k = 0; k < 3; k++)
-        c[k] = (float)(P[k] - n[k] * off), h[k] = half;
+        n[k] /= len, h[k] = half;
+    double sup = support(L, i, h, n);
+    double off = outer ? sup + s * tol : -sup + s * tol; /* along the outward normal */
+    for (int k = 0; k < 3; k++)
+        c[k] = (float)(P[k] - n[k] * off);
 }
 
 static void test_margins(rb_rng *r, int quick)
@@ -377,7 +691,6 @@ static void test_margins(rb_rng *r, int quick)
     float *c = malloc(3 * N * sizeof *c), *h = malloc(3 * N * sizeof *h);
     int rounds = quick ? 3 : 8;
     for (int L = 0; L < L_COUNT; L++) {
-        int sphere = L >= L_SPH_REC;
         for (int round = 0; round < rounds; round++) {
             int kind = round % 4; /* 0 finite, 1 infinite far, 2 orthographic, 3 far world */
             float eye[3] = {(float)rb_uniform(r, -1e3, 1e3), (float)rb_uniform(r, -10, 10),
@@ -418,17 +731,25 @@ static void test_margins(rb_rng *r, int quick)
                 double P[3];
                 for (int k = 0; k < 3; k++)
                     P[k] = X[k] - pl[plane][k] / len * dist; /* X moved onto the plane */
-                float half = (float)pow(10.0, rb_uniform(&gr, -2, 1));
+                /* rotated volumes down to 1e-5: group boxes no looser than a tolerance */
+                float half = (float)pow(10.0, rb_uniform(&gr, L >= L_OBB_REC ? -5 : -2, 1));
                 double rel = fabs(P[0] - cam.origin[0]) + fabs(P[1] - cam.origin[1]) +
                              fabs(P[2] - cam.origin[2]);
-                double tol = (double)f->eps_k * (2.0 * rel + 6.0 * half) + f->tol_t;
+                double H[3][3], M[3][3];
+                float hf[3] = {half, half, half};
+                double extra = L >= L_OBB_REC ? shape(L, i, hf, H, M) : 0.0; /* instances' S term */
+                double tol = (double)f->eps_k * (2.0 * rel + 6.0 * half + extra) + f->tol_t;
                 int outer = rb_uniform(&gr, 0, 1) < 0.5;
                 double s = rb_uniform(&gr, -8, 8); /* the group's (chunk's) distance */
                 if (chunk == 2 || chunk == 5)
                     s = rb_uniform(r, -8, 8); /* each volume its own */
+                if (chunk == 3) { /* groups near one point (a small chunk box), s swept -4..4 */
+                    rb_rng gs = {(uint64_t)(round * 1000 + (int)g + 1) * 15485863u};
+                    s = 0.5 * ((double)g - 8.0) + rb_uniform(&gs, -0.25, 0.25);
+                }
                 if (chunk == 4 && (i % 32) == 0)
                     s += 1000; /* groups spread across the plane */
-                place(pl[plane], P, s, tol, outer, sphere, half, c + 3 * i, h + 3 * i);
+                place(L, i, pl[plane], P, s, tol, outer, half, c + 3 * i, h + 3 * i);
                 if (i >= CH * NCH) { /* the tail: random volumes near the view */
                     for (int k = 0; k < 3; k++)
                         c[3 * i + k] = (float)(X[k] + rb_uniform(r, -20, 20));
@@ -449,7 +770,97 @@ static void test_margins(rb_rng *r, int quick)
     free(c), free(h);
 }
 
-/* The coherent city: a camera and 4 cascades, 6 cube faces, 64 and 63 players. */
+/* Instances whose local centers lie far from their boxes, so that S is
+ * mostly sum_r sum_k |m_rk lc_k| (the translation cancels it): groups of
+ * 32 tiny ones on one point of a side plane, swept from 8 tolerances
+ * inside to 8 outside (both sides of it: one chunk with the near side
+ * there, one with the far side), or whole chunks half a tolerance from
+ * it; a local box each (rows 3x4) or shared (4x4). Only the bounds'
+ * extra S term keeps these groups and chunks undecided. */
+static void test_extra_s(rb_rng *r)
+{
+    enum { N = 2048 };
+    float *m = malloc(16 * N * sizeof *m), *lb = malloc(6 * N * sizeof *lb);
+    satc_camera cam;
+    const float eye[3] = {-30.0f, 12.0f, 70.0f};
+    rb_camera_persp(&cam, r, eye, 0.1f, 500.0f);
+    satc_frustum views[2];
+    satc_frustum_from_camera(&views[0], &cam);
+    satc_camera cam2;
+    rb_camera_ortho(&cam2, r, eye, 150.0f, 150.0f, -150.0f, 150.0f);
+    satc_frustum_from_camera(&views[1], &cam2);
+    const satc_frustum *f = &views[0];
+    float pl[6][4];
+    scn_frustum_planes(f, pl); /* near, far, x0, x1, y0, y1 */
+    for (int shared = 0; shared < 2; shared++) {
+        for (int side = 2; side < 6; side++) { /* the side planes x0, x1, y0, y1 */
+            double fz = 60.0, x = side < 4 ? (side == 2 ? f->x0 : f->x1) * fz : 0.0;
+            double y = side >= 4 ? (side == 4 ? f->y0 : f->y1) * fz : 0.0, X[3];
+            for (int k = 0; k < 3; k++)
+                X[k] = cam.origin[k] + cam.left[k] * x + cam.up[k] * y + cam.dir[k] * fz;
+            double len = sqrt(pl[side][0] * pl[side][0] + pl[side][1] * pl[side][1] +
+                              pl[side][2] * pl[side][2]);
+            double dist = (pl[side][0] * X[0] + pl[side][1] * X[1] + pl[side][2] * X[2] +
+                           pl[side][3]) / len, n[3];
+            for (int k = 0; k < 3; k++)
+                n[k] = pl[side][k] / len, X[k] -= n[k] * dist;
+            for (size_t i = 0; i < N; i++) {
+                /* tiny volumes (their group boxes are no looser than a
+                 * tolerance), 2e5 local units from the local origin */
+                double R[3][3], half = 1e-4 * (1.0 + 0.5 * (double)(i % 5));
+                rot_of(i < 1024 ? i : 0, R); /* chunks 2, 3: one rotation, one tolerance */
+                float lc[3] = {1.5e5f, -0.9e5f, 2.1e5f}, lh[3] = {1e-3f, 5e-4f, 2e-3f};
+                if (!shared)
+                    lc[i % 3] *= -0.5f, lh[(i + 1) % 3] *= 1.5f;
+                double M[3][3], sup = 0, p = 0, rel = 0;
+                for (int j = 0; j < 3; j++) {
+                    double hn = 0;
+                    for (int rr = 0; rr < 3; rr++) {
+                        M[rr][j] = (float)(R[j][rr] * half / lh[j]);
+                        hn += M[rr][j] * n[rr];
+                        p += fabs(M[rr][j] * lc[j]);
+                    }
+                    sup += fabs(hn) * lh[j];
+                    rel += fabs(X[j] - cam.origin[j]);
+                }
+                double tol = (double)f->eps_k * (2.0 * rel + 6.0 * half + p) + f->tol_t;
+                static const double sweep[16] = {-32, -8, -4, -3, -2, -1.5, -1, -0.5,
+                                                 0, 0.25, 0.5, 0.75, 1, 2, 8, 32};
+                /* chunks 2 and 3: every group just outside / inside (a whole chunk) */
+                double s = i < 1024 ? sweep[(i % 512) / 32] : i < 1536 ? 0.5 : -0.5;
+                int outer = i < 512 || (i >= 1024 && i < 1536);
+                double off = outer ? sup + s * tol : -sup + s * tol, c[3];
+                for (int k = 0; k < 3; k++)
+                    c[k] = X[k] - n[k] * off;
+                float *o = m + (shared ? 16 : 12) * i;
+                for (int rr = 0; rr < 3; rr++) {
+                    double t = c[rr];
+                    for (int j = 0; j < 3; j++)
+                        t -= M[rr][j] * lc[j];
+                    for (int j = 0; j < 3; j++)
+                        o[shared ? 4 * j + rr : 4 * rr + j] = (float)M[rr][j];
+                    o[shared ? 12 + rr : 4 * rr + 3] = (float)t;
+                }
+                if (shared)
+                    o[3] = o[7] = o[11] = 0.0f, o[15] = 1.0f;
+                memcpy(lb + 6 * i, lc, 12), memcpy(lb + 6 * i + 3, lh, 12);
+            }
+            satc_batch b = {.form = SATC_FORM_INSTANCES};
+            b.instances.matrix = m;
+            b.instances.stride = shared ? 64 : 48;
+            b.instances.layout = shared ? SATC_AFFINE_4X4_COLUMN_MAJOR : SATC_AFFINE_ROWS;
+            b.instances.local_center = SATC_VEC3S_AOS(lb, shared ? 0 : 24);
+            b.instances.local_half = SATC_VEC3S_AOS(lb + 3, shared ? 0 : 24);
+            char what[96];
+            snprintf(what, sizeof what, "extra S term, %s local box, side plane %d",
+                     shared ? "shared" : "own", side);
+            compare_views(views, 2, &b, 0, N, what);
+        }
+    }
+    free(m), free(lb);
+}
+
+/* The coherent city: a camera and 4 cascades, 6 cube faces, 16 players. */
 static void test_city(rb_rng *r, int quick)
 {
     scn_scene s;
@@ -478,7 +889,43 @@ static void test_city(rb_rng *r, int quick)
     float *sc = malloc(3 * n * sizeof *sc), *sh = malloc(3 * n * sizeof *sh);
     for (size_t i = 0; i < n; i++)
         memcpy(sc + 3 * i, c + 3 * ord[i].i, 12), memcpy(sh + 3 * i, h + 3 * ord[i].i, 12);
+    /* the same order as OBBs (SoA), and as instances: 4x4 column-major
+     * matrices M = [e_j A_j / lh_j | t] of a local box each, {lc, lh} records */
+    float *orec = malloc(15 * n * sizeof *orec), *im = malloc(16 * n * sizeof *im);
+    float *lb = malloc(6 * n * sizeof *lb);
+    for (size_t i = 0; i < n; i++) {
+        size_t o = ord[i].i;
+        float lc[3], lh[3];
+        local_box(L_INST_LOCAL, i, lc, lh);
+        for (int k = 0; k < 3; k++) {
+            orec[k * n + i] = s.boxes.center[k][o];
+            orec[(12 + (size_t)k) * n + i] = s.boxes.extent[k][o];
+            for (int j = 0; j < 3; j++)
+                orec[(3 + 3 * (size_t)j + (size_t)k) * n + i] = s.boxes.axis[j][k][o];
+        }
+        for (int r = 0; r < 3; r++) {
+            double t = s.boxes.center[r][o];
+            for (int j = 0; j < 3; j++) {
+                float m = (float)((double)s.boxes.axis[j][r][o] * s.boxes.extent[j][o] / fabsf(lh[j]));
+                im[16 * i + 4 * (size_t)j + (size_t)r] = m;
+                t -= (double)m * lc[j];
+            }
+            im[16 * i + 12 + (size_t)r] = (float)t;
+            im[16 * i + 4 * (size_t)r + 3] = 0.0f;
+        }
+        im[16 * i + 15] = 1.0f;
+        memcpy(lb + 6 * i, lc, 12), memcpy(lb + 6 * i + 3, lh, 12);
+    }
     free(ord);
+    satc_batch obb = {.form = SATC_FORM_OBB}, inst = {.form = SATC_FORM_INSTANCES};
+    obb.obb.center = SATC_VEC3S_SOA(orec, orec + n, orec + 2 * n);
+    obb.obb.extent = SATC_VEC3S_SOA(orec + 12 * n, orec + 13 * n, orec + 14 * n);
+    for (int j = 0; j < 3; j++)
+        obb.obb.axis[j] = SATC_VEC3S_SOA(orec + (3 + 3 * j) * n, orec + (4 + 3 * j) * n, orec + (5 + 3 * j) * n);
+    inst.instances.matrix = im, inst.instances.stride = 64;
+    inst.instances.layout = SATC_AFFINE_4X4_COLUMN_MAJOR;
+    inst.instances.local_center = SATC_VEC3S_AOS(lb, 24);
+    inst.instances.local_half = SATC_VEC3S_AOS(lb + 3, 24);
     satc_frustum views[64];
     satc_frustum_from_camera(&views[0], &s.cam);
     for (int q = 1; q < 5; q++) { /* cascades: orthographic boxes in one light frame */
@@ -491,6 +938,8 @@ static void test_city(rb_rng *r, int quick)
                                                     .aabb = {SATC_VEC3S_AOS(sc, 12),
                                                              SATC_VEC3S_AOS(sh, 12)}},
                             0, n, "city, camera and cascades");
+    bad += compare_views(views, 5, &obb, 0, n, "city OBBs, camera and cascades");
+    bad += compare_views(views, 5, &inst, 0, n, "city instances, camera and cascades");
     static const float dirs[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int q = 0; q < 6; q++) { /* cube faces of a point light */
         satc_camera cf;
@@ -521,8 +970,9 @@ static void test_city(rb_rng *r, int quick)
     }
     bad += compare_views(views, 64, &b, 0, n, "city, 64 players");
     bad += compare_views(views + 1, 63, &b, 5, n - 5, "city, 63 players");
+    bad += compare_views(views, 64, &inst, 0, n, "city instances, 64 players");
     rb_check(bad == 0, "city: %d mismatches", bad);
-    free(c), free(h), free(sc), free(sh);
+    free(c), free(h), free(sc), free(sh), free(orec), free(im), free(lb);
     scn_free(&s);
 }
 
@@ -535,6 +985,7 @@ int main(void)
     test_bounds(&r);
     test_decisions(&r);
     test_margins(&r, quick);
+    test_extra_s(&r);
     test_city(&r, quick);
     return rb_finish();
 }

@@ -79,10 +79,11 @@ typedef struct vconst {
     V c[3], h[3], nh[3], tolt;
     V pabs[5][3], col1[3], norm2[5], inv[4];
     V lane; /* 0, 1, ..., W - 1 */
-    /* SATC_FRUSTUM_PLANES: the planes, |normals| and margin2 broadcast;
-     * vertices and edges are read from fr as needed. */
+    /* SATC_FRUSTUM_PLANES: margin2 broadcast; planes, vertices and edges
+     * are broadcast from fr where used (kept here, 16 planes took 7 KB of
+     * stack per view on AVX-512). */
     const satc_frustum *fr;
-    V pl[SATC_MAX_PLANES][4], apl[SATC_MAX_PLANES][3], margin2;
+    V margin2;
 } vconst;
 
 static void vconst_init(vconst *k, const satc_frustum *f)
@@ -121,15 +122,7 @@ static void vconst_init(vconst *k, const satc_frustum *f)
     k->sfloor = v_set1(SATC_S_FLOOR);
     k->tolt = v_set1(f->tol_t);
     k->fr = f;
-    if (f->kind == SATC_FRUSTUM_PLANES) {
-        for (uint32_t p = 0; p < f->nplanes && p < SATC_MAX_PLANES; p++) {
-            for (int j = 0; j < 4; j++)
-                k->pl[p][j] = v_set1(f->plane[p][j]);
-            for (int j = 0; j < 3; j++)
-                k->apl[p][j] = v_set1(fabsf(f->plane[p][j]));
-        }
-        k->margin2 = v_set1(f->margin2);
-    }
+    k->margin2 = v_set1(f->kind == SATC_FRUSTUM_PLANES ? f->margin2 : 0.0f);
 }
 
 /*

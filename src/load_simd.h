@@ -76,7 +76,7 @@ SATC_NI V ld1_any(const float *p, size_t stride, size_t i, unsigned nl)
  * file rather than once per kernel (compile time). */
 SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
 {
-    if (soa && nl == W)
+    if (nl == W && (soa || stride == sizeof(float)))
         return v_load(p + i);
     return ld1_any(p, stride, i, nl);
 }
@@ -108,7 +108,8 @@ SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[
         out[0] = t[0], out[1] = t[1], out[2] = t[2];
         return;
     }
-    if (soa && nl == W) {
+    if (nl == W && (soa || v->stride == sizeof(float))) {
+        /* plain arrays: also for the kernels without a plain-array variant */
         out[0] = v_load(v->x + i), out[1] = v_load(v->y + i), out[2] = v_load(v->z + i);
         return;
     }

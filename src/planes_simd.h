@@ -17,14 +17,15 @@ SATC_AI vplanes planes_vol_v(const vconst *k, const vbox *o, M bad, const int fo
     M out = m_none(k);
     C c = c_zero(k);
     for (int p = 0; p < np; p++) {
-        const V *pl = k->pl[p];
+        const float *fp = k->fr->plane[p];
+        const V pl[4] = {v_set1(fp[0]), v_set1(fp[1]), v_set1(fp[2]), v_set1(fp[3])};
         V s = v_add(v_add(v_add(v_mul(pl[0], x[F_DX]), v_mul(pl[1], x[F_DY])), v_mul(pl[2], x[F_DZ])),
                     pl[3]);
         V r;
         if (form == SATC_FORM_SPHERES) {
             r = x[F_RAD];
         } else if (form == SATC_FORM_AABB || form == SATC_FORM_MINMAX) {
-            const V *a = k->apl[p];
+            const V a[3] = {v_abs(pl[0]), v_abs(pl[1]), v_abs(pl[2])};
             r = v_add(v_add(v_mul(a[0], x[F_HX]), v_mul(a[1], x[F_HX + 1])), v_mul(a[2], x[F_HX + 2]));
         } else {
             const size_t st = 1;

@@ -811,12 +811,19 @@ typedef struct satc_view_results {
  * every volume is read from memory once, then tested against each view in
  * cache. View v's bit, indices and classes equal satc_cull of that frustum
  * alone bit for bit, on every path. Work shared between views (SIMD
- * paths, batches without satc_groups, every form): the world box of each
- * 32 consecutive volumes is built once per 512 for all views; each view
- * culls or accepts whole boxes with a margin of twice its tolerance (as
- * for satc_groups, so its bits stay its own cull's) and runs its kernel
- * on the other volumes only. Batches whose neighbours in memory are
- * neighbours in space gain most. The call uses about 50 KB of stack. Returns SATC_OK, SATC_ERR_NULL
+ * paths, two views or more, batches without satc_groups, every form):
+ * the world box of each 32 consecutive volumes and of each 512 is built
+ * once for all views (RTR 22.14.1); each view culls or accepts whole
+ * boxes with a margin of twice the largest tolerance in them (as for
+ * satc_groups, so its bits and classes stay its own cull's) and runs its
+ * kernel on the other volumes only. Batches whose neighbours in memory
+ * are neighbours in space gain most; where the boxes decide under a
+ * quarter of the volumes, the pass stops building them (trying again
+ * every 32nd chunk) and instead transposes records and float3 arrays
+ * once for all views and loads each volume once for orthographic views
+ * with one origin and frame, bit for bit (a light's cascades built in
+ * its frame), in sets of 4. The call uses about 55 KB of stack (64
+ * views). Returns SATC_OK, SATC_ERR_NULL
  * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
  * (unknown mode or form, a view not built by satc), SATC_ERR_FAR (exact
  * mode with an unbounded SATC_FRUSTUM_PLANES view), SATC_ERR_RANGE

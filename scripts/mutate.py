@@ -119,6 +119,17 @@ MUTATIONS = [
         "if (lower_bound(m, w, v->H) > reach)", "if (0)")]),
     ("nearest_tie_last", "queries", [("src/query_refine.c",
         "if (tf < best_t)", "if (tf <= best_t)")]),
+    # The views pass's own bounds (issue 11): the groups' growth, their
+    # widening, the NaN flag, the instances' extra S term.
+    ("pre_shrink", "views", [("src/views_pre.c",
+        "double d = p->any ? 2.0 * (1.0 + 0x1p-9) *", "double d = p->any ? -2.0 * (1.0 + 0x1p-9) *")]),
+    ("pre_no_widen", "views", [("src/views_pre.c",
+        "double w = 0x1p-22 * (fabs(l[q]) + fabs(h[q]) + (h[q] - l[q]) + x) + 0x1p-120;",
+        "double w = 0.0;")]),
+    ("pre_nan_kept", "views", [("src/cull_simd.h",
+        "int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;", "int ok = 1; (void)fmax_;")]),
+    ("pre_no_extra_s", "views", [("src/cull_simd.h",
+        "xs[g] = !ok ? NAN : inst ? h_max(mp) : 0.0f;", "xs[g] = !ok ? NAN : 0.0f;")]),
     # Path selection.
     ("path_preference", "dispatch", [("src/dispatch.c",
         "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",

@@ -63,13 +63,13 @@ int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_f
     }
 }
 
-/* Volumes per step of a pass that shares loads, and its rows (15 at most,
- * the OBB form's): 30 KB of stack. */
-#define SHARE_STEP SATC_PRE_STEP
-#define SHARE_ROWS 15
+/* Volumes per step of a pass sharing rows (the rows' length), and per
+ * step otherwise (the prefilter's chunk, the kernels' most). */
+#define SHARE_STEP 512
+#define STEP SATC_CHUNK
 
-/* Rows a prefiltered pass can keep beside the views' plane tests (the
- * AABB and min/max forms' 6). */
+/* Rows a pass keeps on the stack (the AABB and min/max forms' 6; the
+ * OBB and half-axis forms' records are read by each view's kernel). */
 #define PRE_ROWS 6
 
 /* Whether the batch's copied streams fit in `rows` rows. */
@@ -178,25 +178,16 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
-    int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
-    if (pre && share && !rows_fit(b, PRE_ROWS))
-        share = 0;
+    int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews) && rows_fit(b, PRE_ROWS);
     frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
     /* The views' plane tests (with groups or the prefilter) and rows for
-     * PRE_ROWS streams, or rows for any form: about 35 KB of stack. */
-    union {
-        struct {
-            satc_gview gv[SATC_MAX_VIEWS];
-            float rows[PRE_ROWS * SHARE_STEP];
-        } g;
-        float rows[SHARE_ROWS * SHARE_STEP];
-    } u;
-    satc_gview *gv = u.g.gv;
-    float *rows = pre || b->groups ? u.g.rows : u.rows;
+     * PRE_ROWS streams (shared only where the prefilter is off: the
+     * prefilter needs a SIMD path, as the rows do): about 45 KB of stack. */
+    satc_gview gv[SATC_MAX_VIEWS];
+    float rows[PRE_ROWS * SHARE_STEP];
     for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
-    size_t step = share || pre ? SHARE_STEP : SATC_CHUNK;
     float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS], mxs[SATC_PRE_GROUPS];
     satc_pre pc;
     satc_batch rb;
@@ -208,10 +199,11 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
      * no spatial order pays the bounds for nothing). */
     int pre_on = pre;
     size_t chunk = 0;
-    for (size_t done = 0; done < count; done += step, chunk++) {
-        size_t n = count - done < step ? count - done : step;
-        unsigned last = done + n == count ? SATC_K_LAST : 0u;
+    for (size_t done = 0, n; done < count; done += n, chunk++) {
         int on = pre && (pre_on || chunk % 32 == 0), sh = share && !on;
+        size_t step = sh ? SHARE_STEP : STEP;
+        n = count - done < step ? count - done : step;
+        unsigned last = done + n == count ? SATC_K_LAST : 0u;
         const satc_batch *cb = sh ? &rb : b;
         size_t at = sh ? 0 : first + done; /* where the chunk starts in cb */
         unsigned lastc = sh ? SATC_K_LAST : last;

@@ -5,7 +5,7 @@
 #include "internal.h"
 
 /* Volumes per step of a pass (also its shared rows' length). */
-#define SATC_PRE_STEP 512
+#define SATC_PRE_STEP SATC_CHUNK
 #define SATC_PRE_GROUPS (SATC_PRE_STEP / SATC_MICRO)
 
 /* One chunk's bounds, ready for every view. */

@@ -687,7 +687,7 @@ static void place(int L, size_t i, const float pl[4], const double P[3], double 
 
 static void test_margins(rb_rng *r, int quick)
 {
-    enum { CH = 512, NCH = 6, N = CH * NCH + 77 };
+    enum { CH = SATC_PRE_STEP, NCH = 6, N = CH * NCH + 77 }; /* the pass's chunks */
     float *c = malloc(3 * N * sizeof *c), *h = malloc(3 * N * sizeof *h);
     int rounds = quick ? 3 : 8;
     for (int L = 0; L < L_COUNT; L++) {
@@ -779,7 +779,7 @@ static void test_margins(rb_rng *r, int quick)
  * extra S term keeps these groups and chunks undecided. */
 static void test_extra_s(rb_rng *r)
 {
-    enum { N = 2048 };
+    enum { CH = SATC_PRE_STEP, N = 4 * CH }; /* four of the pass's chunks */
     float *m = malloc(16 * N * sizeof *m), *lb = malloc(6 * N * sizeof *lb);
     satc_camera cam;
     const float eye[3] = {-30.0f, 12.0f, 70.0f};
@@ -808,7 +808,7 @@ static void test_extra_s(rb_rng *r)
                 /* tiny volumes (their group boxes are no looser than a
                  * tolerance), 2e5 local units from the local origin */
                 double R[3][3], half = 1e-4 * (1.0 + 0.5 * (double)(i % 5));
-                rot_of(i < 1024 ? i : 0, R); /* chunks 2, 3: one rotation, one tolerance */
+                rot_of(i < 2 * CH ? i : 0, R); /* chunks 2, 3: one rotation, one tolerance */
                 float lc[3] = {1.5e5f, -0.9e5f, 2.1e5f}, lh[3] = {1e-3f, 5e-4f, 2e-3f};
                 if (!shared)
                     lc[i % 3] *= -0.5f, lh[(i + 1) % 3] *= 1.5f;
@@ -827,8 +827,8 @@ static void test_extra_s(rb_rng *r)
                 static const double sweep[16] = {-32, -8, -4, -3, -2, -1.5, -1, -0.5,
                                                  0, 0.25, 0.5, 0.75, 1, 2, 8, 32};
                 /* chunks 2 and 3: every group just outside / inside (a whole chunk) */
-                double s = i < 1024 ? sweep[(i % 512) / 32] : i < 1536 ? 0.5 : -0.5;
-                int outer = i < 512 || (i >= 1024 && i < 1536);
+                double s = i < 2 * CH ? sweep[(i % CH) / 32 % 16] : i < 3 * CH ? 0.5 : -0.5;
+                int outer = i < CH || (i >= 2 * CH && i < 3 * CH);
                 double off = outer ? sup + s * tol : -sup + s * tol, c[3];
                 for (int k = 0; k < 3; k++)
                     c[k] = X[k] - n[k] * off;

@@ -17,6 +17,11 @@
  * (header contract) is at most sum_k col1_k (|c_k - O_k| + 2 h_k): the
  * frame's 1-norm of the center offset plus of the half-axis vectors,
  * whose world components along axis k sum to at most the bound's h_k.
+ *
+ * The same argument per plane: for a group left undecided, every plane
+ * its bound is inside of by the margin would find each of its volumes
+ * inside, so the SIMD kernels skip those planes (SATC_K_SKIP) and count
+ * them as passed: the bits are those of testing them.
  */
 #include <math.h>
 #include <string.h>
@@ -107,6 +112,8 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
         g->vol = f;
         g->np = (int)f->nplanes;
         g->in_shift = f->margin2;
+        for (int p = 0; p < g->np; p++)
+            g->kbit[p] = (unsigned char)p;
         return;
     }
     if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
@@ -119,6 +126,8 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
                 m[k] = -m[k];
             add_plane(g, m, (double)f->half[q] - f->center[q]);
         }
+        for (int p = 0; p < g->np; p++)
+            g->kbit[p] = (unsigned char)p; /* + face 2q, - face 2q + 1 */
         return;
     }
     /* Near n <= D.v, far D.v <= f, sides x - x1 z <= 0, x0 z - x <= 0, ... */
@@ -138,6 +147,8 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
             m[k] = sign * ((double)A[k] - s[p] * D[k]);
         add_plane(g, m, 0.0);
     }
+    for (int p = 0; p < g->np; p++) /* near 0, far 1, sides 2..5; no far plane when infinite */
+        g->kbit[p] = (unsigned char)(p == 0 || g->np == 6 ? p : p + 1);
 }
 
 void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
@@ -169,9 +180,13 @@ double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3
 
 /* xs: the bound's extra S term (satc_group_decide_x), or -1 for rho sum h
  * (local_rho). */
-static int decide(const satc_gview *g, const float c[3], const float h[3], double xs)
+static int decide(const satc_gview *g, const float c[3], const float h[3], double xs,
+                  unsigned *in)
 {
     double v[3], sb = 0, hs = 0;
+    unsigned mask = 0;
+    if (in)
+        *in = 0;
     for (int k = 0; k < 3; k++) {
         /* NaN, infinite or negative bounds are never decided. */
         if (!(fabsf(c[k]) <= 3.4e38f) || !(h[k] >= 0.0f && h[k] <= 3.4e38f))
@@ -200,20 +215,25 @@ static int decide(const satc_gview *g, const float c[3], const float h[3], doubl
                                    fabs(off) + rad);
         if (mid - rad > margin)
             return -1;
-        if (!(mid + rad < -margin - g->in_shift))
+        if (mid + rad < -margin - g->in_shift)
+            mask |= 1u << g->kbit[p]; /* each volume's own test: inside this plane */
+        else
             inside = 0;
     }
+    if (in && !inside)
+        *in = mask;
     return inside;
 }
 
-int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3], unsigned *in)
 {
-    return decide(g, c, h, -1.0);
+    return decide(g, c, h, -1.0, in);
 }
 
-int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs)
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs,
+                        unsigned *in)
 {
-    return decide(g, c, h, xs >= 0.0 ? xs : INFINITY); /* NaN: undecided */
+    return decide(g, c, h, xs >= 0.0 ? xs : INFINITY, in); /* NaN: undecided */
 }
 
 /* Group g's volume range [lo, hi), fixed size or offsets. */
@@ -292,12 +312,14 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
         vis[w] = in[w] = 0;
     size_t end = first + n, run = first; /* [run, i): volumes waiting for the kernel */
     size_t i = first, g = group_at(gs, first);
+    unsigned rm = 0xFFFFu; /* the planes every volume of [run, i) is inside of */
     while (i < end) {
         size_t lo = end, hi = end;
         if (g < gs->ngroups)
             group_range(gs, g, &lo, &hi);
         if (lo > i) { /* volumes before the next group: one by one */
             i = lo < end ? lo : end;
+            rm = 0;
             continue;
         }
         if (hi > end)
@@ -305,22 +327,26 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
         float c[3], h[3];
         rd3(&gs->center, g, c);
         rd3(&gs->half, g, h);
-        int d = hi > i ? satc_group_decide(gv, c, h) : 0;
+        unsigned gm = 0;
+        int d = hi > i ? satc_group_decide(gv, c, h, &gm) : 0;
         if (d) {
             if (run < i)
-                satc_run_part(fn, f, b, first, end, flags, run, i, vis, in);
+                satc_run_part(fn, f, b, first, end, flags | SATC_K_SKIP(rm), run, i, vis, in);
             if (d > 0) {
                 satc_set_bits(vis, i - first, hi - i);
                 if (flags & SATC_K_CLASSIFY)
                     satc_set_bits(in, i - first, hi - i);
             }
             run = hi;
+            rm = 0xFFFFu;
+        } else {
+            rm &= gm; /* a partial group: the kernel skips the planes it is inside of */
         }
         i = hi > i ? hi : i;
         g++;
     }
     if (run < end)
-        satc_run_part(fn, f, b, first, end, flags, run, end, vis, in);
+        satc_run_part(fn, f, b, first, end, flags | SATC_K_SKIP(rm), run, end, vis, in);
 }
 
 satc_status satc_check_groups(const satc_batch *b)

@@ -630,9 +630,7 @@ typedef struct satc_batch {
  * can have is culled whole without reading its volumes; a group whose
  * bound is inside every plane by that margin is visible whole, class
  * SATC_INSIDE, without reading them; the other groups' volumes are culled
- * one by one, on the SIMD paths without the planes their bound is inside
- * of by that margin (their answer is known). The margin is what makes the
- * answer the flat cull's: the
+ * one by one. The margin is what makes the answer the flat cull's: the
  * flat plane test of a volume inside a culled bound also culls it, and of
  * a volume inside an accepted bound also finds it inside every plane (the
  * plane test's rounding is below the tolerance, see the contract), so

@@ -130,17 +130,6 @@ MUTATIONS = [
         "int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;", "int ok = 1; (void)fmax_;")]),
     ("pre_no_extra_s", "views", [("src/cull_simd.h",
         "xs[g] = !ok ? NAN : inst ? h_max(mp) : 0.0f;", "xs[g] = !ok ? NAN : 0.0f;")]),
-    # Planes skipped for partly-inside groups (issue 11): the known answer,
-    # which planes, their bits.
-    ("skip_not_inside", "views", [("src/cull_simd.h",
-        "        if (k->skip >> (bit) & 1u) {                                                              \\\n            np--;",
-        "        if (k->skip >> (bit) & 1u) {                                                              \\\n            (void)0;")]),
-    ("skip_without_margin", "views", [("src/groups.c",
-        "        if (mid + rad < -margin - g->in_shift)\n            mask |=",
-        "        if (mid + rad < margin - g->in_shift)\n            mask |=")]),
-    ("skip_far_bit", "views", [("src/groups.c",
-        "g->kbit[p] = (unsigned char)(p == 0 || g->np == 6 ? p : p + 1);",
-        "g->kbit[p] = (unsigned char)p;")]),
     # Path selection.
     ("path_preference", "dispatch", [("src/dispatch.c",
         "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",

@@ -84,7 +84,6 @@ typedef struct vconst {
      * stack per view on AVX-512). */
     const satc_frustum *fr;
     V margin2;
-    unsigned skip; /* SATC_K_SKIP bits: planes known inside for every volume */
 } vconst;
 
 static void vconst_init(vconst *k, const satc_frustum *f)
@@ -124,7 +123,6 @@ static void vconst_init(vconst *k, const satc_frustum *f)
     k->tolt = v_set1(f->tol_t);
     k->fr = f;
     k->margin2 = v_set1(f->kind == SATC_FRUSTUM_PLANES ? f->margin2 : 0.0f);
-    k->skip = 0;
 }
 
 /*
@@ -164,105 +162,24 @@ typedef struct vplanes {
     M vis, inside, und;
 } vplanes;
 
-/* Counts of planes a lane is inside of (of np tested) to the plane
- * tier's three masks. */
-SATC_AI vplanes planes_result(const vconst *k, M out, M bad, C c, const int need_in, int np)
+/* Counts of planes a lane is inside of to the plane tier's three masks. */
+SATC_AI vplanes planes_result(const vconst *k, M out, M bad, C c, const int need_in)
 {
     M gone = m_or(out, bad);
     vplanes p;
     p.vis = m_not(m_andnot(out, bad));
     if (need_in) {
-        p.inside = m_andnot(c_eq(c, -np), gone);
-        p.und = m_andnot(c_gt(c, 1 - np), gone); /* two or more planes crossed */
+        p.inside = m_andnot(c_eq(c, -6), gone);
+        p.und = m_andnot(c_gt(c, -5), gone); /* two or more planes crossed */
     } else {
         p.inside = p.und = m_none(k);
     }
     return p;
 }
 
-/* A plane tier's tests of one plane, unless k->skip has its bit: a
- * skipped plane's answer is known (not out, inside) and the count of
- * planes to be inside of drops instead. Same expressions as tested. */
-#define PLANE_TEST(bit, out_m, in_m)                                                              \
-    do {                                                                                          \
-        if (k->skip >> (bit) & 1u) {                                                              \
-            np--;                                                                                 \
-        } else {                                                                                  \
-            out = m_or(out, (out_m));                                                             \
-            if (need_in)                                                                          \
-                c = c_add(c, (in_m));                                                             \
-        }                                                                                         \
-    } while (0)
-
-/* satc_planes_persp_ref with planes skipped (group bounds): out of line,
- * as it runs only for partly-inside groups. */
-SATC_NI vplanes planes_persp_skip(const vconst *k, const vbox *o, M bad, const int need_in)
-{
-    const V *x = o->v;
-    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
-    V rz = v_add(x[F_R], tol);
-    V rx1 = v_add(x[F_R + 1], tol), rx0 = v_add(x[F_R + 2], tol);
-    V ry1 = v_add(x[F_R + 3], tol), ry0 = v_add(x[F_R + 4], tol);
-    V zp = v_add(x[F_DZ], rz), zm = v_sub(x[F_DZ], rz);
-    M out = m_none(k);
-    C c = c_zero(k);
-    int np = 6;
-    PLANE_TEST(0, v_lt(zp, k->n), v_ge(zm, k->n));
-    PLANE_TEST(1, v_gt(zm, k->f), v_le(zp, k->f));
-    if ((k->skip & 12u) != 12u) {
-        V d1 = v_sub(x[F_DX], v_mul(k->x1, x[F_DZ])), d0 = v_sub(v_mul(k->x0, x[F_DZ]), x[F_DX]);
-        PLANE_TEST(2, v_gt(v_sub(d1, rx1), k->zero), v_le(v_add(d1, rx1), k->zero));
-        PLANE_TEST(3, v_gt(v_sub(d0, rx0), k->zero), v_le(v_add(d0, rx0), k->zero));
-    } else {
-        np -= 2;
-    }
-    if ((k->skip & 48u) != 48u) {
-        V g1 = v_sub(x[F_DY], v_mul(k->y1, x[F_DZ])), g0 = v_sub(v_mul(k->y0, x[F_DZ]), x[F_DY]);
-        PLANE_TEST(4, v_gt(v_sub(g1, ry1), k->zero), v_le(v_add(g1, ry1), k->zero));
-        PLANE_TEST(5, v_gt(v_sub(g0, ry0), k->zero), v_le(v_add(g0, ry0), k->zero));
-    } else {
-        np -= 2;
-    }
-    return planes_result(k, out, bad, c, need_in, np);
-}
-
-/* satc_planes_ortho_ref with planes skipped: an axis's out test (both
- * faces in one |t|) only when both its faces are skipped. */
-SATC_NI vplanes planes_ortho_skip(const vconst *k, const vbox *o, M bad, const int need_in)
-{
-    const V *x = o->v;
-    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
-    M out = m_none(k);
-    C c = c_zero(k);
-    int np = 6;
-    for (int q = 0; q < 3; q++) {
-        unsigned both = k->skip >> (2 * q) & 3u;
-        if (both == 3u) {
-            np -= 2;
-            continue;
-        }
-        V t = v_sub(x[F_DX + q], k->c[q]);
-        V r = v_add(x[F_R + q], tol);
-        out = m_or(out, v_gt(v_sub(v_abs(t), r), k->h[q]));
-        if (need_in) {
-            if (both & 1u)
-                np--;
-            else
-                c = c_add(c, v_le(v_add(t, r), k->h[q]));
-            if (both & 2u)
-                np--;
-            else
-                c = c_add(c, v_ge(v_sub(t, r), k->nh[q]));
-        }
-    }
-    return planes_result(k, out, bad, c, need_in, np);
-}
-
 /* satc_planes_persp_ref. */
 SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int need_in)
 {
-    if (k->skip)
-        return planes_persp_skip(k, o, bad, need_in);
     const V *x = o->v;
     V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
     V rz = v_add(x[F_R], tol);
@@ -284,14 +201,12 @@ SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int 
         c = c_add(c, v_le(v_add(g1, ry1), k->zero));
         c = c_add(c, v_le(v_add(g0, ry0), k->zero));
     }
-    return planes_result(k, out, bad, c, need_in, 6);
+    return planes_result(k, out, bad, c, need_in);
 }
 
 /* satc_planes_ortho_ref. */
 SATC_AI vplanes planes_ortho_v(const vconst *k, const vbox *o, M bad, const int need_in)
 {
-    if (k->skip)
-        return planes_ortho_skip(k, o, bad, need_in);
     const V *x = o->v;
     V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
     V t[3] = {v_sub(x[F_DX], k->c[0]), v_sub(x[F_DY], k->c[1]), v_sub(x[F_DZ], k->c[2])};
@@ -305,7 +220,7 @@ SATC_AI vplanes planes_ortho_v(const vconst *k, const vbox *o, M bad, const int 
             c = c_add(c, v_ge(v_sub(t[q], r), k->nh[q]));
         }
     }
-    return planes_result(k, out, bad, c, need_in, 6);
+    return planes_result(k, out, bad, c, need_in);
 }
 
 /* separated(): the frustum's interval on M, scaled by fb where it grows. */
@@ -647,7 +562,6 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     vpend pd;
     unsigned np = 0;
     vconst_init(&k, f);
-    k.skip = flags >> SATC_K_SKIP_SHIFT;
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = inside[w] = 0;
 

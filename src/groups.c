@@ -17,11 +17,6 @@
  * (header contract) is at most sum_k col1_k (|c_k - O_k| + 2 h_k): the
  * frame's 1-norm of the center offset plus of the half-axis vectors,
  * whose world components along axis k sum to at most the bound's h_k.
- *
- * The same argument per plane: for a group left undecided, every plane
- * its bound is inside of by the margin would find each of its volumes
- * inside, so the SIMD kernels skip those planes (SATC_K_SKIP) and count
- * them as passed: the bits are those of testing them.
  */
 #include <math.h>
 #include <string.h>
@@ -112,8 +107,6 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
         g->vol = f;
         g->np = (int)f->nplanes;
         g->in_shift = f->margin2;
-        for (int p = 0; p < g->np; p++)
-            g->kbit[p] = (unsigned char)p;
         return;
     }
     if (f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) {
@@ -126,8 +119,6 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
                 m[k] = -m[k];
             add_plane(g, m, (double)f->half[q] - f->center[q]);
         }
-        for (int p = 0; p < g->np; p++)
-            g->kbit[p] = (unsigned char)p; /* + face 2q, - face 2q + 1 */
         return;
     }
     /* Near n <= D.v, far D.v <= f, sides x - x1 z <= 0, x0 z - x <= 0, ... */
@@ -147,8 +138,6 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
             m[k] = sign * ((double)A[k] - s[p] * D[k]);
         add_plane(g, m, 0.0);
     }
-    for (int p = 0; p < g->np; p++) /* near 0, far 1, sides 2..5; no far plane when infinite */
-        g->kbit[p] = (unsigned char)(p == 0 || g->np == 6 ? p : p + 1);
 }
 
 void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b)
@@ -180,13 +169,9 @@ double satc_group_tol(const satc_gview *g, const double lo[3], const double hi[3
 
 /* xs: the bound's extra S term (satc_group_decide_x), or -1 for rho sum h
  * (local_rho). */
-static int decide(const satc_gview *g, const float c[3], const float h[3], double xs,
-                  unsigned *in)
+static int decide(const satc_gview *g, const float c[3], const float h[3], double xs)
 {
     double v[3], sb = 0, hs = 0;
-    unsigned mask = 0;
-    if (in)
-        *in = 0;
     for (int k = 0; k < 3; k++) {
         /* NaN, infinite or negative bounds are never decided. */
         if (!(fabsf(c[k]) <= 3.4e38f) || !(h[k] >= 0.0f && h[k] <= 3.4e38f))
@@ -215,25 +200,20 @@ static int decide(const satc_gview *g, const float c[3], const float h[3], doubl
                                    fabs(off) + rad);
         if (mid - rad > margin)
             return -1;
-        if (mid + rad < -margin - g->in_shift)
-            mask |= 1u << g->kbit[p]; /* each volume's own test: inside this plane */
-        else
+        if (!(mid + rad < -margin - g->in_shift))
             inside = 0;
     }
-    if (in && !inside)
-        *in = mask;
     return inside;
 }
 
-int satc_group_decide(const satc_gview *g, const float c[3], const float h[3], unsigned *in)
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3])
 {
-    return decide(g, c, h, -1.0, in);
+    return decide(g, c, h, -1.0);
 }
 
-int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs,
-                        unsigned *in)
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs)
 {
-    return decide(g, c, h, xs >= 0.0 ? xs : INFINITY, in); /* NaN: undecided */
+    return decide(g, c, h, xs >= 0.0 ? xs : INFINITY); /* NaN: undecided */
 }
 
 /* Group g's volume range [lo, hi), fixed size or offsets. */
@@ -312,14 +292,12 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
         vis[w] = in[w] = 0;
     size_t end = first + n, run = first; /* [run, i): volumes waiting for the kernel */
     size_t i = first, g = group_at(gs, first);
-    unsigned rm = 0xFFFFu; /* the planes every volume of [run, i) is inside of */
     while (i < end) {
         size_t lo = end, hi = end;
         if (g < gs->ngroups)
             group_range(gs, g, &lo, &hi);
         if (lo > i) { /* volumes before the next group: one by one */
             i = lo < end ? lo : end;
-            rm = 0;
             continue;
         }
         if (hi > end)
@@ -327,26 +305,22 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
         float c[3], h[3];
         rd3(&gs->center, g, c);
         rd3(&gs->half, g, h);
-        unsigned gm = 0;
-        int d = hi > i ? satc_group_decide(gv, c, h, &gm) : 0;
+        int d = hi > i ? satc_group_decide(gv, c, h) : 0;
         if (d) {
             if (run < i)
-                satc_run_part(fn, f, b, first, end, flags | SATC_K_SKIP(rm), run, i, vis, in);
+                satc_run_part(fn, f, b, first, end, flags, run, i, vis, in);
             if (d > 0) {
                 satc_set_bits(vis, i - first, hi - i);
                 if (flags & SATC_K_CLASSIFY)
                     satc_set_bits(in, i - first, hi - i);
             }
             run = hi;
-            rm = 0xFFFFu;
-        } else {
-            rm &= gm; /* a partial group: the kernel skips the planes it is inside of */
         }
         i = hi > i ? hi : i;
         g++;
     }
     if (run < end)
-        satc_run_part(fn, f, b, first, end, flags | SATC_K_SKIP(rm), run, end, vis, in);
+        satc_run_part(fn, f, b, first, end, flags, run, end, vis, in);
 }
 
 satc_status satc_check_groups(const satc_batch *b)

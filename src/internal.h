@@ -13,13 +13,6 @@
 #define SATC_K_CLASSIFY 2u /* also compute the inside bits */
 #define SATC_K_LAST 4u     /* the chunk holds the call's last volume: a loader may
                             * read past a record's described fields only before it */
-/* Planes every volume of the call is inside of by twice its tolerance
- * (group bounds prove it): the SIMD plane tiers skip them, their answer
- * known (not out, inside); the scalar reference tests them all. Bit p:
- * perspective near, far, x1, x0, y1, y0; orthographic axis q's + face 2q
- * and - face 2q + 1; a plane volume's plane p. */
-#define SATC_K_SKIP_SHIFT 8
-#define SATC_K_SKIP(mask) ((unsigned)(mask) << SATC_K_SKIP_SHIFT)
 
 /* Forms are numbered 1..SATC_NFORMS (satc_form). */
 #define SATC_NFORMS 6
@@ -155,22 +148,19 @@ typedef struct satc_gview {
     double O[3], col1[3], eps_k, tol_t;
     double rho; /* instances: the local offsets' share of S per unit of bound size */
     double mnorm; /* min over planes of |m_p|_1: a move d along every axis moves g_p by d |m_p|_1 */
-    unsigned char kbit[SATC_MAX_PLANES]; /* plane p's SATC_K_SKIP bit */
 } satc_gview;
 
 void satc_gview_init(satc_gview *g, const satc_frustum *f, const satc_batch *b);
 
 /* -1: every volume in the bound (c, h) is culled by the flat cull; 1:
- * every one is visible and inside; 0: undecided, and then *in (if not
- * NULL) the SATC_K_SKIP bits of the planes every one is inside of. */
-int satc_group_decide(const satc_gview *g, const float c[3], const float h[3], unsigned *in);
+ * every one is visible and inside; 0: undecided. */
+int satc_group_decide(const satc_gview *g, const float c[3], const float h[3]);
 
 /* The same with xs, an upper bound on the extra S term (instances' sum_r
  * sum_k |m_rk lc_k|, as the kernels compute it in float; 0 for other
  * forms) of every volume in the bound, in place of rho sum_k h_k
  * (NaN: undecided). */
-int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs,
-                        unsigned *in);
+int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3], double xs);
 
 /* The largest tolerance (tol_b, as satc_group_decide uses it) of any
  * volume inside the box [lo, hi] whose extra S term is at most xs (as

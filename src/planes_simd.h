@@ -16,12 +16,7 @@ SATC_AI vplanes planes_vol_v(const vconst *k, const vbox *o, M bad, const int fo
     V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
     M out = m_none(k);
     C c = c_zero(k);
-    int nin = np; /* planes to be inside of: skipped ones are known inside */
     for (int p = 0; p < np; p++) {
-        if (k->skip >> p & 1u) {
-            nin--;
-            continue;
-        }
         const float *fp = k->fr->plane[p];
         const V pl[4] = {v_set1(fp[0]), v_set1(fp[1]), v_set1(fp[2]), v_set1(fp[3])};
         V s = v_add(v_add(v_add(v_mul(pl[0], x[F_DX]), v_mul(pl[1], x[F_DY])), v_mul(pl[2], x[F_DZ])),
@@ -45,8 +40,8 @@ SATC_AI vplanes planes_vol_v(const vconst *k, const vbox *o, M bad, const int fo
     vplanes res;
     res.vis = m_not(m_andnot(out, bad));
     if (need_in) {
-        res.inside = m_andnot(c_eq(c, -nin), gone);
-        res.und = m_andnot(c_gt(c, 1 - nin), gone); /* two or more planes crossed */
+        res.inside = m_andnot(c_eq(c, -np), gone);
+        res.und = m_andnot(c_gt(c, 1 - np), gone); /* two or more planes crossed */
     } else {
         res.inside = res.und = m_none(k);
     }

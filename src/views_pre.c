@@ -113,11 +113,10 @@ size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
                   size_t n, unsigned flags, uint64_t *vis, uint64_t *in)
 {
     size_t end = first + n;
-    unsigned skip = 0; /* the planes the whole chunk is inside of: its kernels skip them */
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = in[w] = 0;
     if (p->whole) {
-        int d = satc_group_decide_x(gv, p->cc, p->ch, p->xs, &skip);
+        int d = satc_group_decide_x(gv, p->cc, p->ch, p->xs);
         if (d) {
             if (d > 0) {
                 satc_set_bits(vis, 0, n);
@@ -126,7 +125,6 @@ size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
             }
             return 0;
         }
-        flags |= SATC_K_SKIP(skip);
     }
     double d = p->any ? 2.0 * (1.0 + 0x1p-9) * satc_group_tol(gv, p->lo, p->hi, p->xs) / gv->mnorm
                       : INFINITY;

@@ -812,7 +812,7 @@ typedef struct satc_view_results {
  * cache. View v's bit, indices and classes equal satc_cull of that frustum
  * alone bit for bit, on every path. Work shared between views (SIMD
  * paths, two views or more, batches without satc_groups, every form):
- * the world box of each 32 consecutive volumes and of each 512 is built
+ * the world box of each 32 consecutive volumes and of each 1024 is built
  * once for all views (RTR 22.14.1); each view culls or accepts whole
  * boxes with a margin of twice the largest tolerance in them (as for
  * satc_groups, so its bits and classes stay its own cull's) and runs its

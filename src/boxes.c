@@ -222,9 +222,7 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
             sq = fma(col[k][r], col[k][r], sq);
         int exact = fma(len[k], len[k], -sq) == 0.0 && fma(hd, len[k], -h[k]) == 0.0;
         double e = h[k] + 1.01 * g + (exact ? 0.0 : 0x1p-50 * h[k]);
-        b.extent[k] = (float)e;
-        if ((double)b.extent[k] < e)
-            b.extent[k] = nextafterf(b.extent[k], INFINITY);
+        b.extent[k] = satc_float_up(e);
         if (!isfinite(b.extent[k]))
             return SATC_ERR_BOX;
     }

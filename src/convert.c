@@ -126,9 +126,7 @@ satc_status satc_to_aabbs(const satc_batch *b, size_t first, size_t count, float
             /* Double sums of up to four exact products: relative error
              * below 2^-50 of the magnitudes involved. */
             double need = h[k] + fabs((double)cf[k] - c[k]) + 0x1p-50 * (fabs(c[k]) + h[k]);
-            hf[k] = (float)need;
-            if ((double)hf[k] < need)
-                hf[k] = nextafterf(hf[k], INFINITY);
+            hf[k] = satc_float_up(need);
             ok &= isfinite(cf[k]) && isfinite(c[k]) && isfinite(h[k]) && !isnan(hf[k]);
         }
         for (int k = 0; k < 3; k++) { /* a non-finite volume: never culled, as itself */

@@ -652,21 +652,14 @@ static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flag
     }
 }
 
-/* The least / greatest lane of v: log2(W) halvings through the packing
- * permute (no layer needs a reduction of its own). */
-SATC_AI float h_min(V v)
+/* The least (max 0) or greatest (max 1) lane of v: log2(W) halvings
+ * through the packing permute (no layer needs a reduction of its own). */
+SATC_AI float h_ext(V v, const int max)
 {
-    for (unsigned w = W / 2; w >= 1; w /= 2)
-        v = v_min(v_perm(v, p_make(((1u << w) - 1u) << w)), v);
-    float t[W];
-    v_store(t, v);
-    return t[0];
-}
-
-SATC_AI float h_max(V v)
-{
-    for (unsigned w = W / 2; w >= 1; w /= 2)
-        v = v_max(v_perm(v, p_make(((1u << w) - 1u) << w)), v);
+    for (unsigned w = W / 2; w >= 1; w /= 2) {
+        V u = v_perm(v, p_make(((1u << w) - 1u) << w));
+        v = max ? v_max(u, v) : v_min(u, v);
+    }
     float t[W];
     v_store(t, v);
     return t[0];
@@ -787,11 +780,11 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
         }
         int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;
         for (int q = 0; q < 3; q++) {
-            lo[(size_t)q * nm + g] = ok ? h_min(mn[q]) : NAN;
-            hi[(size_t)q * nm + g] = ok ? h_max(mx[q]) : NAN;
+            lo[(size_t)q * nm + g] = ok ? h_ext(mn[q], 0) : NAN;
+            hi[(size_t)q * nm + g] = ok ? h_ext(mx[q], 1) : NAN;
         }
         if (xs)
-            xs[g] = !ok ? NAN : inst ? h_max(mp) : 0.0f;
+            xs[g] = !ok ? NAN : inst ? h_ext(mp, 1) : 0.0f;
     }
 }
 

@@ -425,9 +425,7 @@ satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
                 c = (float)(0.5 * (mn[k] + mx[k]));
                 double need = fmax(mx[k] - c, c - mn[k]);
                 need += 0x1p-50 * (fabs(mn[k]) + fabs(mx[k]));
-                h = (float)need;
-                if ((double)h < need)
-                    h = nextafterf(h, INFINITY);
+                h = satc_float_up(need);
             }
             center[3 * g + (size_t)k] = c;
             half[3 * g + (size_t)k] = h;

@@ -2,11 +2,30 @@
 #ifndef SATC_INTERNAL_H
 #define SATC_INTERNAL_H
 
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "satc.h"
 
 /* Boxes per kernel call: the driver formats results per chunk. */
 #define SATC_CHUNK 1024
 #define SATC_CHUNK_WORDS (SATC_CHUNK / 64)
+
+/* The least float >= x (NaN stays NaN): bounds rounded outward. */
+static inline float satc_float_up(double x)
+{
+    float f = (float)x;
+    if (!((double)f < x))
+        return f;
+    if (signbit(f))
+        return nextafterf(f, INFINITY);
+    uint32_t u; /* the next float up from f >= +0: one more in its bits */
+    memcpy(&u, &f, sizeof u);
+    u++;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
 
 /* Kernel flags. */
 #define SATC_K_EXACT 1u    /* full separating-axis test, else planes only */

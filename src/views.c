@@ -72,15 +72,6 @@ int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_f
  * OBB and half-axis forms' records are read by each view's kernel). */
 #define PRE_ROWS 6
 
-/* Whether the batch's copied streams fit in `rows` rows. */
-static int rows_fit(const satc_batch *b, int rows)
-{
-    const satc_vec3s *v[5];
-    const satc_floats *f;
-    int nv = satc_batch_streams(b, v, &f);
-    return nv >= 0 && 3 * nv + (f != NULL) <= rows;
-}
-
 /* The batch of the same form over the rows soa_copy wrote. */
 static satc_batch rows_batch(const satc_batch *b, float *rows)
 {
@@ -101,13 +92,13 @@ static satc_batch rows_batch(const satc_batch *b, float *rows)
 /* Whether the views share one copy of each chunk's streams: the loads of
  * records and float3 arrays transpose, and the copy does that once for
  * all views. Not for plain arrays already, nor with groups, which skip
- * most reads anyway. */
+ * most reads anyway, nor for streams that need more than PRE_ROWS rows. */
 static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews)
 {
     const satc_vec3s *v[5];
     const satc_floats *f;
     int nv = satc_batch_streams(b, v, &f);
-    if (!k->soa || nviews < 2 || nv < 0 || b->groups)
+    if (!k->soa || nviews < 2 || nv < 0 || b->groups || 3 * nv + (f != NULL) > PRE_ROWS)
         return 0;
     int plain = !f || f->stride == sizeof(float);
     for (int q = 0; q < nv; q++)
@@ -178,7 +169,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
-    int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews) && rows_fit(b, PRE_ROWS);
+    int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
     frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
     /* The views' plane tests (with groups or the prefilter) and rows for
      * PRE_ROWS streams (shared only where the prefilter is off: the

@@ -28,19 +28,6 @@
 #include "internal.h"
 #include "views_pre.h"
 
-/* The least float >= x (x >= 0 and below FLT_MAX; NaN stays NaN). */
-static float up(double x)
-{
-    float f = (float)x;
-    if ((double)f < x) {
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        u++; /* the next float up: f >= 0 */
-        memcpy(&f, &u, 4);
-    }
-    return f;
-}
-
 /*
  * Why the derived forms' boxes hold their volumes (OBBs, half axes,
  * instances: derived_box in cull_simd.h computes them in float). With
@@ -104,7 +91,8 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, const float *
         float c = p->any ? (float)(0.5 * (p->lo[q] + p->hi[q])) : 0.0f;
         p->cc[q] = c;
         double a = p->hi[q] - c, z = c - p->lo[q];
-        p->ch[q] = p->any ? up((a > z ? a : z) + 0x1p-50 * (fabs(p->lo[q]) + fabs(p->hi[q]))) : 0.0f;
+        double need = (a > z ? a : z) + 0x1p-50 * (fabs(p->lo[q]) + fabs(p->hi[q]));
+        p->ch[q] = p->any ? satc_float_up(need) : 0.0f;
     }
 }
 
@@ -137,7 +125,7 @@ size_t satc_pre_run(const satc_pre *p, satc_kernel_fn fn, satc_kernel_fn fn_box,
     float mh[3][SATC_PRE_GROUPS];
     for (int q = 0; q < 3; q++) {
         for (size_t g = 0; g < p->ng; g++)
-            mh[q][g] = p->ok[g] ? up(p->need[q][g] + d) : NAN;
+            mh[q][g] = p->ok[g] ? satc_float_up(p->need[q][g] + d) : NAN;
     }
     satc_batch mb;
     memset(&mb, 0, sizeof mb);

@@ -172,6 +172,10 @@ typedef struct satc_frustum {
     float tol_t;          /**< constant part of the tolerance: an orthographic frustum's
                                size term, plus the rounding of the origin for
                                satc_frustum_from_camera_d; 0 for other perspective frusta */
+    float f_in;           /**< far depth SATC_INSIDE tests against (f, +Inf when infinite):
+                               below f for satc_frustum_from_matrix, whose far plane
+                               may tilt; no point of the frustum nearer than f_in
+                               lies beyond the matrix's own far plane */
 
     /* SATC_FRUSTUM_PLANES only (satc_frustum_from_planes; 0 for the other
      * kinds). Coordinates are relative to origin along the world axes
@@ -282,7 +286,12 @@ SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye
  * draws with it): its vertices are solved from the matrix and the depths
  * and bounds rounded outward about the rounded apex and frame; when a
  * vertex lies at or behind the rounded apex (a near plane below the
- * apex's float resolution) the result is SATC_ERR_NEAR. Returns SATC_OK,
+ * apex's float resolution) the result is SATC_ERR_NEAR. A float far
+ * plane tilts (by about 2^-24 f / n of its depth), so f may lie a little
+ * beyond the matrix's far plane near the far corners; f_in holds the
+ * nearest depth of that plane within the frustum, and SATC_INSIDE is
+ * decided against f_in: INSIDE means inside what the matrix clips.
+ * Returns SATC_OK,
  * SATC_ERR_NULL, SATC_ERR_FLAGS (unknown bits), SATC_ERR_NONFINITE,
  * SATC_ERR_MATRIX, SATC_ERR_NEAR, or a status of satc_frustum_from_camera
  * for the recovered camera.

@@ -130,6 +130,11 @@ MUTATIONS = [
         "int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;", "int ok = 1; (void)fmax_;")]),
     ("pre_no_extra_s", "views", [("src/cull_simd.h",
         "xs[g] = !ok ? NAN : inst ? h_max(mp) : 0.0f;", "xs[g] = !ok ? NAN : 0.0f;")]),
+    # A matrix frustum's INSIDE against its tilted far plane (issue 23).
+    ("far_in_is_f", "inside", [("src/frustum_matrix.c",
+        "tmp.f_in = v < tmp.f ? v : tmp.f;", "tmp.f_in = tmp.f;")]),
+    ("group_far_shift", "inside", [("src/groups.c",
+        "g->far_shift = (double)f->f - f->f_in;", "g->far_shift = 0.0;")]),
     # Path selection.
     ("path_preference", "dispatch", [("src/dispatch.c",
         "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",

@@ -75,7 +75,7 @@ static inline unsigned satc_ctz(unsigned x)
 /* Per-frustum constants, broadcast once per call. */
 typedef struct vconst {
     V o[3], L[3], U[3], D[3];
-    V x0, x1, y0, y1, n, f, fdx, fdy, epsk, maxmag, zero, half, tiny, sfloor;
+    V x0, x1, y0, y1, n, f, fin, fdx, fdy, epsk, maxmag, zero, half, tiny, sfloor;
     V c[3], h[3], nh[3], tolt;
     V pabs[5][3], col1[3], norm2[5], inv[4];
     V lane; /* 0, 1, ..., W - 1 */
@@ -112,7 +112,7 @@ static void vconst_init(vconst *k, const satc_frustum *f)
         k->inv[p] = v_set1(fc.inv[p]);
     k->x0 = v_set1(f->x0), k->x1 = v_set1(f->x1);
     k->y0 = v_set1(f->y0), k->y1 = v_set1(f->y1);
-    k->n = v_set1(f->n), k->f = v_set1(f->f);
+    k->n = v_set1(f->n), k->f = v_set1(f->f), k->fin = v_set1(f->f_in);
     k->fdx = v_set1(f->dx), k->fdy = v_set1(f->dy);
     k->epsk = v_set1(f->eps_k);
     k->maxmag = v_set1(SATC_MAX_MAGNITUDE);
@@ -195,7 +195,7 @@ SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int 
     C c = c_zero(k);
     if (need_in) {
         /* Count the planes the volume is inside of: each true mask adds -1. */
-        c = c_pair(v_ge(zm, k->n), v_le(zp, k->f));
+        c = c_pair(v_ge(zm, k->n), v_le(zp, k->fin));
         c = c_add(c, v_le(v_add(d1, rx1), k->zero));
         c = c_add(c, v_le(v_add(d0, rx0), k->zero));
         c = c_add(c, v_le(v_add(g1, ry1), k->zero));

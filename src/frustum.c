@@ -60,6 +60,7 @@ satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam)
     memcpy(fr.frame[2], cam->dir, sizeof fr.frame[2]);
     fr.n = cam->n;
     fr.f = cam->f;
+    fr.f_in = cam->f;
     if (ortho) {
         fr.kind = SATC_FRUSTUM_ORTHOGRAPHIC;
         fr.x0 = cam->l0, fr.x1 = cam->l1, fr.y0 = cam->u0, fr.y1 = cam->u1;

@@ -341,7 +341,12 @@ static float round_dir(double v, int up)
     return x;
 }
 
-static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv)
+/* far_in: the least depth of the 4 far vertices (perspective, finite far;
+ * else +Inf). The far plane of float entries tilts; the pyramid's part
+ * below that depth lies on the near side of it (each lateral edge leaves
+ * the clip volume at or beyond it, and the part is the convex hull of the
+ * apex and the edges' points at that depth). */
+static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv, double *far_in)
 {
     double zn, zf;
     depth_ends(conv, &zn, &zf);
@@ -349,6 +354,7 @@ static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv
     const float *F[3] = {cam->left, cam->up, cam->dir};
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double tmin = INFINITY, tmax = -INFINITY, mag = 0;
+    *far_in = INFINITY;
     for (int k = 0; k < 8; k++) {
         int far = k >= 4, point = !(far && inf);
         ld x[3];
@@ -376,6 +382,8 @@ static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv
             tmin = q[2] < tmin ? q[2] : tmin;
             tmax = q[2] > tmax ? q[2] : tmax;
             mag = fmax(mag, fabs(q[2]));
+            if (far && !ortho)
+                *far_in = q[2] < *far_in ? q[2] : *far_in;
         }
     }
     if (ortho) {
@@ -438,8 +446,24 @@ satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsig
     s = satc_frustum_from_camera(&tmp, &cam);
     if (s != SATC_OK)
         return s;
-    s = contain(&cam, m0, conventions);
+    double far_in;
+    s = contain(&cam, m0, conventions, &far_in);
     if (s != SATC_OK)
         return s;
-    return satc_frustum_from_camera(out, &cam);
+    s = satc_frustum_from_camera(&tmp, &cam);
+    if (s != SATC_OK)
+        return s;
+    /* SATC_INSIDE is decided against f_in: the far vertices' least depth,
+     * lowered by the solve's rounding (CONTAIN_REL, as for the bounds) and
+     * by what the frustum's wider sides let a volume reach beyond the
+     * matrix's edges (the tilt, at most (f - far_in), times their relative
+     * lean; 2^-20 covers it), rounded down. */
+    if (!tmp.infinite) {
+        double slack = (double)tmp.f - far_in;
+        double fi = far_in * (1 - CONTAIN_REL) - 0x1p-20 * (slack > 0 ? slack : 0);
+        float v = round_dir(fi, 0);
+        tmp.f_in = v < tmp.f ? v : tmp.f;
+    }
+    *out = tmp;
+    return SATC_OK;
 }

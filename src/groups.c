@@ -92,6 +92,7 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
     satc_fconsts fc;
     satc_frustum_consts(f, &fc);
     memset(g, 0, sizeof *g);
+    g->far_p = -1;
     g->rho = local_rho(b);
     const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
     double m[3];
@@ -128,6 +129,8 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
     if (!f->infinite && isfinite(f->f)) {
         for (int k = 0; k < 3; k++)
             m[k] = D[k];
+        g->far_p = g->np;
+        g->far_shift = (double)f->f - f->f_in;
         add_plane(g, m, f->f);
     }
     const double s[4] = {f->x1, f->x0, f->y1, f->y0};
@@ -200,7 +203,8 @@ static int decide(const satc_gview *g, const float c[3], const float h[3], doubl
                                    fabs(off) + rad);
         if (mid - rad > margin)
             return -1;
-        if (!(mid + rad < -margin - g->in_shift))
+        double shift = g->in_shift + (p == g->far_p ? g->far_shift : 0.0);
+        if (!(mid + rad < -margin - shift))
             inside = 0;
     }
     return inside;

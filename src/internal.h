@@ -164,6 +164,8 @@ typedef struct satc_gview {
     const satc_frustum *vol; /* SATC_FRUSTUM_PLANES: its planes; else NULL */
     double m[6][3], off[6];
     double in_shift; /* a plane volume's margin2: inside needs this much more */
+    int far_p;       /* the far plane's index (-1: none) and what inside needs more */
+    double far_shift; /* there: f - f_in (a matrix frustum's tilted far plane) */
     double O[3], col1[3], eps_k, tol_t;
     double rho; /* instances: the local offsets' share of S per unit of bound size */
     double mnorm; /* min over planes of |m_p|_1: a move d along every axis moves g_p by d |m_p|_1 */

@@ -27,6 +27,7 @@ static void box_frustum(satc_frustum *out, const float o[3], const float frame[3
     fr.x0 = mid[0] - half[0], fr.x1 = mid[0] + half[0];
     fr.y0 = mid[1] - half[1], fr.y1 = mid[1] + half[1];
     fr.n = mid[2] - half[2], fr.f = mid[2] + half[2];
+    fr.f_in = fr.f;
     fr.eps_k = SATC_EPSILON;
     fr.tol_t = (float)(SATC_EPSILON * size * (1.0 + 0x1p-20));
     *out = fr;

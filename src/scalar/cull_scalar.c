@@ -46,7 +46,8 @@ satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o
 
     int out = (o->dz + rz < f->n) | (o->dz - rz > f->f) | (d1 - rx1 > 0.0f) | (d0 - rx0 > 0.0f) |
               (g1 - ry1 > 0.0f) | (g0 - ry0 > 0.0f);
-    int in[6] = {o->dz - rz >= f->n, o->dz + rz <= f->f, d1 + rx1 <= 0.0f,
+    /* Inside the far plane: f_in (a matrix's far plane may tilt below f). */
+    int in[6] = {o->dz - rz >= f->n, o->dz + rz <= f->f_in, d1 + rx1 <= 0.0f,
                  d0 + rx0 <= 0.0f,   g1 + ry1 <= 0.0f,   g0 + ry0 <= 0.0f};
     int inside = 1, straddles = 0;
     for (int k = 0; k < 6; k++) {

@@ -1,0 +1,300 @@
+/*
+ * SATC_INSIDE from satc_frustum_from_matrix means inside what the float
+ * matrix itself clips (issue 23, the red team's finding): a float far
+ * plane tilts by about 2^-24 f / (2 n), so the right frustum satc models
+ * reaches a few units beyond it near the far corners, and volumes there
+ * were classified INSIDE while crossing the matrix's far plane.
+ *
+ * Oracle: the six clip planes of the float matrix (row 3 +- row i),
+ * evaluated in long double (float sums and products are exact there or
+ * nearly so): a sphere is inside when its center is at least r |a| inside
+ * every plane a, a box when its eight vertices (from its float fields, in
+ * long double) are. Every volume the library classifies INSIDE, on every
+ * runnable path, in both modes, flat and with group bounds, must pass.
+ * Ends with "N passed, N failed"; exits non-zero on failure.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "satc.h"
+
+#define PI 3.14159265358979323846
+typedef long double ld;
+
+static int g_pass, g_fail;
+
+static void check(int ok, const char *fmt, ...)
+{
+    if (ok) {
+        g_pass++;
+        return;
+    }
+    if (++g_fail > 30)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+}
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint64_t next(rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double uni(rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(next(r) >> 11) * 0x1.0p-53);
+}
+
+static double logu(rng *r, double lo, double hi) { return exp(uni(r, log(lo), log(hi))); }
+
+/* Uniform rotation (Shoemake): rows L, U, D of a right-handed frame. */
+static void random_rotation(rng *r, double R[3][3])
+{
+    double u1 = uni(r, 0, 1), u2 = uni(r, 0, 2 * PI), u3 = uni(r, 0, 2 * PI);
+    double x = sqrt(1 - u1) * sin(u2), y = sqrt(1 - u1) * cos(u2);
+    double z = sqrt(u1) * sin(u3), w = sqrt(u1) * cos(u3);
+    R[0][0] = 1 - 2 * (y * y + z * z), R[0][1] = 2 * (x * y - z * w), R[0][2] = 2 * (x * z + y * w);
+    R[1][0] = 2 * (x * y + z * w), R[1][1] = 1 - 2 * (x * x + z * z), R[1][2] = 2 * (y * z - x * w);
+    R[2][0] = 2 * (x * z - y * w), R[2][1] = 2 * (y * z + x * w), R[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+/* A rotated camera and its float view-projection matrix. */
+typedef struct scene {
+    double E[3], R[3][3]; /* origin, frame rows L, U, D */
+    double n, f, sx, sy;  /* depths, slopes (symmetric) */
+    int conv;             /* 0: GL [-1, 1]; 1: [0, 1]; 2: [0, 1] reversed */
+    float m[16];          /* column-major */
+    ld plane[6][4];       /* clip planes of m: inside a . x + d >= 0 */
+} scene;
+
+static unsigned conv_flags(int c)
+{
+    return c == 0 ? 0u : c == 1 ? SATC_DEPTH_ZERO_TO_ONE : SATC_DEPTH_ZERO_TO_ONE | SATC_DEPTH_REVERSED;
+}
+
+static void make_matrix(scene *s)
+{
+    double V[4][4] = {{0}}, P[4][4] = {{0}}, M[4][4];
+    const double sg[3] = {-1, 1, -1}; /* view x = -L, y = U, z = -D */
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            V[i][j] = sg[i] * s->R[i][j];
+        V[i][3] = -(V[i][0] * s->E[0] + V[i][1] * s->E[1] + V[i][2] * s->E[2]);
+    }
+    V[3][3] = 1;
+    double n = s->n, f = s->f, A, B;
+    if (s->conv == 0)
+        A = -(f + n) / (f - n), B = -2 * f * n / (f - n);
+    else if (s->conv == 1)
+        A = -f / (f - n), B = -f * n / (f - n);
+    else
+        A = n / (f - n), B = f * n / (f - n);
+    P[0][0] = 1 / s->sx, P[1][1] = 1 / s->sy, P[2][2] = A, P[2][3] = B, P[3][2] = -1;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            M[i][j] = P[i][0] * V[0][j] + P[i][1] * V[1][j] + P[i][2] * V[2][j] + P[i][3] * V[3][j];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            s->m[j * 4 + i] = (float)M[i][j];
+    /* The float matrix's planes: w +- x, w +- y; depth per convention. */
+    ld row[4][4];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            row[i][j] = s->m[j * 4 + i];
+    for (int j = 0; j < 4; j++) {
+        s->plane[0][j] = row[3][j] + row[0][j];
+        s->plane[1][j] = row[3][j] - row[0][j];
+        s->plane[2][j] = row[3][j] + row[1][j];
+        s->plane[3][j] = row[3][j] - row[1][j];
+        if (s->conv == 0) {
+            s->plane[4][j] = row[3][j] + row[2][j]; /* z >= -w */
+            s->plane[5][j] = row[3][j] - row[2][j]; /* z <= w */
+        } else {
+            s->plane[4][j] = row[2][j];             /* z >= 0 */
+            s->plane[5][j] = row[3][j] - row[2][j]; /* z <= w */
+        }
+    }
+}
+
+/* How far point x (long double) is inside plane p, per unit of normal. */
+static ld inside_by(const scene *s, int p, const ld x[3])
+{
+    const ld *a = s->plane[p];
+    ld len = sqrtl(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    return (a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3]) / len;
+}
+
+/* World point at frame coordinates (x, y, z). */
+static void world(const scene *s, double x, double y, double z, float out[3])
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = (float)(s->E[k] + x * s->R[0][k] + y * s->R[1][k] + z * s->R[2][k]);
+}
+
+#define NV 2048
+
+typedef struct vols {
+    float sc[NV][3], sr[NV];           /* spheres */
+    float bc[NV][3], bh[NV][3];        /* AABBs */
+} vols;
+
+/* Volumes inside the frustum near the far plane, most near its corners:
+ * depth within [0, 3 gap] of f below the far face, laterally 0.3..1 of
+ * the way to a side, so many straddle the tilted float far plane. */
+static void make_vols(rng *r, const scene *s, double rad, double gap, vols *v)
+{
+    for (int i = 0; i < NV; i++) {
+        double rr = rad > 0 ? rad : logu(r, 0.5, 50);
+        double z = s->f - rr * 1.8 - uni(r, 0, 3 * gap);
+        double fx = i & 1 ? uni(r, 0.3, 1) : uni(r, 0.9, 1), fy = i & 2 ? uni(r, 0.3, 1) : uni(r, 0.9, 1);
+        double x = (next(r) & 1 ? 1 : -1) * (fx * s->sx * z - 4 * rr);
+        double y = (next(r) & 1 ? 1 : -1) * (fy * s->sy * z - 4 * rr);
+        world(s, x, y, z, v->sc[i]);
+        v->sr[i] = (float)rr;
+        memcpy(v->bc[i], v->sc[i], sizeof v->bc[i]);
+        for (int k = 0; k < 3; k++)
+            v->bh[i][k] = (float)(rr * uni(r, 0.2, 0.57));
+    }
+}
+
+typedef struct tally {
+    long inside, bad;
+    double worst; /* deepest violation seen, units */
+} tally;
+
+/* Checks the INSIDE classes of one cull against the oracle. */
+static void judge(const scene *s, const vols *v, int sphere, const uint8_t *cls, tally *t)
+{
+    for (int i = 0; i < NV; i++) {
+        if (cls[i] != SATC_INSIDE)
+            continue;
+        t->inside++;
+        ld worst = INFINITY;
+        if (sphere) {
+            ld c[3] = {v->sc[i][0], v->sc[i][1], v->sc[i][2]};
+            for (int p = 0; p < 6; p++) {
+                ld d = inside_by(s, p, c) - v->sr[i];
+                worst = d < worst ? d : worst;
+            }
+        } else {
+            for (int q = 0; q < 8; q++) {
+                ld c[3];
+                for (int k = 0; k < 3; k++)
+                    c[k] = (ld)v->bc[i][k] + ((q >> k & 1) ? (ld)v->bh[i][k] : -(ld)v->bh[i][k]);
+                for (int p = 0; p < 6; p++) {
+                    ld d = inside_by(s, p, c);
+                    worst = d < worst ? d : worst;
+                }
+            }
+        }
+        if (worst < 0) {
+            t->bad++;
+            t->worst = fmax(t->worst, (double)-worst);
+        }
+    }
+}
+
+static tally g_t[2][2]; /* [sphere][grouped] */
+
+static void run_scene(const scene *s, const vols *v)
+{
+    satc_frustum fr;
+    satc_status st = satc_frustum_from_matrix(&fr, s->m, conv_flags(s->conv));
+    check(st == SATC_OK, "from_matrix status %d (n %g f %g)", st, s->n, s->f);
+    if (st != SATC_OK)
+        return;
+    satc_batch b[2];
+    memset(b, 0, sizeof b);
+    b[1].form = SATC_FORM_SPHERES;
+    b[1].spheres.center = SATC_VEC3S_AOS(&v->sc[0][0], 12);
+    b[1].spheres.radius = (satc_floats){v->sr, 4};
+    b[0].form = SATC_FORM_AABB;
+    b[0].aabb.center = SATC_VEC3S_AOS(&v->bc[0][0], 12);
+    b[0].aabb.half = SATC_VEC3S_AOS(&v->bh[0][0], 12);
+    static float gc[NV / 16][3], gh[NV / 16][3];
+    static uint8_t ref[NV], cls[NV];
+    unsigned paths = satc_isa_runnable();
+    for (int sp = 0; sp < 2; sp++) {
+        satc_groups g = {16, NULL, NV / 16, SATC_VEC3S_AOS(&gc[0][0], 12), SATC_VEC3S_AOS(&gh[0][0], 12)};
+        check(satc_group_bounds(&b[sp], NV, 16, NULL, NV / 16, &gc[0][0], &gh[0][0]) == SATC_OK,
+              "group bounds");
+        for (int mode = 0; mode < 2; mode++) {
+            for (unsigned isa = 1; isa <= SATC_ISA_AVX512; isa <<= 1) {
+                if (!(paths & isa))
+                    continue;
+                for (int grouped = 0; grouped < 2; grouped++) {
+                    satc_batch bb = b[sp];
+                    bb.groups = grouped ? &g : NULL;
+                    satc_results out = {NULL, isa == SATC_ISA_SCALAR && !grouped ? ref : cls, NULL, 0};
+                    st = satc_cull_isa((satc_isa)isa, &fr, &bb, 0, NV, (satc_mode)mode, &out);
+                    check(st == SATC_OK, "cull status %d", st);
+                    judge(s, v, sp, out.classes, &g_t[sp][grouped]);
+                    if (out.classes == cls)
+                        check(!memcmp(ref, cls, NV), "%s %s mode %d grouped %d: classes differ from the "
+                              "scalar flat cull", satc_isa_name((satc_isa)isa), sp ? "spheres" : "AABBs",
+                              mode, grouped);
+                }
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    rng r = {20261125};
+    static vols v;
+    scene s;
+    /* 1. The issue's case: GL, camera at the origin, n ~ 1.018, f ~ 9450,
+     * slopes 2.9 and 2.2, spheres of radius 24 (distance ~1.7e4 and more). */
+    for (int c = 0; c < 60; c++) {
+        memset(&s, 0, sizeof s);
+        random_rotation(&r, s.R);
+        s.n = 1.018 * uni(&r, 0.99, 1.01), s.f = 9450 * uni(&r, 0.99, 1.01);
+        s.sx = 2.9, s.sy = 2.2, s.conv = 0;
+        make_matrix(&s);
+        make_vols(&r, &s, 24, 4, &v);
+        run_scene(&s, &v);
+    }
+    /* 2. A sweep: random rotations and origins, f / n 10^2..10^5, slopes
+     * 0.2..3, three depth conventions, sizes 0.5..50. */
+    for (int c = 0; c < 120; c++) {
+        memset(&s, 0, sizeof s);
+        random_rotation(&r, s.R);
+        for (int k = 0; k < 3; k++)
+            s.E[k] = uni(&r, -100, 100);
+        s.n = logu(&r, 0.05, 3), s.f = s.n * logu(&r, 1e2, 1e5);
+        s.sx = logu(&r, 0.2, 3), s.sy = logu(&r, 0.2, 3), s.conv = c % 3;
+        make_matrix(&s);
+        make_vols(&r, &s, 0, 2e-7 * s.f * s.f / s.n + 1, &v);
+        run_scene(&s, &v);
+    }
+    const char *nm[2] = {"AABBs", "spheres"};
+    for (int sp = 0; sp < 2; sp++) {
+        for (int gr = 0; gr < 2; gr++) {
+            tally *t = &g_t[sp][gr];
+            printf("%s%s: %ld INSIDE classes checked, %ld beyond the matrix's planes (deepest %.3g)\n",
+                   nm[sp], gr ? " with groups" : "", t->inside, t->bad, t->worst);
+            check(t->bad == 0, "%s%s: %ld INSIDE volumes cross the float matrix's planes, by up to %g",
+                  nm[sp], gr ? " grouped" : "", t->bad, t->worst);
+            check(t->inside > 1000, "%s: only %ld INSIDE classes (the sweep must reach them)", nm[sp],
+                  t->inside);
+        }
+    }
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}

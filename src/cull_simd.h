@@ -159,7 +159,7 @@ typedef M C;
 
 /* Results of the plane tier for W lanes. */
 typedef struct vplanes {
-    M vis, inside, und;
+    M vis, inside, und, band;
 } vplanes;
 
 /* Counts of planes a lane is inside of to the plane tier's three masks. */
@@ -167,6 +167,7 @@ SATC_AI vplanes planes_result(const vconst *k, M out, M bad, C c, const int need
 {
     M gone = m_or(out, bad);
     vplanes p;
+    p.band = m_none(k);
     p.vis = m_not(m_andnot(out, bad));
     if (need_in) {
         p.inside = m_andnot(c_eq(c, -6), gone);
@@ -181,27 +182,29 @@ SATC_AI vplanes planes_result(const vconst *k, M out, M bad, C c, const int need
 SATC_AI vplanes planes_persp_v(const vconst *k, const vbox *o, M bad, const int need_in)
 {
     const V *x = o->v;
-    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
-    V rz = v_add(x[F_R], tol);
-    V rx1 = v_add(x[F_R + 1], tol), rx0 = v_add(x[F_R + 2], tol);
-    V ry1 = v_add(x[F_R + 3], tol), ry0 = v_add(x[F_R + 4], tol);
+    V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt), ntol = v_neg(tol);
     V d1 = v_sub(x[F_DX], v_mul(k->x1, x[F_DZ])), d0 = v_sub(v_mul(k->x0, x[F_DZ]), x[F_DX]);
     V g1 = v_sub(x[F_DY], v_mul(k->y1, x[F_DZ])), g0 = v_sub(v_mul(k->y0, x[F_DZ]), x[F_DY]);
-    V zp = v_add(x[F_DZ], rz), zm = v_sub(x[F_DZ], rz);
+    V zp = v_add(x[F_DZ], x[F_R]), zm = v_sub(x[F_DZ], x[F_R]);
 
-    M out = m_or(v_lt(zp, k->n), v_gt(zm, k->f));
-    out = m_or(out, m_or(v_gt(v_sub(d1, rx1), k->zero), v_gt(v_sub(d0, rx0), k->zero)));
-    out = m_or(out, m_or(v_gt(v_sub(g1, ry1), k->zero), v_gt(v_sub(g0, ry0), k->zero)));
+    V gap = v_max(v_sub(k->n, zp), v_sub(zm, k->f));
+    gap = v_max(v_sub(d1, x[F_R + 1]), gap);
+    gap = v_max(v_sub(d0, x[F_R + 2]), gap);
+    gap = v_max(v_sub(g1, x[F_R + 3]), gap);
+    gap = v_max(v_sub(g0, x[F_R + 4]), gap);
+    M out = v_gt(gap, tol);
     C c = c_zero(k);
     if (need_in) {
         /* Count the planes the volume is inside of: each true mask adds -1. */
-        c = c_pair(v_ge(zm, k->n), v_le(zp, k->fin));
-        c = c_add(c, v_le(v_add(d1, rx1), k->zero));
-        c = c_add(c, v_le(v_add(d0, rx0), k->zero));
-        c = c_add(c, v_le(v_add(g1, ry1), k->zero));
-        c = c_add(c, v_le(v_add(g0, ry0), k->zero));
+        c = c_pair(v_ge(v_sub(zm, tol), k->n), v_le(v_add(zp, tol), k->fin));
+        c = c_add(c, v_le(v_add(d1, x[F_R + 1]), ntol));
+        c = c_add(c, v_le(v_add(d0, x[F_R + 2]), ntol));
+        c = c_add(c, v_le(v_add(g1, x[F_R + 3]), ntol));
+        c = c_add(c, v_le(v_add(g0, x[F_R + 4]), ntol));
     }
-    return planes_result(k, out, bad, c, need_in);
+    vplanes p = planes_result(k, out, bad, c, need_in);
+    p.band = m_andnot(v_gt(gap, ntol), m_or(out, bad));
+    return p;
 }
 
 /* satc_planes_ortho_ref. */
@@ -210,26 +213,53 @@ SATC_AI vplanes planes_ortho_v(const vconst *k, const vbox *o, M bad, const int 
     const V *x = o->v;
     V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
     V t[3] = {v_sub(x[F_DX], k->c[0]), v_sub(x[F_DY], k->c[1]), v_sub(x[F_DZ], k->c[2])};
-    M out = m_none(k);
+    V gap = v_set1(-INFINITY);
     C c = c_zero(k);
     for (int q = 0; q < 3; q++) {
         V r = v_add(x[F_R + q], tol);
-        out = m_or(out, v_gt(v_sub(v_abs(t[q]), r), k->h[q]));
+        gap = v_max(v_sub(v_sub(v_abs(t[q]), x[F_R + q]), k->h[q]), gap);
         if (need_in) {
             c = c_add(c, v_le(v_add(t[q], r), k->h[q]));
             c = c_add(c, v_ge(v_sub(t[q], r), k->nh[q]));
         }
     }
-    return planes_result(k, out, bad, c, need_in);
+    M out = v_gt(gap, tol);
+    vplanes p = planes_result(k, out, bad, c, need_in);
+    p.band = m_andnot(v_gt(gap, v_neg(tol)), m_or(out, bad));
+    return p;
 }
 
-/* separated(): the frustum's interval on M, scaled by fb where it grows. */
-SATC_AI M separated_v(V d, V r, V plo, V phi, V n, V fb, V zero)
+/* gap_of(): the frustum's interval on M, scaled by fb where it grows. */
+SATC_AI V gap_v(V d, V r, V plo, V phi, V n, V fb, V zero)
 {
     /* (c ? fb : n) * plo is the same product as c ? fb * plo : n * plo. */
     V m0 = v_mul(v_sel(v_lt(plo, zero), fb, n), plo);
     V m1 = v_mul(v_sel(v_gt(phi, zero), fb, n), phi);
-    return m_or(v_lt(v_add(d, r), m0), v_gt(v_sub(d, r), m1));
+    return v_max(v_sub(m0, v_add(d, r)), v_sub(v_sub(d, r), m1));
+}
+
+/* take(): the running largest gap and largest gap + 2 T. */
+typedef struct vgaps {
+    V s, b;
+} vgaps;
+
+SATC_AI void take_v(vgaps *g, V gap, V T)
+{
+    g->s = v_max(gap, g->s);
+    g->b = v_max(v_add(gap, v_add(T, T)), g->b);
+}
+
+/* An exact tier's answer: separated lanes, and kept lanes in the band. */
+typedef struct vsep {
+    M sep, band;
+} vsep;
+
+SATC_AI vsep gaps_result_v(const vconst *k, const vgaps *g)
+{
+    vsep r;
+    r.sep = v_gt(g->s, k->zero);
+    r.band = m_andnot(v_gt(g->b, k->zero), r.sep);
+    return r;
 }
 
 /* The fields the axes tier reads, where they lie (field q of the lanes at
@@ -271,20 +301,21 @@ SATC_AI V proj_sum_v(const V *x, size_t st, V mx, V my, V mz)
 }
 
 /* axis_persp: a general axis against the perspective frustum. */
-SATC_AI M axis_persp_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz, V tol, V fb)
+SATC_AI void axis_persp_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz, V tol, V fb,
+                          vgaps *g)
 {
     V d = v_add(v_add(v_mul(mx, x[F_DX * st]), v_mul(my, x[F_DY * st])), v_mul(mz, x[F_DZ * st]));
-    V r = v_add(proj_sum_v(x, st, mx, my, mz),
-                v_mul(tol, v_add(v_add(v_abs(mx), v_abs(my)), v_abs(mz))));
+    V T = v_mul(tol, v_add(v_add(v_abs(mx), v_abs(my)), v_abs(mz)));
+    V r = v_add(proj_sum_v(x, st, mx, my, mz), T);
     r = v_add(r, k->tiny);
     V mx0 = v_mul(mx, k->x0), mx1 = v_mul(mx, k->x1), my0 = v_mul(my, k->y0), my1 = v_mul(my, k->y1);
     V plo = v_add(v_add(mz, v_min(mx0, mx1)), v_min(my0, my1));
     V phi = v_add(v_add(mz, v_max(mx0, mx1)), v_max(my0, my1));
-    return separated_v(d, r, plo, phi, k->n, fb, k->zero);
+    take_v(g, gap_v(d, r, plo, phi, k->n, fb, k->zero), T);
 }
 
 /* satc_axes_persp_ref for W lanes; stops once every lane is separated. */
-SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
+SATC_NI vsep axes_persp_v(const vconst *k, const V *x, size_t st)
 {
     const V dx = x[F_DX * st], dy = x[F_DY * st], dz = x[F_DZ * st], zero = k->zero, n = k->n;
     V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
@@ -294,12 +325,13 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
     V mx = v_mul(fb, k->fdx), my = v_mul(fb, k->fdy);
     V rx1 = v_add(x[(F_R + 1) * st], tol), rx0 = v_add(x[(F_R + 2) * st], tol);
     V ry1 = v_add(x[(F_R + 3) * st], tol), ry0 = v_add(x[(F_R + 4) * st], tol);
-    M sep = m_or(v_lt(v_add(v_sub(dx, v_mul(k->x1, dz)), rx1), mx),
-                 v_lt(v_add(v_sub(v_mul(k->x0, dz), dx), rx0), mx));
-    sep = m_or(sep, m_or(v_lt(v_add(v_sub(dy, v_mul(k->y1, dz)), ry1), my),
-                         v_lt(v_add(v_sub(v_mul(k->y0, dz), dy), ry0), my)));
-    if (m_bits(sep) == SATC_FULL)
-        return sep;
+    vgaps A = {v_set1(-INFINITY), v_set1(-INFINITY)};
+    take_v(&A, v_sub(mx, v_add(v_sub(dx, v_mul(k->x1, dz)), rx1)), tol);
+    take_v(&A, v_sub(mx, v_add(v_sub(v_mul(k->x0, dz), dx), rx0)), tol);
+    take_v(&A, v_sub(my, v_add(v_sub(dy, v_mul(k->y1, dz)), ry1)), tol);
+    take_v(&A, v_sub(my, v_add(v_sub(v_mul(k->y0, dz), dy), ry0)), tol);
+    if (m_bits(v_gt(A.s, zero)) == SATC_FULL)
+        return gaps_result_v(k, &A);
 
     vcross g;
     cross_v(&g, x, st);
@@ -307,26 +339,28 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
         int j = satc_oj[i], q = satc_ok[i];
         V ax = v_abs(hx(i)), ay = v_abs(hy(i)), az = v_abs(hz(i));
         /* M = N_i = H_j x H_q. */
-        sep = m_or(sep, axis_persp_v(k, x, st, g.X[j][q], g.Y[j][q], g.Z[j][q], tol, fb));
+        axis_persp_v(k, x, st, g.X[j][q], g.Y[j][q], g.Z[j][q], tol, fb, &A);
 
         /* M = L x H_i = (0, -hz_i, hy_i). */
         V ng = v_neg(hz(i));
         V d = v_sub(v_mul(hy(i), dz), v_mul(hz(i), dy));
-        V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), v_mul(tol, v_add(az, ay)));
+        V T = v_mul(tol, v_add(az, ay));
+        V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), T);
         r = v_add(r, k->tiny);
         V gy0 = v_mul(ng, k->y0), gy1 = v_mul(ng, k->y1);
         V plo = v_add(hy(i), v_min(gy0, gy1));
         V phi = v_add(hy(i), v_max(gy0, gy1));
-        sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
+        take_v(&A, gap_v(d, r, plo, phi, n, fb, zero), T);
 
         /* M = U x H_i = (hz_i, 0, -hx_i). */
         d = v_sub(v_mul(hz(i), dx), v_mul(hx(i), dz));
-        r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), v_mul(tol, v_add(az, ax)));
+        T = v_mul(tol, v_add(az, ax));
+        r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), T);
         r = v_add(r, k->tiny);
         V xg[2] = {v_mul(hz(i), k->x0), v_mul(hz(i), k->x1)};
         plo = v_sub(v_min(xg[0], xg[1]), hx(i));
         phi = v_sub(v_max(xg[0], xg[1]), hx(i));
-        sep = m_or(sep, separated_v(d, r, plo, phi, n, fb, zero));
+        take_v(&A, gap_v(d, r, plo, phi, n, fb, zero), T);
 
         /* M = W x H_i for the four lateral edges W = (wx, wy, 1); the
          * products with wx, wy are shared between corners. */
@@ -341,12 +375,12 @@ SATC_NI M axes_persp_v(const vconst *k, const V *x, size_t st)
         for (int c = 0; c < 4; c++) {
             int cx = c & 1, cy = c >> 1;
             V Mz = v_sub(xb[cx], ya[cy]);
-            sep = m_or(sep, axis_persp_v(k, x, st, Mx[cy], My[cx], Mz, tol, fb));
+            axis_persp_v(k, x, st, Mx[cy], My[cx], Mz, tol, fb, &A);
         }
-        if (m_bits(sep) == SATC_FULL)
+        if (m_bits(v_gt(A.s, zero)) == SATC_FULL)
             break;
     }
-    return sep;
+    return gaps_result_v(k, &A);
 }
 
 /* point_in_persp for W lanes. */
@@ -380,19 +414,20 @@ SATC_NI M points_in_persp_v(const vconst *k, const V *x)
 }
 
 /* axis_ortho: a general axis against the orthographic frustum box. */
-SATC_AI M axis_ortho_v(const vconst *k, const V *x, size_t st, const V *t, V mx, V my, V mz,
-                       V tol)
+SATC_AI void axis_ortho_v(const vconst *k, const V *x, size_t st, const V *t, V mx, V my, V mz,
+                          V tol, vgaps *g)
 {
     V d = v_add(v_add(v_mul(mx, t[0]), v_mul(my, t[1])), v_mul(mz, t[2]));
     V amx = v_abs(mx), amy = v_abs(my), amz = v_abs(mz);
-    V r = v_add(proj_sum_v(x, st, mx, my, mz), v_mul(tol, v_add(v_add(amx, amy), amz)));
+    V T = v_mul(tol, v_add(v_add(amx, amy), amz));
+    V r = v_add(proj_sum_v(x, st, mx, my, mz), T);
     r = v_add(r, k->tiny);
     r = v_add(r, v_add(v_add(v_mul(k->h[0], amx), v_mul(k->h[1], amy)), v_mul(k->h[2], amz)));
-    return v_gt(v_abs(d), r);
+    take_v(g, v_sub(v_abs(d), r), T);
 }
 
 /* satc_axes_ortho_ref for W lanes. */
-SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
+SATC_NI vsep axes_ortho_v(const vconst *k, const V *x, size_t st)
 {
     const V *h = k->h;
     V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
@@ -400,31 +435,34 @@ SATC_NI M axes_ortho_v(const vconst *k, const V *x, size_t st)
               v_sub(x[F_DZ * st], k->c[2])};
     vcross g;
     cross_v(&g, x, st);
-    M sep = m_none(k);
+    vgaps a = {v_set1(-INFINITY), v_set1(-INFINITY)};
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
         V ax = v_abs(hx(i)), ay = v_abs(hy(i)), az = v_abs(hz(i));
         /* M = N_i */
-        sep = m_or(sep, axis_ortho_v(k, x, st, t, g.X[j][q], g.Y[j][q], g.Z[j][q], tol));
+        axis_ortho_v(k, x, st, t, g.X[j][q], g.Y[j][q], g.Z[j][q], tol, &a);
         /* M = X x H_i */
         V d = v_sub(v_mul(hy(i), t[2]), v_mul(hz(i), t[1]));
-        V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), v_mul(tol, v_add(az, ay)));
+        V T = v_mul(tol, v_add(az, ay));
+        V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), T);
         r = v_add(v_add(r, k->tiny), v_add(v_mul(h[1], az), v_mul(h[2], ay)));
-        sep = m_or(sep, v_gt(v_abs(d), r));
+        take_v(&a, v_sub(v_abs(d), r), T);
         /* M = Y x H_i */
         d = v_sub(v_mul(hz(i), t[0]), v_mul(hx(i), t[2]));
-        r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), v_mul(tol, v_add(az, ax)));
+        T = v_mul(tol, v_add(az, ax));
+        r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), T);
         r = v_add(v_add(r, k->tiny), v_add(v_mul(h[0], az), v_mul(h[2], ax)));
-        sep = m_or(sep, v_gt(v_abs(d), r));
+        take_v(&a, v_sub(v_abs(d), r), T);
         /* M = Z x H_i */
         d = v_sub(v_mul(hx(i), t[1]), v_mul(hy(i), t[0]));
-        r = v_add(v_add(ABS_PAIR(Z, i, j), ABS_PAIR(Z, i, q)), v_mul(tol, v_add(ay, ax)));
+        T = v_mul(tol, v_add(ay, ax));
+        r = v_add(v_add(ABS_PAIR(Z, i, j), ABS_PAIR(Z, i, q)), T);
         r = v_add(v_add(r, k->tiny), v_add(v_mul(h[0], ay), v_mul(h[1], ax)));
-        sep = m_or(sep, v_gt(v_abs(d), r));
-        if (m_bits(sep) == SATC_FULL)
+        take_v(&a, v_sub(v_abs(d), r), T);
+        if (m_bits(v_gt(a.s, k->zero)) == SATC_FULL)
             break;
     }
-    return sep;
+    return gaps_result_v(k, &a);
 }
 
 #include "planes_simd.h"
@@ -462,25 +500,45 @@ SATC_AI unsigned pend_push(vpend *pd, unsigned np, const vbox *o, V pos, unsigne
 
 /* The exact tier for one kind of volume and frustum (ortho: the kernel
  * column, 0 perspective, 1 orthographic, 2 plane volume). */
-SATC_AI M exact_v(const vconst *k, const V *x, size_t st, const int sphere, const int ortho)
+SATC_AI vsep exact_v(const vconst *k, const V *x, size_t st, const int sphere, const int ortho)
 {
     if (ortho == 2)
         return axes_vol_v(k, x, st); /* spheres never get here: plane test only */
-    if (sphere)
-        return ortho ? sphere_sep_ortho_v(k, x, st) : sphere_sep_persp_v(k, x, st);
+    if (sphere) {
+        /* Band: kept, but separated with the tolerance negated. */
+        V one = v_set1(1.0f), neg = v_set1(-1.0f);
+        vsep r;
+        r.sep = ortho ? sphere_sep_ortho_v(k, x, st, one) : sphere_sep_persp_v(k, x, st, one);
+        r.band = m_none(k);
+        if (m_bits(r.sep) != SATC_FULL)
+            r.band = m_andnot(ortho ? sphere_sep_ortho_v(k, x, st, neg)
+                                    : sphere_sep_persp_v(k, x, st, neg), r.sep);
+        return r;
+    }
     return ortho ? axes_ortho_v(k, x, st) : axes_persp_v(k, x, st);
+}
+
+/* Band bits of lanes bits of vector v of the waiting lanes, at their
+ * chunk positions. */
+SATC_AI void set_pos_bits(uint64_t *words, const float *pos, unsigned bits)
+{
+    for (unsigned b = bits; b; b &= b - 1) {
+        unsigned j = (unsigned)pos[satc_ctz(b)];
+        words[j >> 6] |= (uint64_t)1 << (j & 63);
+    }
 }
 
 /* Runs the exact tier on waiting vector v and culls its separated lanes
  * among `valid`. */
 SATC_AI void pend_run(const vconst *k, const vpend *pd, unsigned v, uint64_t *vis,
-                      unsigned valid, const int sphere, const int ortho)
+                      uint64_t *band, unsigned valid, const int sphere, const int ortho)
 {
-    M sep = exact_v(k, &pd->v[0][v], PEND_ROW, sphere, ortho);
-    for (unsigned b = m_bits(sep) & valid; b; b &= b - 1) {
+    vsep r = exact_v(k, &pd->v[0][v], PEND_ROW, sphere, ortho);
+    for (unsigned b = m_bits(r.sep) & valid; b; b &= b - 1) {
         unsigned j = (unsigned)pd->f[F_N][v * W + satc_ctz(b)];
         vis[j >> 6] &= ~((uint64_t)1 << (j & 63));
     }
+    set_pos_bits(band, &pd->f[F_N][v * W], m_bits(r.band) & valid);
 }
 
 /* Tests every full waiting vector; returns how many lanes are left. With
@@ -488,11 +546,11 @@ SATC_AI void pend_run(const vconst *k, const vpend *pd, unsigned v, uint64_t *vi
  * Out of line: it runs once per PEND_LANES waiting lanes, and one copy per
  * kernel rather than per call site keeps compile time down. */
 SATC_NI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *vis,
-                            const int sphere, const int ortho, int last)
+                            uint64_t *band, const int sphere, const int ortho, int last)
 {
     unsigned full = np / W;
     for (unsigned v = 0; v < full; v++)
-        pend_run(k, pd, v, vis, SATC_FULL, sphere, ortho);
+        pend_run(k, pd, v, vis, band, SATC_FULL, sphere, ortho);
     np -= full * W;
     if (np) {
         for (int q = 0; q <= F_N; q++)
@@ -503,17 +561,30 @@ SATC_NI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *v
             for (unsigned j = np; j < W; j++)
                 pd->f[q][j] = pd->f[q][np - 1];
         }
-        pend_run(k, pd, 0, vis, (1u << np) - 1u, sphere, ortho);
+        pend_run(k, pd, 0, vis, band, (1u << np) - 1u, sphere, ortho);
         np = 0;
     }
     return np;
 }
 
+/* Exact mode's second stage (src/redecide.c) on the chunk's band lanes
+ * still visible: one shared scalar routine, so the bits are the
+ * reference's on every path. */
+SATC_AI void redecide_v(const satc_frustum *f, const satc_batch *b, size_t first, uint64_t *vis,
+                        uint64_t *inside, const uint64_t *band)
+{
+    uint64_t any = 0;
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+        any |= band[w] & vis[w];
+    if (any)
+        satc_redecide_bits(f, b, first, vis, inside, band);
+}
+
 /* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
 SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
                     int rec_ok, vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
-                    const int form, const int ortho, const int exact, const int classify,
-                    const int soa)
+                    uint64_t *band, const int form, const int ortho, const int exact,
+                    const int classify, const int soa)
 {
     const int need_in = exact || classify;
     const int sphere = form == SATC_FORM_SPHERES;
@@ -524,9 +595,10 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     vplanes p = ortho == 2 ? planes_vol_v(k, &o, bad, form, need_in)
                 : ortho    ? planes_ortho_v(k, &o, bad, need_in)
                            : planes_persp_v(k, &o, bad, need_in);
-    unsigned vb = m_bits(p.vis) & valid, ub = 0;
+    unsigned vb = m_bits(p.vis) & valid, ub = 0, bb = 0;
     if (exact && !(sphere && ortho == 2)) {
         ub = m_bits(p.und) & valid;
+        bb = m_bits(p.band) & valid; /* the planes' band (visible lanes only) */
         if (ub && aabb)
             aabb_axes_v(k, o.v);
         if (ub && !ortho)
@@ -534,9 +606,12 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
                                  : points_in_persp_v(k, o.v));
         if (ub == SATC_FULL) {
             /* Every lane undecided: test them where they are. */
-            vb &= ~m_bits(exact_v(k, o.v, 1, sphere, ortho));
+            vsep r = exact_v(k, o.v, 1, sphere, ortho);
+            vb &= ~m_bits(r.sep);
+            bb = (bb | m_bits(r.band)) & vb;
             ub = 0;
         }
+        band[pos >> 6] |= (uint64_t)bb << (pos & 63);
     }
     vis[pos >> 6] |= (uint64_t)vb << (pos & 63);
     if (classify)
@@ -544,7 +619,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     if (ub) {
         unsigned np = pend_push(pd, *npend, &o, v_add(k->lane, v_set1((float)pos)), ub);
         if (np >= PEND_LANES)
-            np = pend_drain(k, pd, np, vis, sphere, ortho, 0);
+            np = pend_drain(k, pd, np, vis, band, sphere, ortho, 0);
         *npend = np;
     }
 }
@@ -561,9 +636,10 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     vconst k;
     vpend pd;
     unsigned np = 0;
+    uint64_t band[SATC_CHUNK_WORDS];
     vconst_init(&k, f);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-        vis[w] = inside[w] = 0;
+        vis[w] = inside[w] = band[w] = 0;
 
     /* Records may be read 4 bytes past their last field before the call's
      * last element: in every vector but the one holding it. */
@@ -572,11 +648,13 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
      * once per kernel (compile time and code size). */
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
-        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, form,
-               ortho, exact, classify, soa);
+        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, band,
+               form, ortho, exact, classify, soa);
     }
     if (exact && np)
-        pend_drain(&k, &pd, np, vis, sphere, ortho, 1);
+        pend_drain(&k, &pd, np, vis, band, sphere, ortho, 1);
+    if (exact)
+        redecide_v(f, b, first, vis, inside, band);
 }
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
@@ -834,10 +912,11 @@ SATC_AI void multi_chunk(const satc_frustum *const *views, int nv, const satc_ba
     const int aabb = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
     const satc_batch bl = *bp, *b = &bl;
     vconst k[SATC_MULTI_MAX];
+    uint64_t band[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
     for (int v = 0; v < nv; v++) {
         vconst_init(&k[v], views[v]);
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-            vis[v][w] = inside[v][w] = 0;
+            vis[v][w] = inside[v][w] = band[v][w] = 0;
     }
     size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     for (size_t i = 0; i < n; i += W) {
@@ -850,17 +929,24 @@ SATC_AI void multi_chunk(const satc_frustum *const *views, int nv, const satc_ba
             vplanes p = planes_ortho_v(&k[v], &o, bad, need_in);
             unsigned vb = m_bits(p.vis) & valid;
             if (exact) {
-                unsigned ub = m_bits(p.und) & valid;
+                unsigned ub = m_bits(p.und) & valid, bb = m_bits(p.band) & valid;
                 if (ub && aabb && !axes)
                     aabb_axes_v(&k[0], o.v), axes = 1; /* frame-only: once */
-                if (ub)
-                    vb &= ~(m_bits(exact_v(&k[v], o.v, 1, sphere, 1)) & ub);
+                if (ub) {
+                    vsep r = exact_v(&k[v], o.v, 1, sphere, 1);
+                    vb &= ~(m_bits(r.sep) & ub);
+                    bb |= m_bits(r.band) & ub;
+                }
+                band[v][i >> 6] |= (uint64_t)(bb & vb) << (i & 63);
             }
             vis[v][i >> 6] |= (uint64_t)vb << (i & 63);
             if (classify)
                 inside[v][i >> 6] |= (uint64_t)(m_bits(p.inside) & valid) << (i & 63);
         }
     }
+    if (exact)
+        for (int v = 0; v < nv; v++)
+            redecide_v(views[v], b, first, vis[v], inside[v], band[v]);
 }
 
 #define SATC_MULTI(name, form_)                                                                   \

@@ -202,4 +202,15 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
                     const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
                     uint64_t *inside);
 
+/* Exact mode's second stage (src/redecide.c): 1 when volume i of b is
+ * separated from f in double precision (cull it), 0 to keep it. Every
+ * path calls it for the volumes its float test flags as band cases. */
+int satc_redecide(const satc_frustum *f, const satc_batch *b, size_t i);
+
+/* satc_redecide on every volume first + j whose bit is set in band and
+ * vis (SATC_CHUNK_WORDS words each); a separated one loses its vis and
+ * inside bits. */
+void satc_redecide_bits(const satc_frustum *f, const satc_batch *b, size_t first, uint64_t *vis,
+                        uint64_t *inside, const uint64_t *band);
+
 #endif

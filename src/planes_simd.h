@@ -14,7 +14,7 @@ SATC_AI vplanes planes_vol_v(const vconst *k, const vbox *o, M bad, const int fo
     const V *x = o->v;
     const int np = (int)k->fr->nplanes;
     V tol = v_add(v_mul(k->epsk, x[F_S]), k->tolt);
-    M out = m_none(k);
+    V gap = v_set1(-INFINITY);
     C c = c_zero(k);
     for (int p = 0; p < np; p++) {
         const float *fp = k->fr->plane[p];
@@ -32,12 +32,14 @@ SATC_AI vplanes planes_vol_v(const vconst *k, const vbox *o, M bad, const int fo
             r = proj_sum_v(x, st, pl[0], pl[1], pl[2]);
         }
         V rt = v_add(r, tol);
-        out = m_or(out, v_lt(v_add(s, rt), k->zero));
+        gap = v_max(v_neg(v_add(s, r)), gap);
         if (need_in)
             c = c_add(c, v_ge(v_sub(s, rt), k->margin2));
     }
+    M out = v_gt(gap, tol);
     M gone = m_or(out, bad);
     vplanes res;
+    res.band = form == SATC_FORM_SPHERES ? m_none(k) : m_andnot(v_gt(gap, v_neg(tol)), gone);
     res.vis = m_not(m_andnot(out, bad));
     if (need_in) {
         res.inside = m_andnot(c_eq(c, -np), gone);
@@ -49,12 +51,12 @@ SATC_AI vplanes planes_vol_v(const vconst *k, const vbox *o, M bad, const int fo
 }
 
 /* axis_vol: the box's interval on M against the volume's vertices'. */
-SATC_AI M axis_vol_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz, V tol)
+SATC_AI void axis_vol_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz, V tol, vgaps *g)
 {
     const satc_frustum *f = k->fr;
     V d = v_add(v_add(v_mul(mx, x[F_DX * st]), v_mul(my, x[F_DY * st])), v_mul(mz, x[F_DZ * st]));
-    V r = v_add(proj_sum_v(x, st, mx, my, mz),
-                v_mul(tol, v_add(v_add(v_abs(mx), v_abs(my)), v_abs(mz))));
+    V T = v_mul(tol, v_add(v_add(v_abs(mx), v_abs(my)), v_abs(mz)));
+    V r = v_add(proj_sum_v(x, st, mx, my, mz), T);
     r = v_add(r, k->tiny);
     const float *v = f->vert[0];
     V lo = v_add(v_add(v_mul(mx, v_set1(v[0])), v_mul(my, v_set1(v[1]))), v_mul(mz, v_set1(v[2])));
@@ -65,31 +67,31 @@ SATC_AI M axis_vol_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz, V
         lo = v_min(p, lo);
         hi = v_max(p, hi);
     }
-    return m_or(v_gt(v_sub(d, r), hi), v_lt(v_add(d, r), lo));
+    take_v(g, v_max(v_sub(v_sub(d, r), hi), v_sub(lo, v_add(d, r))), T);
 }
 
 /* satc_axes_vol_ref for W lanes; stops once every lane is separated. */
-SATC_NI M axes_vol_v(const vconst *k, const V *x, size_t st)
+SATC_NI vsep axes_vol_v(const vconst *k, const V *x, size_t st)
 {
     const satc_frustum *f = k->fr;
     V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
     vcross g;
     cross_v(&g, x, st);
-    M sep = m_none(k);
+    vgaps a = {v_set1(-INFINITY), v_set1(-INFINITY)};
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
-        sep = m_or(sep, axis_vol_v(k, x, st, g.X[j][q], g.Y[j][q], g.Z[j][q], tol));
+        axis_vol_v(k, x, st, g.X[j][q], g.Y[j][q], g.Z[j][q], tol, &a);
     }
-    for (uint32_t e = 0; e < f->nedges && m_bits(sep) != SATC_FULL; e++) {
+    for (uint32_t e = 0; e < f->nedges && m_bits(v_gt(a.s, k->zero)) != SATC_FULL; e++) {
         V ex = v_set1(f->edge[e][0]), ey = v_set1(f->edge[e][1]), ez = v_set1(f->edge[e][2]);
         for (int i = 0; i < 3; i++) {
             V mx = v_sub(v_mul(ey, hz(i)), v_mul(ez, hy(i)));
             V my = v_sub(v_mul(ez, hx(i)), v_mul(ex, hz(i)));
             V mz = v_sub(v_mul(ex, hy(i)), v_mul(ey, hx(i)));
-            sep = m_or(sep, axis_vol_v(k, x, st, mx, my, mz, tol));
+            axis_vol_v(k, x, st, mx, my, mz, tol, &a);
         }
     }
-    return sep;
+    return gaps_result_v(k, &a);
 }
 
 #endif

@@ -40,11 +40,11 @@ SATC_AI M cap_face_v(const vconst *k, V out, V px, V py, V z, V tol)
     return m_and(m, v_le(v_sub(v_mul(k->y0, z), py), tol));
 }
 
-SATC_NI M sphere_sep_persp_v(const vconst *k, const V *x, size_t st)
+SATC_NI M sphere_sep_persp_v(const vconst *k, const V *x, size_t st, V sg)
 {
     const V zero = k->zero, n = k->n;
     V px = x[F_DX * st], py = x[F_DY * st], pz = x[F_DZ * st];
-    V tol = v_add(v_add(v_mul(k->epsk, x[F_S * st]), k->tolt), k->tiny);
+    V tol = v_mul(v_add(v_add(v_mul(k->epsk, x[F_S * st]), k->tolt), k->tiny), sg);
     V rt = v_add(x[F_RAD * st], tol);
     V rr = v_add(v_mul(rt, rt), v_set1(SATC_SPHERE_D2_FLOOR));
     V fb = v_min(v_add(pz, rt), k->f);
@@ -98,9 +98,9 @@ SATC_NI M sphere_sep_persp_v(const vconst *k, const V *x, size_t st)
     return m_not(vis);
 }
 
-SATC_NI M sphere_sep_ortho_v(const vconst *k, const V *x, size_t st)
+SATC_NI M sphere_sep_ortho_v(const vconst *k, const V *x, size_t st, V sg)
 {
-    V tol = v_add(v_add(v_mul(k->epsk, x[F_S * st]), k->tolt), k->tiny);
+    V tol = v_mul(v_add(v_add(v_mul(k->epsk, x[F_S * st]), k->tolt), k->tiny), sg);
     V rt = v_add(x[F_RAD * st], tol);
     V rr = v_add(v_mul(rt, rt), v_set1(SATC_SPHERE_D2_FLOOR));
     V t[3] = {v_sub(x[F_DX * st], k->c[0]), v_sub(x[F_DY * st], k->c[1]),

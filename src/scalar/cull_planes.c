@@ -32,17 +32,21 @@ static float radius(const float *p, const satc_box_frame *o, int form)
  * inside it when s - R - tol >= margin2, s = n.delta + w. */
 satc_planes satc_planes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int form)
 {
-    satc_planes p = {0, 0, 0};
+    satc_planes p = {0, 0, 0, 0};
     float tol = f->eps_k * o->s + f->tol_t;
-    int out = 0, nin = 0, np = (int)f->nplanes;
+    int nin = 0, np = (int)f->nplanes;
+    float gap = -INFINITY;
     for (int k = 0; k < np; k++) {
         const float *pl = f->plane[k];
         float s = pl[0] * o->dx + pl[1] * o->dy + pl[2] * o->dz + pl[3];
-        float rt = radius(pl, o, form) + tol;
-        out |= s + rt < 0.0f;
+        float r = radius(pl, o, form);
+        float rt = r + tol, g = -(s + r);
+        gap = g > gap ? g : gap;
         nin += s - rt >= f->margin2;
     }
+    int out = gap > tol;
     p.out = out && !o->bad;
+    p.band = !out && gap > -tol && !o->bad;
     p.inside = nin == np && !out && !o->bad;
     /* Inside all planes but one: the part on that plane's inner side is
      * in the volume. Two or more crossed: the other axes decide. */
@@ -52,15 +56,15 @@ satc_planes satc_planes_vol_ref(const satc_frustum *f, const satc_box_frame *o, 
 
 /* Axis M: the box's interval against the volume's vertices' (seed 004's
  * test with the volume as a polytope). */
-static int axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
-                    float tol_s)
+static void axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
+                     float tol_s, float *gs, float *gb)
 {
     float d = mx * o->dx + my * o->dy + mz * o->dz;
     float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
     float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
     float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
-    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz)) +
-              SATC_TINY;
+    float T = tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz));
+    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
     const float *v = f->vert[0];
     float lo = mx * v[0] + my * v[1] + mz * v[2], hi = lo;
     for (uint32_t m = 1; m < f->nverts; m++) {
@@ -69,7 +73,11 @@ static int axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, fl
         lo = p < lo ? p : lo;
         hi = p > hi ? p : hi;
     }
-    return (d - r > hi) | (d + r < lo);
+    float a = (d - r) - hi, b = lo - (d + r);
+    float g = a > b ? a : b;
+    *gs = g > *gs ? g : *gs;
+    float gt = g + (T + T);
+    *gb = gt > *gb ? gt : *gb;
 }
 
 /*
@@ -78,18 +86,18 @@ static int axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, fl
  * N_i = H_j x H_k and the cross products E x H_i of each edge direction
  * E of the volume with each box edge. Returns 1 when separated.
  */
-int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o)
+int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int *band)
 {
     const float *hx = o->hx, *hy = o->hy, *hz = o->hz;
     float tol_s = f->eps_k * o->s + f->tol_t;
     static const int oj[3] = {1, 0, 0}, ok[3] = {2, 2, 1};
-    int sep = 0;
+    float gs = -INFINITY, gb = -INFINITY;
     for (int i = 0; i < 3; i++) {
         int j = oj[i], k = ok[i];
         float nx = hy[j] * hz[k] - hz[j] * hy[k];
         float ny = hz[j] * hx[k] - hx[j] * hz[k];
         float nz = hx[j] * hy[k] - hy[j] * hx[k];
-        sep |= axis_vol(f, o, nx, ny, nz, tol_s);
+        axis_vol(f, o, nx, ny, nz, tol_s, &gs, &gb);
     }
     for (uint32_t e = 0; e < f->nedges; e++) {
         const float *E = f->edge[e];
@@ -97,22 +105,28 @@ int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o)
             float mx = E[1] * hz[i] - E[2] * hy[i];
             float my = E[2] * hx[i] - E[0] * hz[i];
             float mz = E[0] * hy[i] - E[1] * hx[i];
-            sep |= axis_vol(f, o, mx, my, mz, tol_s);
+            axis_vol(f, o, mx, my, mz, tol_s, &gs, &gb);
         }
     }
-    return sep;
+    if (band)
+        *band = gb > 0.0f;
+    return gs > 0.0f;
 }
 
 /* The class of one volume against a plane volume. Spheres: the plane test
  * in both modes (see satc.h). */
 unsigned satc_classify_vol_ref(const satc_frustum *f, const satc_box_frame *o, int form,
-                               unsigned flags)
+                               unsigned flags, int *band)
 {
     satc_planes p = satc_planes_vol_ref(f, o, form);
+    *band = 0;
     if (p.out)
         return SATC_OUTSIDE;
-    if ((flags & SATC_K_EXACT) && p.undecided && form != SATC_FORM_SPHERES &&
-        satc_axes_vol_ref(f, o))
+    if (form == SATC_FORM_SPHERES) /* the plane test alone: no band */
+        return p.inside ? SATC_INSIDE : SATC_INTERSECTING;
+    int tb = 0;
+    if ((flags & SATC_K_EXACT) && p.undecided && satc_axes_vol_ref(f, o, &tb))
         return SATC_OUTSIDE;
+    *band = p.band | tb;
     return p.inside ? SATC_INSIDE : SATC_INTERSECTING;
 }

@@ -36,19 +36,22 @@ static inline float max_ref(float a, float b) { return a > b ? a : b; }
  */
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
-    satc_planes p = {0, 0, 0};
-    float tol = f->eps_k * o->s + f->tol_t;
-    float rz = o->r[0] + tol;
-    float rx1 = o->r[1] + tol, rx0 = o->r[2] + tol;
-    float ry1 = o->r[3] + tol, ry0 = o->r[4] + tol;
+    satc_planes p = {0, 0, 0, 0};
+    float tol = f->eps_k * o->s + f->tol_t, ntol = -tol;
     float d1 = o->dx - f->x1 * o->dz, d0 = f->x0 * o->dz - o->dx;
     float g1 = o->dy - f->y1 * o->dz, g0 = f->y0 * o->dz - o->dy;
-
-    int out = (o->dz + rz < f->n) | (o->dz - rz > f->f) | (d1 - rx1 > 0.0f) | (d0 - rx0 > 0.0f) |
-              (g1 - ry1 > 0.0f) | (g0 - ry0 > 0.0f);
+    float zp = o->dz + o->r[0], zm = o->dz - o->r[0];
+    /* The gap: how far the volume lies outside its farthest plane
+     * (negative when it reaches every plane's inner side). */
+    float gap = max_ref(f->n - zp, zm - f->f);
+    gap = max_ref(d1 - o->r[1], gap);
+    gap = max_ref(d0 - o->r[2], gap);
+    gap = max_ref(g1 - o->r[3], gap);
+    gap = max_ref(g0 - o->r[4], gap);
+    int out = gap > tol;
     /* Inside the far plane: f_in (a matrix's far plane may tilt below f). */
-    int in[6] = {o->dz - rz >= f->n, o->dz + rz <= f->f_in, d1 + rx1 <= 0.0f,
-                 d0 + rx0 <= 0.0f,   g1 + ry1 <= 0.0f,   g0 + ry0 <= 0.0f};
+    int in[6] = {zm - tol >= f->n, zp + tol <= f->f_in, d1 + o->r[1] <= ntol,
+                 d0 + o->r[2] <= ntol, g1 + o->r[3] <= ntol, g0 + o->r[4] <= ntol};
     int inside = 1, straddles = 0;
     for (int k = 0; k < 6; k++) {
         inside &= in[k];
@@ -60,33 +63,53 @@ satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o
      * volume on the inner side lies in the frustum: visible. Only volumes
      * crossing two or more planes need the remaining axes. */
     p.undecided = !out && straddles >= 2 && !o->bad;
+    p.band = !out && gap > ntol && !o->bad;
     return p;
 }
 
 /* Frustum interval on axis M from its near-corner support [plo, phi] at unit
  * depth (Eberly §4): scaled by the far depth where it grows, the near
  * depth where it shrinks. */
-static inline int separated(float d, float r, float plo, float phi, float n, float fb)
+static inline float gap_of(float d, float r, float plo, float phi, float n, float fb)
 {
     float m0 = plo < 0.0f ? fb * plo : n * plo;
     float m1 = phi > 0.0f ? fb * phi : n * phi;
-    return (d + r < m0) | (d - r > m1);
+    return max_ref(m0 - (d + r), (d - r) - m1);
+}
+
+/* Running gaps of the axes tested: gs the largest gap (> 0: separated),
+ * gb the largest gap + 2 T (> 0: within the band on some axis). */
+typedef struct gaps {
+    float s, b;
+} gaps;
+
+static inline void take(gaps *g, float gap, float T)
+{
+    g->s = max_ref(gap, g->s);
+    g->b = max_ref(gap + (T + T), g->b);
+}
+
+static inline int gaps_result(const gaps *g, int *band)
+{
+    if (band)
+        *band = g->b > 0.0f;
+    return g->s > 0.0f;
 }
 
 /* A general axis M = (mx, my, mz) against the perspective frustum. */
-static int axis_persp(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
-                      float tol_s, float fb)
+static void axis_persp(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
+                       float tol_s, float fb, gaps *g)
 {
     float d = mx * o->dx + my * o->dy + mz * o->dz;
     float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
     float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
     float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
-    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz)) +
-              SATC_TINY;
+    float T = tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz));
+    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
     float mx0 = mx * f->x0, mx1 = mx * f->x1, my0 = my * f->y0, my1 = my * f->y1;
     float plo = mz + min_ref(mx0, mx1) + min_ref(my0, my1);
     float phi = mz + max_ref(mx0, mx1) + max_ref(my0, my1);
-    return separated(d, r, plo, phi, f->n, fb);
+    take(g, gap_of(d, r, plo, phi, f->n, fb), T);
 }
 
 /* The other two axis indices of i, increasing: how radii sum over j != i. */
@@ -120,7 +143,7 @@ static void cross_terms(const satc_box_frame *o, float X[3][3], float Y[3][3], f
  * exactly when the frustum does, and an infinite far plane needs no
  * special case.
  */
-int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
+int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o, int *band)
 {
     const float *hx = o->hx, *hy = o->hy, *hz = o->hz;
     float tol_s = f->eps_k * o->s + f->tol_t;
@@ -128,14 +151,16 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
     float rz = o->r[0] + tol_s;
     float top = o->dz + rz;
     float fb = top < f->f ? top : f->f;
-    int sep = 0;
+    gaps g = {-INFINITY, -INFINITY};
 
     /* Lower sides of the side planes: interval [fb * (x0 - x1), 0]. */
     float rx1 = o->r[1] + tol_s, rx0 = o->r[2] + tol_s;
     float ry1 = o->r[3] + tol_s, ry0 = o->r[4] + tol_s;
     float mx = fb * f->dx, my = fb * f->dy;
-    sep |= (o->dx - f->x1 * o->dz + rx1 < mx) | (f->x0 * o->dz - o->dx + rx0 < mx);
-    sep |= (o->dy - f->y1 * o->dz + ry1 < my) | (f->y0 * o->dz - o->dy + ry0 < my);
+    take(&g, mx - (o->dx - f->x1 * o->dz + rx1), tol_s);
+    take(&g, mx - (f->x0 * o->dz - o->dx + rx0), tol_s);
+    take(&g, my - (o->dy - f->y1 * o->dz + ry1), tol_s);
+    take(&g, my - (f->y0 * o->dz - o->dy + ry0), tol_s);
 
     float X[3][3], Y[3][3], Z[3][3];
     cross_terms(o, X, Y, Z);
@@ -143,24 +168,26 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
         int j = other_j[i], k = other_k[i];
         float ax = fabsf(hx[i]), ay = fabsf(hy[i]), az = fabsf(hz[i]);
         /* M = N_i = H_j x H_k, the face normal. */
-        sep |= axis_persp(f, o, X[j][k], Y[j][k], Z[j][k], tol_s, fb);
+        axis_persp(f, o, X[j][k], Y[j][k], Z[j][k], tol_s, fb, &g);
 
         /* M = L x H_i = (0, -hz_i, hy_i). */
         float d = hy[i] * o->dz - hz[i] * o->dy;
-        float r = fabsf(X[i][j]) + fabsf(X[i][k]) + tol_s * (az + ay) + SATC_TINY;
+        float T = tol_s * (az + ay);
+        float r = fabsf(X[i][j]) + fabsf(X[i][k]) + T + SATC_TINY;
         float ng = -hz[i];
         float gy0 = ng * f->y0, gy1 = ng * f->y1;
         float plo = hy[i] + min_ref(gy0, gy1);
         float phi = hy[i] + max_ref(gy0, gy1);
-        sep |= separated(d, r, plo, phi, n, fb);
+        take(&g, gap_of(d, r, plo, phi, n, fb), T);
 
         /* M = U x H_i = (hz_i, 0, -hx_i). */
         d = hz[i] * o->dx - hx[i] * o->dz;
-        r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + tol_s * (az + ax) + SATC_TINY;
+        T = tol_s * (az + ax);
+        r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + T + SATC_TINY;
         float gx0 = hz[i] * f->x0, gx1 = hz[i] * f->x1;
         plo = min_ref(gx0, gx1) - hx[i];
         phi = max_ref(gx0, gx1) - hx[i];
-        sep |= separated(d, r, plo, phi, n, fb);
+        take(&g, gap_of(d, r, plo, phi, n, fb), T);
 
         /* M = W x H_i, W = (wx, wy, 1) a lateral edge. */
         for (int c = 0; c < 4; c++) {
@@ -168,10 +195,10 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
             float Mx = wy * hz[i] - hy[i];
             float My = hx[i] - wx * hz[i];
             float Mz = wx * hy[i] - wy * hx[i];
-            sep |= axis_persp(f, o, Mx, My, Mz, tol_s, fb);
+            axis_persp(f, o, Mx, My, Mz, tol_s, fb, &g);
         }
     }
-    return sep;
+    return gaps_result(&g, band);
 }
 
 /*
@@ -181,28 +208,31 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o)
  */
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
 {
-    satc_planes p = {0, 0, 0};
+    satc_planes p = {0, 0, 0, 0};
     const float *h = f->half;
     float tol = f->eps_k * o->s + f->tol_t;
     float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
-    int out = 0, inside = 1, straddles = 0;
+    int inside = 1, straddles = 0;
+    float gap = -INFINITY;
     for (int k = 0; k < 3; k++) {
         float r = o->r[k] + tol;
-        out |= fabsf(t[k]) - r > h[k];
+        gap = max_ref(fabsf(t[k]) - o->r[k] - h[k], gap);
         int hi = t[k] + r <= h[k], lo = t[k] - r >= -h[k];
         inside &= hi & lo;
         straddles += !hi + !lo;
     }
+    int out = gap > tol;
     p.out = out && !o->bad;
     p.inside = inside && !out && !o->bad;
     p.undecided = !out && straddles >= 2 && !o->bad;
+    p.band = !out && gap > -tol && !o->bad;
     return p;
 }
 
 /* A general axis against the orthographic frustum box: |M.t| against the
  * box's and the frustum's radii. */
-static int axis_ortho(const satc_frustum *f, const satc_box_frame *o, const float t[3], float mx,
-                      float my, float mz, float tol_s)
+static void axis_ortho(const satc_frustum *f, const satc_box_frame *o, const float t[3], float mx,
+                       float my, float mz, float tol_s, gaps *g)
 {
     const float *h = f->half;
     float d = mx * t[0] + my * t[1] + mz * t[2];
@@ -210,43 +240,47 @@ static int axis_ortho(const satc_frustum *f, const satc_box_frame *o, const floa
     float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
     float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
     float amx = fabsf(mx), amy = fabsf(my), amz = fabsf(mz);
-    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + tol_s * (amx + amy + amz) + SATC_TINY;
+    float T = tol_s * (amx + amy + amz);
+    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
     r = r + (h[0] * amx + h[1] * amy + h[2] * amz);
-    return fabsf(d) > r;
+    take(g, fabsf(d) - r, T);
 }
 
 /* Box face normals and the nine cross axes X_k x H_i of the orthographic
  * test, each projection computed directly from M (see the top comment). */
-int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
+int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o, int *band)
 {
     const float *h = f->half, *hx = o->hx, *hy = o->hy, *hz = o->hz;
     float tol_s = f->eps_k * o->s + f->tol_t;
     float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
     float X[3][3], Y[3][3], Z[3][3];
     cross_terms(o, X, Y, Z);
-    int sep = 0;
+    gaps g = {-INFINITY, -INFINITY};
     for (int i = 0; i < 3; i++) {
         int j = other_j[i], k = other_k[i];
         float ax = fabsf(hx[i]), ay = fabsf(hy[i]), az = fabsf(hz[i]);
         /* M = N_i = H_j x H_k */
-        sep |= axis_ortho(f, o, t, X[j][k], Y[j][k], Z[j][k], tol_s);
+        axis_ortho(f, o, t, X[j][k], Y[j][k], Z[j][k], tol_s, &g);
         /* M = X x H_i = (0, -hz_i, hy_i) */
         float d = hy[i] * t[2] - hz[i] * t[1];
-        float r = fabsf(X[i][j]) + fabsf(X[i][k]) + tol_s * (az + ay) + SATC_TINY;
+        float T = tol_s * (az + ay);
+        float r = fabsf(X[i][j]) + fabsf(X[i][k]) + T + SATC_TINY;
         r = r + (h[1] * az + h[2] * ay);
-        sep |= fabsf(d) > r;
+        take(&g, fabsf(d) - r, T);
         /* M = Y x H_i = (hz_i, 0, -hx_i) */
         d = hz[i] * t[0] - hx[i] * t[2];
-        r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + tol_s * (az + ax) + SATC_TINY;
+        T = tol_s * (az + ax);
+        r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + T + SATC_TINY;
         r = r + (h[0] * az + h[2] * ax);
-        sep |= fabsf(d) > r;
+        take(&g, fabsf(d) - r, T);
         /* M = Z x H_i = (-hy_i, hx_i, 0) */
         d = hx[i] * t[1] - hy[i] * t[0];
-        r = fabsf(Z[i][j]) + fabsf(Z[i][k]) + tol_s * (ay + ax) + SATC_TINY;
+        T = tol_s * (ay + ax);
+        r = fabsf(Z[i][j]) + fabsf(Z[i][k]) + T + SATC_TINY;
         r = r + (h[0] * ay + h[1] * ax);
-        sep |= fabsf(d) > r;
+        take(&g, fabsf(d) - r, T);
     }
-    return sep;
+    return gaps_result(&g, band);
 }
 
 /* One point (frame coordinates) inside every plane of the perspective
@@ -324,9 +358,10 @@ static inline int side_face(float delta, float qz, float v, float v0, float v1, 
  * here. The frustum is cut at fb = min(f, top of the sphere) as for boxes.
  * Returns 1 when separated.
  */
-int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k, const satc_box_frame *o)
+int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k, const satc_box_frame *o,
+                              float sg)
 {
-    float tol = f->eps_k * o->s + f->tol_t + SATC_TINY;
+    float tol = (f->eps_k * o->s + f->tol_t + SATC_TINY) * sg;
     float rt = o->rad + tol;
     float rr = rt * rt + SPHERE_D2_FLOOR;
     float top = o->dz + rt;
@@ -385,9 +420,9 @@ int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k, cons
 }
 
 /* Orthographic frustum (a box): the nearest point is the clamped center. */
-int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
+int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o, float sg)
 {
-    float tol = f->eps_k * o->s + f->tol_t + SATC_TINY;
+    float tol = (f->eps_k * o->s + f->tol_t + SATC_TINY) * sg;
     float rt = o->rad + tol;
     float rr = rt * rt + SPHERE_D2_FLOOR;
     float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
@@ -405,23 +440,39 @@ unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *k, const s
 {
     satc_box_frame o;
     satc_load_ref(f, k, b, i, &o);
-    if (f->kind == SATC_FRUSTUM_PLANES)
-        return satc_classify_vol_ref(f, &o, (int)b->form, flags);
-    int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
-    satc_planes p = ortho ? satc_planes_ortho_ref(f, &o) : satc_planes_persp_ref(f, &o);
-    if (p.out)
-        return SATC_OUTSIDE;
-    if ((flags & SATC_K_EXACT) && p.undecided) {
-        int sep;
-        if (b->form == SATC_FORM_SPHERES)
-            sep = ortho ? satc_sphere_sep_ortho_ref(f, &o) : satc_sphere_sep_persp_ref(f, k, &o);
-        else
-            sep = ortho ? satc_axes_ortho_ref(f, &o)
-                        : !satc_point_in_persp_ref(f, &o) && satc_axes_persp_ref(f, &o);
-        if (sep)
+    int exact = (flags & SATC_K_EXACT) != 0, band = 0;
+    unsigned c;
+    if (f->kind == SATC_FRUSTUM_PLANES) {
+        c = satc_classify_vol_ref(f, &o, (int)b->form, flags, &band);
+    } else {
+        int ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+        satc_planes p = ortho ? satc_planes_ortho_ref(f, &o) : satc_planes_persp_ref(f, &o);
+        if (p.out)
             return SATC_OUTSIDE;
+        band = p.band;
+        if (exact && p.undecided) {
+            int sep, tb = 0;
+            if (b->form == SATC_FORM_SPHERES) {
+                sep = ortho ? satc_sphere_sep_ortho_ref(f, &o, 1.0f)
+                            : satc_sphere_sep_persp_ref(f, k, &o, 1.0f);
+                /* Band: kept, but separated with the tolerance negated. */
+                if (!sep)
+                    tb = ortho ? satc_sphere_sep_ortho_ref(f, &o, -1.0f)
+                               : satc_sphere_sep_persp_ref(f, k, &o, -1.0f);
+            } else {
+                sep = ortho ? satc_axes_ortho_ref(f, &o, &tb)
+                            : !satc_point_in_persp_ref(f, &o) && satc_axes_persp_ref(f, &o, &tb);
+            }
+            if (sep)
+                return SATC_OUTSIDE;
+            band |= tb;
+        }
+        c = p.inside ? SATC_INSIDE : SATC_INTERSECTING;
     }
-    return p.inside ? SATC_INSIDE : SATC_INTERSECTING;
+    /* Exact mode's second stage: band cases decided again in double. */
+    if (exact && band && c != SATC_OUTSIDE && satc_redecide(f, b, i))
+        return SATC_OUTSIDE;
+    return c;
 }
 
 static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,

@@ -25,6 +25,7 @@ typedef struct satc_planes {
     int out;       /* outside one plane: culled */
     int inside;    /* inside all planes */
     int undecided; /* crosses two or more planes: exact mode tests the other axes */
+    int band;      /* some plane's computed gap lies above -tol: exact mode's band */
 } satc_planes;
 
 void satc_load_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b, size_t i,
@@ -32,15 +33,19 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batc
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o);
-int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
-int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
+/* The exact tiers return 1 when separated; *band (not NULL) is set when
+ * some axis's computed gap lies within twice its tolerance below the
+ * decision (gap + 2 T > 0): a band case for satc_redecide. The sphere
+ * tiers take sg = 1, or -1 for the band test (tolerance negated). */
+int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o, int *band);
+int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o, int *band);
 int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k,
-                              const satc_box_frame *o);
-int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
+                              const satc_box_frame *o, float sg);
+int satc_sphere_sep_ortho_ref(const satc_frustum *f, const satc_box_frame *o, float sg);
 satc_planes satc_planes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int form);
-int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o);
+int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int *band);
 unsigned satc_classify_vol_ref(const satc_frustum *f, const satc_box_frame *o, int form,
-                               unsigned flags);
+                               unsigned flags, int *band);
 unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b,
                            size_t i, unsigned flags);
 

@@ -18,7 +18,7 @@ add_library(satc STATIC
   ${SATC_DIR}/src/boxes.c ${SATC_DIR}/src/convert.c ${SATC_DIR}/src/cull.c ${SATC_DIR}/src/dispatch.c
   ${SATC_DIR}/src/frustum.c ${SATC_DIR}/src/frustum_double.c ${SATC_DIR}/src/groups.c
   ${SATC_DIR}/src/frustum_matrix.c ${SATC_DIR}/src/planes.c ${SATC_DIR}/src/query.c
-  ${SATC_DIR}/src/query_refine.c ${SATC_DIR}/src/views.c ${SATC_DIR}/src/views_pre.c
+  ${SATC_DIR}/src/query_refine.c ${SATC_DIR}/src/redecide.c ${SATC_DIR}/src/views.c ${SATC_DIR}/src/views_pre.c
   ${SATC_DIR}/src/scalar/cull_planes.c
   ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c)
 target_include_directories(satc PUBLIC ${SATC_DIR}/include

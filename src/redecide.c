@@ -29,7 +29,10 @@
 #include "query_internal.h"
 
 #define SATC_REDECIDE_REL 0x1p-40
-#define TINY_D 0x1p-600
+/* Absolute floor per unit of |M|_1: under denormals-are-zero a subnormal
+ * float input reads as 0 here too (the conversion to double), moving a
+ * volume by less than 2^-126 per component (satc.h); 2^-110 covers it. */
+#define TINY_D 0x1p-110
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static double norm1(const double a[3]) { return fabs(a[0]) + fabs(a[1]) + fabs(a[2]); }
@@ -56,7 +59,8 @@ typedef struct poly {
  * of everything its projections sum (docs/error-bound.md §11). */
 typedef struct vol {
     double p[3], H[3][3], r, q;
-    double s; /* at least the float loader's S (the tolerance's scale) */
+    double s;   /* at least the float loader's S (the tolerance's scale) */
+    double dev; /* >= ||F F^T - I||: how far the frame is from orthonormal */
     int sphere;
 } vol;
 
@@ -90,10 +94,11 @@ static int load(const satc_frustum *f, const satc_batch *b, size_t i, vol *v)
      * instance's local-offset term is below cmag). */
     v->s = (norm1(v->p) + sh + (b->form == SATC_FORM_INSTANCES ? d.cmag : 0.0)) * (1 + 0x1p-16) +
            (double)SATC_S_FLOOR;
-    /* A sphere maps to an ellipsoid in frame coordinates: the frame rows
-     * are orthonormal only within SATC_FRAME_TOLERANCE, so its radius
-     * there is at most r (1 + dev), dev >= ||F F^T - I|| (a sum of
-     * entries bounds the spectral norm; 2 dev bounds sigma_max - 1). */
+    /* The frame rows are orthonormal only within SATC_FRAME_TOLERANCE:
+     * dev >= ||F F^T - I|| (a sum of entries bounds the spectral norm). A
+     * sphere maps to an ellipsoid of radius at most r (1 + dev) in frame
+     * coordinates, and the camera's frustum {E + F^T y} to within dev |y|
+     * of the frame's (satc_redecide adds that to the tolerance). */
     double dev = 0;
     for (int a = 0; a < 3; a++)
         for (int c = 0; c < 3; c++) {
@@ -102,15 +107,25 @@ static int load(const satc_frustum *f, const satc_batch *b, size_t i, vol *v)
             dev += fabs(g - (a == c));
         }
     v->r = d.r * (1 + dev + SATC_REDECIDE_REL);
+    v->dev = dev;
     v->sphere = d.sphere;
     v->q = q + v->r;
     return isfinite(v->q);
 }
 
+/* The slope s = fl(b / n) within half an ulp of b / n, widened outward
+ * to hold the camera's own (the exact frustum is the camera's, satc.h). */
+static double widen(double s, int up)
+{
+    double e = fabs(s) * 0x1p-24;
+    return up ? s + e : s - e;
+}
+
 /* The perspective frustum cut at depth fb (finite): 8 vertices t (x, y, 1). */
 static void persp_poly(const satc_frustum *f, double fb, poly *P)
 {
-    const double xs[2] = {f->x0, f->x1}, ys[2] = {f->y0, f->y1}, zs[2] = {f->n, fb};
+    const double xs[2] = {widen(f->x0, 0), widen(f->x1, 1)}, ys[2] = {widen(f->y0, 0), widen(f->y1, 1)};
+    const double zs[2] = {f->n, fb};
     P->nv = 8;
     for (int c = 0; c < 8; c++) {
         double z = zs[c >> 2];
@@ -128,10 +143,18 @@ static void persp_poly(const satc_frustum *f, double fb, poly *P)
 /* The orthographic frustum box. */
 static void ortho_poly(const satc_frustum *f, poly *P)
 {
+    /* The box as bounds (a camera's) and as center and half sizes rounded
+     * from them (a query box's own fields): the union holds either. */
+    const double lo[3] = {f->x0, f->y0, f->n}, hi[3] = {f->x1, f->y1, f->f};
+    double a[3], z[3];
+    for (int k = 0; k < 3; k++) {
+        double c = f->center[k], h = f->half[k];
+        a[k] = fmin(lo[k], c - h), z[k] = fmax(hi[k], c + h);
+    }
     P->nv = 8;
     for (int c = 0; c < 8; c++)
         for (int k = 0; k < 3; k++)
-            P->v[c][k] = (double)f->center[k] + ((c >> k & 1) ? (double)f->half[k] : -(double)f->half[k]);
+            P->v[c][k] = (c >> k & 1) ? z[k] : a[k];
     const double I[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     P->nn = P->ne = 3;
     memcpy(P->nrm, I, sizeof I);
@@ -187,7 +210,7 @@ static double box_gap(const poly *P, const vol *v, const double M[3], double tol
         lo = s < lo ? s : lo;
         hi = s > hi ? s : hi;
     }
-    double T = a * (SATC_REDECIDE_REL * (v->q + P->vmax) + tol_t) + TINY_D;
+    double T = a * (SATC_REDECIDE_REL * (v->q + P->vmax) + tol_t + TINY_D);
     double g1 = lo - (d + r), g2 = (d - r) - hi;
     return (g1 > g2 ? g1 : g2) - T;
 }
@@ -238,7 +261,7 @@ static double sphere_gap(const poly *P, const vol *v, const double u[3], double 
         hi = s > hi ? s : hi;
     }
     double len = sqrt(dot3(u, u)) * (1 + SATC_REDECIDE_REL);
-    double T = a * SATC_REDECIDE_REL * (norm1(v->p) + P->vmax + v->r) + TINY_D;
+    double T = a * (SATC_REDECIDE_REL * (norm1(v->p) + P->vmax + v->r) + TINY_D);
     return (dot3(u, v->p) - hi) - (v->r + tol_t) * len - T;
 }
 
@@ -279,13 +302,9 @@ int satc_redecide(const satc_frustum *f, const satc_batch *b, size_t i)
         return 0;
     static const poly zero;
     poly P = zero;
-    /* What the float tiers promise to keep, kept here too (satc.h: a
-     * volume is culled only when some axis's gap exceeds (eps_k - e) |M|_1
-     * S + tol_t |M|_1, e the rounding bound of its class, at most 10.5 u
-     * on the planes and (12 + 4.5 K) u on the other axes, so eps_k -
-     * 10.5 u covers every class; docs/error-bound.md §11). */
-    double keep = (double)f->eps_k - 10.5 * 0x1p-24;
-    double tol_t = (keep > 0 ? keep : 0) * v.s + (double)f->tol_t;
+    /* The constant term: the frustum's tol_t (geometry), and the frame's
+     * distance from orthonormal over the volume's reach (see load). */
+    double tol_t = (double)f->tol_t + 2 * v.dev * v.s;
     if (f->kind == SATC_FRUSTUM_PLANES) {
         if (v.sphere || f->nverts == 0)
             return 0; /* spheres: the plane test alone (satc.h) */

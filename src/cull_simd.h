@@ -229,24 +229,43 @@ SATC_AI vplanes planes_ortho_v(const vconst *k, const vbox *o, M bad, const int 
     return p;
 }
 
-/* gap_of(): the frustum's interval on M, scaled by fb where it grows. */
-SATC_AI V gap_v(V d, V r, V plo, V phi, V n, V fb, V zero)
+/* The axes' verdicts (gaps in the reference): separated lanes, and lanes
+ * an axis would separate with 2 T less tolerance (the band). */
+typedef struct vgaps {
+    M s, b;
+} vgaps;
+
+/* take2(): a < m0 or b > m1 separates; with 2 T less, the band. */
+SATC_AI void take2_v(vgaps *g, V a, V b, V T, V m0, V m1)
+{
+    V T2 = v_add(T, T);
+    g->s = m_or(g->s, m_or(v_lt(a, m0), v_gt(b, m1)));
+    g->b = m_or(g->b, m_or(v_lt(v_sub(a, T2), m0), v_gt(v_add(b, T2), m1)));
+}
+
+/* take_sep(): the frustum's interval on M, scaled by fb where it grows. */
+SATC_AI void take_sep_v(vgaps *g, V d, V r, V T, V plo, V phi, V n, V fb, V zero)
 {
     /* (c ? fb : n) * plo is the same product as c ? fb * plo : n * plo. */
     V m0 = v_mul(v_sel(v_lt(plo, zero), fb, n), plo);
     V m1 = v_mul(v_sel(v_gt(phi, zero), fb, n), phi);
-    return v_max(v_sub(m0, v_add(d, r)), v_sub(v_sub(d, r), m1));
+    take2_v(g, v_add(d, r), v_sub(d, r), T, m0, m1);
 }
 
-/* take(): the running largest gap and largest gap + 2 T. */
-typedef struct vgaps {
-    V s, b;
-} vgaps;
-
-SATC_AI void take_v(vgaps *g, V gap, V T)
+/* One-sided: a < m0 separates (the lower sides of the side planes). */
+SATC_AI void take_lo_v(vgaps *g, V a, V T, V m0)
 {
-    g->s = v_max(gap, g->s);
-    g->b = v_max(v_add(gap, v_add(T, T)), g->b);
+    V T2 = v_add(T, T);
+    g->s = m_or(g->s, v_lt(a, m0));
+    g->b = m_or(g->b, v_lt(v_sub(a, T2), m0));
+}
+
+/* One-sided: b > m1 separates (the orthographic axes' |d| > r). */
+SATC_AI void take_hi_v(vgaps *g, V b, V T, V m1)
+{
+    V T2 = v_add(T, T);
+    g->s = m_or(g->s, v_gt(b, m1));
+    g->b = m_or(g->b, v_gt(v_add(b, T2), m1));
 }
 
 /* An exact tier's answer: separated lanes, and kept lanes in the band. */
@@ -256,9 +275,10 @@ typedef struct vsep {
 
 SATC_AI vsep gaps_result_v(const vconst *k, const vgaps *g)
 {
+    (void)k;
     vsep r;
-    r.sep = v_gt(g->s, k->zero);
-    r.band = m_andnot(v_gt(g->b, k->zero), r.sep);
+    r.sep = g->s;
+    r.band = m_andnot(g->b, g->s);
     return r;
 }
 
@@ -311,7 +331,7 @@ SATC_AI void axis_persp_v(const vconst *k, const V *x, size_t st, V mx, V my, V 
     V mx0 = v_mul(mx, k->x0), mx1 = v_mul(mx, k->x1), my0 = v_mul(my, k->y0), my1 = v_mul(my, k->y1);
     V plo = v_add(v_add(mz, v_min(mx0, mx1)), v_min(my0, my1));
     V phi = v_add(v_add(mz, v_max(mx0, mx1)), v_max(my0, my1));
-    take_v(g, gap_v(d, r, plo, phi, k->n, fb, k->zero), T);
+    take_sep_v(g, d, r, T, plo, phi, k->n, fb, k->zero);
 }
 
 /* satc_axes_persp_ref for W lanes; stops once every lane is separated. */
@@ -325,12 +345,12 @@ SATC_NI vsep axes_persp_v(const vconst *k, const V *x, size_t st)
     V mx = v_mul(fb, k->fdx), my = v_mul(fb, k->fdy);
     V rx1 = v_add(x[(F_R + 1) * st], tol), rx0 = v_add(x[(F_R + 2) * st], tol);
     V ry1 = v_add(x[(F_R + 3) * st], tol), ry0 = v_add(x[(F_R + 4) * st], tol);
-    vgaps A = {v_set1(-INFINITY), v_set1(-INFINITY)};
-    take_v(&A, v_sub(mx, v_add(v_sub(dx, v_mul(k->x1, dz)), rx1)), tol);
-    take_v(&A, v_sub(mx, v_add(v_sub(v_mul(k->x0, dz), dx), rx0)), tol);
-    take_v(&A, v_sub(my, v_add(v_sub(dy, v_mul(k->y1, dz)), ry1)), tol);
-    take_v(&A, v_sub(my, v_add(v_sub(v_mul(k->y0, dz), dy), ry0)), tol);
-    if (m_bits(v_gt(A.s, zero)) == SATC_FULL)
+    vgaps A = {m_none(k), m_none(k)};
+    take_lo_v(&A, v_add(v_sub(dx, v_mul(k->x1, dz)), rx1), tol, mx);
+    take_lo_v(&A, v_add(v_sub(v_mul(k->x0, dz), dx), rx0), tol, mx);
+    take_lo_v(&A, v_add(v_sub(dy, v_mul(k->y1, dz)), ry1), tol, my);
+    take_lo_v(&A, v_add(v_sub(v_mul(k->y0, dz), dy), ry0), tol, my);
+    if (m_bits(A.s) == SATC_FULL)
         return gaps_result_v(k, &A);
 
     vcross g;
@@ -350,7 +370,7 @@ SATC_NI vsep axes_persp_v(const vconst *k, const V *x, size_t st)
         V gy0 = v_mul(ng, k->y0), gy1 = v_mul(ng, k->y1);
         V plo = v_add(hy(i), v_min(gy0, gy1));
         V phi = v_add(hy(i), v_max(gy0, gy1));
-        take_v(&A, gap_v(d, r, plo, phi, n, fb, zero), T);
+        take_sep_v(&A, d, r, T, plo, phi, n, fb, zero);
 
         /* M = U x H_i = (hz_i, 0, -hx_i). */
         d = v_sub(v_mul(hz(i), dx), v_mul(hx(i), dz));
@@ -360,7 +380,7 @@ SATC_NI vsep axes_persp_v(const vconst *k, const V *x, size_t st)
         V xg[2] = {v_mul(hz(i), k->x0), v_mul(hz(i), k->x1)};
         plo = v_sub(v_min(xg[0], xg[1]), hx(i));
         phi = v_sub(v_max(xg[0], xg[1]), hx(i));
-        take_v(&A, gap_v(d, r, plo, phi, n, fb, zero), T);
+        take_sep_v(&A, d, r, T, plo, phi, n, fb, zero);
 
         /* M = W x H_i for the four lateral edges W = (wx, wy, 1); the
          * products with wx, wy are shared between corners. */
@@ -377,7 +397,7 @@ SATC_NI vsep axes_persp_v(const vconst *k, const V *x, size_t st)
             V Mz = v_sub(xb[cx], ya[cy]);
             axis_persp_v(k, x, st, Mx[cy], My[cx], Mz, tol, fb, &A);
         }
-        if (m_bits(v_gt(A.s, zero)) == SATC_FULL)
+        if (m_bits(A.s) == SATC_FULL)
             break;
     }
     return gaps_result_v(k, &A);
@@ -423,7 +443,7 @@ SATC_AI void axis_ortho_v(const vconst *k, const V *x, size_t st, const V *t, V 
     V r = v_add(proj_sum_v(x, st, mx, my, mz), T);
     r = v_add(r, k->tiny);
     r = v_add(r, v_add(v_add(v_mul(k->h[0], amx), v_mul(k->h[1], amy)), v_mul(k->h[2], amz)));
-    take_v(g, v_sub(v_abs(d), r), T);
+    take_hi_v(g, v_abs(d), T, r);
 }
 
 /* satc_axes_ortho_ref for W lanes. */
@@ -435,7 +455,7 @@ SATC_NI vsep axes_ortho_v(const vconst *k, const V *x, size_t st)
               v_sub(x[F_DZ * st], k->c[2])};
     vcross g;
     cross_v(&g, x, st);
-    vgaps a = {v_set1(-INFINITY), v_set1(-INFINITY)};
+    vgaps a = {m_none(k), m_none(k)};
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
         V ax = v_abs(hx(i)), ay = v_abs(hy(i)), az = v_abs(hz(i));
@@ -446,20 +466,20 @@ SATC_NI vsep axes_ortho_v(const vconst *k, const V *x, size_t st)
         V T = v_mul(tol, v_add(az, ay));
         V r = v_add(v_add(ABS_PAIR(X, i, j), ABS_PAIR(X, i, q)), T);
         r = v_add(v_add(r, k->tiny), v_add(v_mul(h[1], az), v_mul(h[2], ay)));
-        take_v(&a, v_sub(v_abs(d), r), T);
+        take_hi_v(&a, v_abs(d), T, r);
         /* M = Y x H_i */
         d = v_sub(v_mul(hz(i), t[0]), v_mul(hx(i), t[2]));
         T = v_mul(tol, v_add(az, ax));
         r = v_add(v_add(ABS_PAIR(Y, i, j), ABS_PAIR(Y, i, q)), T);
         r = v_add(v_add(r, k->tiny), v_add(v_mul(h[0], az), v_mul(h[2], ax)));
-        take_v(&a, v_sub(v_abs(d), r), T);
+        take_hi_v(&a, v_abs(d), T, r);
         /* M = Z x H_i */
         d = v_sub(v_mul(hx(i), t[1]), v_mul(hy(i), t[0]));
         T = v_mul(tol, v_add(ay, ax));
         r = v_add(v_add(ABS_PAIR(Z, i, j), ABS_PAIR(Z, i, q)), T);
         r = v_add(v_add(r, k->tiny), v_add(v_mul(h[0], ay), v_mul(h[1], ax)));
-        take_v(&a, v_sub(v_abs(d), r), T);
-        if (m_bits(v_gt(a.s, k->zero)) == SATC_FULL)
+        take_hi_v(&a, v_abs(d), T, r);
+        if (m_bits(a.s) == SATC_FULL)
             break;
     }
     return gaps_result_v(k, &a);
@@ -484,9 +504,12 @@ SATC_NI vsep axes_ortho_v(const vconst *k, const V *x, size_t st)
 #define PEND_LANES 64
 #define PEND_ROW (PEND_LANES / W + 1) /* vectors per row */
 
-typedef union vpend {
-    V v[F_N + 1][PEND_ROW];
-    float f[F_N + 1][PEND_ROW * W];
+typedef struct vpend {
+    union {
+        V v[F_N + 1][PEND_ROW];
+        float f[F_N + 1][PEND_ROW * W];
+    };
+    uint64_t band[SATC_CHUNK_WORDS]; /* exact mode's band lanes (satc_redecide) */
 } vpend;
 
 SATC_AI unsigned pend_push(vpend *pd, unsigned np, const vbox *o, V pos, unsigned bits)
@@ -530,15 +553,15 @@ SATC_AI void set_pos_bits(uint64_t *words, const float *pos, unsigned bits)
 
 /* Runs the exact tier on waiting vector v and culls its separated lanes
  * among `valid`. */
-SATC_AI void pend_run(const vconst *k, const vpend *pd, unsigned v, uint64_t *vis,
-                      uint64_t *band, unsigned valid, const int sphere, const int ortho)
+SATC_AI void pend_run(const vconst *k, vpend *pd, unsigned v, uint64_t *vis, unsigned valid,
+                      const int sphere, const int ortho)
 {
     vsep r = exact_v(k, &pd->v[0][v], PEND_ROW, sphere, ortho);
     for (unsigned b = m_bits(r.sep) & valid; b; b &= b - 1) {
         unsigned j = (unsigned)pd->f[F_N][v * W + satc_ctz(b)];
         vis[j >> 6] &= ~((uint64_t)1 << (j & 63));
     }
-    set_pos_bits(band, &pd->f[F_N][v * W], m_bits(r.band) & valid);
+    set_pos_bits(pd->band, &pd->f[F_N][v * W], m_bits(r.band) & valid);
 }
 
 /* Tests every full waiting vector; returns how many lanes are left. With
@@ -546,11 +569,11 @@ SATC_AI void pend_run(const vconst *k, const vpend *pd, unsigned v, uint64_t *vi
  * Out of line: it runs once per PEND_LANES waiting lanes, and one copy per
  * kernel rather than per call site keeps compile time down. */
 SATC_NI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *vis,
-                            uint64_t *band, const int sphere, const int ortho, int last)
+                            const int sphere, const int ortho, int last)
 {
     unsigned full = np / W;
     for (unsigned v = 0; v < full; v++)
-        pend_run(k, pd, v, vis, band, SATC_FULL, sphere, ortho);
+        pend_run(k, pd, v, vis, SATC_FULL, sphere, ortho);
     np -= full * W;
     if (np) {
         for (int q = 0; q <= F_N; q++)
@@ -561,7 +584,7 @@ SATC_NI unsigned pend_drain(const vconst *k, vpend *pd, unsigned np, uint64_t *v
             for (unsigned j = np; j < W; j++)
                 pd->f[q][j] = pd->f[q][np - 1];
         }
-        pend_run(k, pd, 0, vis, band, (1u << np) - 1u, sphere, ortho);
+        pend_run(k, pd, 0, vis, (1u << np) - 1u, sphere, ortho);
         np = 0;
     }
     return np;
@@ -583,8 +606,8 @@ SATC_AI void redecide_v(const satc_frustum *f, const satc_batch *b, size_t first
 /* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
 SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
                     int rec_ok, vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
-                    uint64_t *band, const int form, const int ortho, const int exact,
-                    const int classify, const int soa)
+                    const int form, const int ortho, const int exact, const int classify,
+                    const int soa)
 {
     const int need_in = exact || classify;
     const int sphere = form == SATC_FORM_SPHERES;
@@ -611,7 +634,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
             bb = (bb | m_bits(r.band)) & vb;
             ub = 0;
         }
-        band[pos >> 6] |= (uint64_t)bb << (pos & 63);
+        pd->band[pos >> 6] |= (uint64_t)bb << (pos & 63);
     }
     vis[pos >> 6] |= (uint64_t)vb << (pos & 63);
     if (classify)
@@ -619,7 +642,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     if (ub) {
         unsigned np = pend_push(pd, *npend, &o, v_add(k->lane, v_set1((float)pos)), ub);
         if (np >= PEND_LANES)
-            np = pend_drain(k, pd, np, vis, band, sphere, ortho, 0);
+            np = pend_drain(k, pd, np, vis, sphere, ortho, 0);
         *npend = np;
     }
 }
@@ -636,10 +659,9 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     vconst k;
     vpend pd;
     unsigned np = 0;
-    uint64_t band[SATC_CHUNK_WORDS];
     vconst_init(&k, f);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-        vis[w] = inside[w] = band[w] = 0;
+        vis[w] = inside[w] = pd.band[w] = 0;
 
     /* Records may be read 4 bytes past their last field before the call's
      * last element: in every vector but the one holding it. */
@@ -648,13 +670,13 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
      * once per kernel (compile time and code size). */
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
-        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, band,
-               form, ortho, exact, classify, soa);
+        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, form,
+               ortho, exact, classify, soa);
     }
     if (exact && np)
-        pend_drain(&k, &pd, np, vis, band, sphere, ortho, 1);
+        pend_drain(&k, &pd, np, vis, sphere, ortho, 1);
     if (exact)
-        redecide_v(f, b, first, vis, inside, band);
+        redecide_v(f, b, first, vis, inside, pd.band);
 }
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode

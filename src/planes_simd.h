@@ -67,7 +67,7 @@ SATC_AI void axis_vol_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz
         lo = v_min(p, lo);
         hi = v_max(p, hi);
     }
-    take_v(g, v_max(v_sub(v_sub(d, r), hi), v_sub(lo, v_add(d, r))), T);
+    take2_v(g, v_add(d, r), v_sub(d, r), T, lo, hi);
 }
 
 /* satc_axes_vol_ref for W lanes; stops once every lane is separated. */
@@ -77,12 +77,12 @@ SATC_NI vsep axes_vol_v(const vconst *k, const V *x, size_t st)
     V tol = v_add(v_mul(k->epsk, x[F_S * st]), k->tolt);
     vcross g;
     cross_v(&g, x, st);
-    vgaps a = {v_set1(-INFINITY), v_set1(-INFINITY)};
+    vgaps a = {m_none(k), m_none(k)};
     for (int i = 0; i < 3; i++) {
         int j = satc_oj[i], q = satc_ok[i];
         axis_vol_v(k, x, st, g.X[j][q], g.Y[j][q], g.Z[j][q], tol, &a);
     }
-    for (uint32_t e = 0; e < f->nedges && m_bits(v_gt(a.s, k->zero)) != SATC_FULL; e++) {
+    for (uint32_t e = 0; e < f->nedges && m_bits(a.s) != SATC_FULL; e++) {
         V ex = v_set1(f->edge[e][0]), ey = v_set1(f->edge[e][1]), ez = v_set1(f->edge[e][2]);
         for (int i = 0; i < 3; i++) {
             V mx = v_sub(v_mul(ey, hz(i)), v_mul(ez, hy(i)));

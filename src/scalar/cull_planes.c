@@ -57,7 +57,7 @@ satc_planes satc_planes_vol_ref(const satc_frustum *f, const satc_box_frame *o, 
 /* Axis M: the box's interval against the volume's vertices' (seed 004's
  * test with the volume as a polytope). */
 static void axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
-                     float tol_s, float *gs, float *gb)
+                     float tol_s, int *sep, int *band)
 {
     float d = mx * o->dx + my * o->dy + mz * o->dz;
     float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
@@ -73,11 +73,9 @@ static void axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, f
         lo = p < lo ? p : lo;
         hi = p > hi ? p : hi;
     }
-    float a = (d - r) - hi, b = lo - (d + r);
-    float g = a > b ? a : b;
-    *gs = g > *gs ? g : *gs;
-    float gt = g + (T + T);
-    *gb = gt > *gb ? gt : *gb;
+    float T2 = T + T;
+    *sep |= (d - r > hi) | (d + r < lo);
+    *band |= ((d - r) + T2 > hi) | ((d + r) - T2 < lo);
 }
 
 /*
@@ -91,13 +89,13 @@ int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int *band)
     const float *hx = o->hx, *hy = o->hy, *hz = o->hz;
     float tol_s = f->eps_k * o->s + f->tol_t;
     static const int oj[3] = {1, 0, 0}, ok[3] = {2, 2, 1};
-    float gs = -INFINITY, gb = -INFINITY;
+    int sep = 0, bd = 0;
     for (int i = 0; i < 3; i++) {
         int j = oj[i], k = ok[i];
         float nx = hy[j] * hz[k] - hz[j] * hy[k];
         float ny = hz[j] * hx[k] - hx[j] * hz[k];
         float nz = hx[j] * hy[k] - hy[j] * hx[k];
-        axis_vol(f, o, nx, ny, nz, tol_s, &gs, &gb);
+        axis_vol(f, o, nx, ny, nz, tol_s, &sep, &bd);
     }
     for (uint32_t e = 0; e < f->nedges; e++) {
         const float *E = f->edge[e];
@@ -105,12 +103,12 @@ int satc_axes_vol_ref(const satc_frustum *f, const satc_box_frame *o, int *band)
             float mx = E[1] * hz[i] - E[2] * hy[i];
             float my = E[2] * hx[i] - E[0] * hz[i];
             float mz = E[0] * hy[i] - E[1] * hx[i];
-            axis_vol(f, o, mx, my, mz, tol_s, &gs, &gb);
+            axis_vol(f, o, mx, my, mz, tol_s, &sep, &bd);
         }
     }
     if (band)
-        *band = gb > 0.0f;
-    return gs > 0.0f;
+        *band = bd && !sep;
+    return sep;
 }
 
 /* The class of one volume against a plane volume. Spheres: the plane test

@@ -70,30 +70,33 @@ satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o
 /* Frustum interval on axis M from its near-corner support [plo, phi] at unit
  * depth (Eberly §4): scaled by the far depth where it grows, the near
  * depth where it shrinks. */
-static inline float gap_of(float d, float r, float plo, float phi, float n, float fb)
+/* The axes' verdicts: sep when some axis separates (its computed gap
+ * exceeds its tolerance T), band when one would with 2 T less (the gap
+ * lies above -T: within the float band, for satc_redecide). */
+typedef struct gaps {
+    int s, b;
+} gaps;
+
+static inline void take2(gaps *g, float a, float b, float T, float m0, float m1)
+{
+    float T2 = T + T;
+    g->s |= (a < m0) | (b > m1);
+    g->b |= (a - T2 < m0) | (b + T2 > m1);
+}
+
+static inline void take_sep(gaps *g, float d, float r, float T, float plo, float phi, float n,
+                            float fb)
 {
     float m0 = plo < 0.0f ? fb * plo : n * plo;
     float m1 = phi > 0.0f ? fb * phi : n * phi;
-    return max_ref(m0 - (d + r), (d - r) - m1);
-}
-
-/* Running gaps of the axes tested: gs the largest gap (> 0: separated),
- * gb the largest gap + 2 T (> 0: within the band on some axis). */
-typedef struct gaps {
-    float s, b;
-} gaps;
-
-static inline void take(gaps *g, float gap, float T)
-{
-    g->s = max_ref(gap, g->s);
-    g->b = max_ref(gap + (T + T), g->b);
+    take2(g, d + r, d - r, T, m0, m1);
 }
 
 static inline int gaps_result(const gaps *g, int *band)
 {
     if (band)
-        *band = g->b > 0.0f;
-    return g->s > 0.0f;
+        *band = g->b && !g->s;
+    return g->s;
 }
 
 /* A general axis M = (mx, my, mz) against the perspective frustum. */
@@ -109,7 +112,7 @@ static void axis_persp(const satc_frustum *f, const satc_box_frame *o, float mx,
     float mx0 = mx * f->x0, mx1 = mx * f->x1, my0 = my * f->y0, my1 = my * f->y1;
     float plo = mz + min_ref(mx0, mx1) + min_ref(my0, my1);
     float phi = mz + max_ref(mx0, mx1) + max_ref(my0, my1);
-    take(g, gap_of(d, r, plo, phi, f->n, fb), T);
+    take_sep(g, d, r, T, plo, phi, f->n, fb);
 }
 
 /* The other two axis indices of i, increasing: how radii sum over j != i. */
@@ -151,16 +154,16 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
     float rz = o->r[0] + tol_s;
     float top = o->dz + rz;
     float fb = top < f->f ? top : f->f;
-    gaps g = {-INFINITY, -INFINITY};
+    gaps g = {0, 0};
 
     /* Lower sides of the side planes: interval [fb * (x0 - x1), 0]. */
     float rx1 = o->r[1] + tol_s, rx0 = o->r[2] + tol_s;
     float ry1 = o->r[3] + tol_s, ry0 = o->r[4] + tol_s;
     float mx = fb * f->dx, my = fb * f->dy;
-    take(&g, mx - (o->dx - f->x1 * o->dz + rx1), tol_s);
-    take(&g, mx - (f->x0 * o->dz - o->dx + rx0), tol_s);
-    take(&g, my - (o->dy - f->y1 * o->dz + ry1), tol_s);
-    take(&g, my - (f->y0 * o->dz - o->dy + ry0), tol_s);
+    take2(&g, o->dx - f->x1 * o->dz + rx1, -INFINITY, tol_s, mx, INFINITY);
+    take2(&g, f->x0 * o->dz - o->dx + rx0, -INFINITY, tol_s, mx, INFINITY);
+    take2(&g, o->dy - f->y1 * o->dz + ry1, -INFINITY, tol_s, my, INFINITY);
+    take2(&g, f->y0 * o->dz - o->dy + ry0, -INFINITY, tol_s, my, INFINITY);
 
     float X[3][3], Y[3][3], Z[3][3];
     cross_terms(o, X, Y, Z);
@@ -178,7 +181,7 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
         float gy0 = ng * f->y0, gy1 = ng * f->y1;
         float plo = hy[i] + min_ref(gy0, gy1);
         float phi = hy[i] + max_ref(gy0, gy1);
-        take(&g, gap_of(d, r, plo, phi, n, fb), T);
+        take_sep(&g, d, r, T, plo, phi, n, fb);
 
         /* M = U x H_i = (hz_i, 0, -hx_i). */
         d = hz[i] * o->dx - hx[i] * o->dz;
@@ -187,7 +190,7 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
         float gx0 = hz[i] * f->x0, gx1 = hz[i] * f->x1;
         plo = min_ref(gx0, gx1) - hx[i];
         phi = max_ref(gx0, gx1) - hx[i];
-        take(&g, gap_of(d, r, plo, phi, n, fb), T);
+        take_sep(&g, d, r, T, plo, phi, n, fb);
 
         /* M = W x H_i, W = (wx, wy, 1) a lateral edge. */
         for (int c = 0; c < 4; c++) {
@@ -243,7 +246,7 @@ static void axis_ortho(const satc_frustum *f, const satc_box_frame *o, const flo
     float T = tol_s * (amx + amy + amz);
     float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
     r = r + (h[0] * amx + h[1] * amy + h[2] * amz);
-    take(g, fabsf(d) - r, T);
+    take2(g, -INFINITY, fabsf(d), T, -INFINITY, r);
 }
 
 /* Box face normals and the nine cross axes X_k x H_i of the orthographic
@@ -255,7 +258,7 @@ int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
     float t[3] = {o->dx - f->center[0], o->dy - f->center[1], o->dz - f->center[2]};
     float X[3][3], Y[3][3], Z[3][3];
     cross_terms(o, X, Y, Z);
-    gaps g = {-INFINITY, -INFINITY};
+    gaps g = {0, 0};
     for (int i = 0; i < 3; i++) {
         int j = other_j[i], k = other_k[i];
         float ax = fabsf(hx[i]), ay = fabsf(hy[i]), az = fabsf(hz[i]);
@@ -266,19 +269,19 @@ int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
         float T = tol_s * (az + ay);
         float r = fabsf(X[i][j]) + fabsf(X[i][k]) + T + SATC_TINY;
         r = r + (h[1] * az + h[2] * ay);
-        take(&g, fabsf(d) - r, T);
+        take2(&g, -INFINITY, fabsf(d), T, -INFINITY, r);
         /* M = Y x H_i = (hz_i, 0, -hx_i) */
         d = hz[i] * t[0] - hx[i] * t[2];
         T = tol_s * (az + ax);
         r = fabsf(Y[i][j]) + fabsf(Y[i][k]) + T + SATC_TINY;
         r = r + (h[0] * az + h[2] * ax);
-        take(&g, fabsf(d) - r, T);
+        take2(&g, -INFINITY, fabsf(d), T, -INFINITY, r);
         /* M = Z x H_i = (-hy_i, hx_i, 0) */
         d = hx[i] * t[1] - hy[i] * t[0];
         T = tol_s * (ay + ax);
         r = fabsf(Z[i][j]) + fabsf(Z[i][k]) + T + SATC_TINY;
         r = r + (h[0] * ay + h[1] * ax);
-        take(&g, fabsf(d) - r, T);
+        take2(&g, -INFINITY, fabsf(d), T, -INFINITY, r);
     }
     return gaps_result(&g, band);
 }

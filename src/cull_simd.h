@@ -236,11 +236,11 @@ typedef struct vgaps {
 } vgaps;
 
 /* take2(): a < m0 or b > m1 separates; with 2 T less, the band. */
-SATC_AI void take2_v(vgaps *g, V a, V b, V T, V m0, V m1)
+SATC_AI void take2_v(vgaps *g, V a, V b, V T, V m0, V m1, V zero)
 {
-    V T2 = v_add(T, T);
-    g->s = m_or(g->s, m_or(v_lt(a, m0), v_gt(b, m1)));
-    g->b = m_or(g->b, m_or(v_lt(v_sub(a, T2), m0), v_gt(v_add(b, T2), m1)));
+    V u = v_min(v_sub(a, m0), v_sub(m1, b));
+    g->s = m_or(g->s, v_lt(u, zero));
+    g->b = m_or(g->b, v_lt(u, v_add(T, T)));
 }
 
 /* take_sep(): the frustum's interval on M, scaled by fb where it grows. */
@@ -249,7 +249,7 @@ SATC_AI void take_sep_v(vgaps *g, V d, V r, V T, V plo, V phi, V n, V fb, V zero
     /* (c ? fb : n) * plo is the same product as c ? fb * plo : n * plo. */
     V m0 = v_mul(v_sel(v_lt(plo, zero), fb, n), plo);
     V m1 = v_mul(v_sel(v_gt(phi, zero), fb, n), phi);
-    take2_v(g, v_add(d, r), v_sub(d, r), T, m0, m1);
+    take2_v(g, v_add(d, r), v_sub(d, r), T, m0, m1, zero);
 }
 
 /* One-sided: a < m0 separates (the lower sides of the side planes). */

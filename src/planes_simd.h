@@ -67,7 +67,7 @@ SATC_AI void axis_vol_v(const vconst *k, const V *x, size_t st, V mx, V my, V mz
         lo = v_min(p, lo);
         hi = v_max(p, hi);
     }
-    take2_v(g, v_add(d, r), v_sub(d, r), T, lo, hi);
+    take2_v(g, v_add(d, r), v_sub(d, r), T, lo, hi, k->zero);
 }
 
 /* satc_axes_vol_ref for W lanes; stops once every lane is separated. */

@@ -73,9 +73,10 @@ static void axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, f
         lo = p < lo ? p : lo;
         hi = p > hi ? p : hi;
     }
-    float T2 = T + T;
-    *sep |= (d - r > hi) | (d + r < lo);
-    *band |= ((d - r) + T2 > hi) | ((d + r) - T2 < lo);
+    float a = (d + r) - lo, b = hi - (d - r);
+    float u = a < b ? a : b; /* < 0: separated (see take2 in cull_scalar.c) */
+    *sep |= u < 0.0f;
+    *band |= u < T + T;
 }
 
 /*

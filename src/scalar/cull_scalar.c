@@ -79,9 +79,12 @@ typedef struct gaps {
 
 static inline void take2(gaps *g, float a, float b, float T, float m0, float m1)
 {
-    float T2 = T + T;
-    g->s |= (a < m0) | (b > m1);
-    g->b |= (a - T2 < m0) | (b + T2 > m1);
+    /* u < 0: a < m0 or b > m1 (the difference of two floats has the
+     * sign of their order; under flush-to-zero a tiny one may read 0,
+     * which keeps). */
+    float u = min_ref(a - m0, m1 - b);
+    g->s |= u < 0.0f;
+    g->b |= u < T + T;
 }
 
 static inline void take_sep(gaps *g, float d, float r, float T, float plo, float phi, float n,

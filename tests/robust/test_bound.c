@@ -19,10 +19,15 @@
  * its frame geometry is recomputed in double and classified:
  *
  *  - keep: distance <= (1 - delta) d_keep, d_keep the distance below which
- *    the bound proves no test culls: (eps_k - e) S + tol_t for the exact
- *    tier's axes, e = (12 + 4.5 K) u S (perspective) or (12 S + 5 F) u
- *    (orthographic), and the plane tier's (eps_k S - 10.5 u |m|_1 S) /
- *    |m|_2. Never culled, both modes, FTZ/DAZ off and on.
+ *    the bound proves no float test culls: (eps_k - e) S + tol_t for the
+ *    exact tier's axes, e = (12 + 4.5 K) u S (perspective) or (12 S + 5 F)
+ *    u (orthographic), and the plane tier's (eps_k S - 10.5 u |m|_1 S) /
+ *    |m|_2. Never culled in conservative mode, FTZ/DAZ off and on. Exact
+ *    mode decides such band volumes again in double (issue 23) and may
+ *    cull them when they are truly apart: its keep side is the second
+ *    stage's band, 2^-40 of the magnitudes (checked here when the realized
+ *    distance is below 2^-41 S; touching volumes are the hunter's, the
+ *    oracle's and test_band's).
  *  - cull: distance along m >= (1 + delta) d_cull, where a kept volume
  *    has, along every tested axis M, a gap of at most (tol + e) |M|_1 /
  *    |M|_2 <= sqrt(3) (tol + e), and the computed axis leans from m by at
@@ -480,7 +485,9 @@ int main(int argc, char **argv)
                                         if (side == 1 && ftz)
                                             continue;
                                         int vis = visible(&o, &v, fm, paths[p], (satc_mode)mode, ftz);
-                                        if (side == 0 && vis != 1) {
+                                        int keep_side = mode == SATC_CONSERVATIVE ||
+                                                        ub <= (1 - DELTA) * 0x1p-41 * v.S;
+                                        if (side == 0 && keep_side && vis != 1) {
                                             if (t.fn++ < 3)
                                                 printf("  FN %s %s %s scale %g %s %s ftz %d: distance <= %.3e, "
                                                        "d_keep %.3e, S %.3e\n",

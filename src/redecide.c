@@ -59,8 +59,8 @@ typedef struct poly {
  * of everything its projections sum (docs/error-bound.md §11). */
 typedef struct vol {
     double p[3], H[3][3], r, q;
-    double s;   /* at least the float loader's S (the tolerance's scale) */
-    double dev; /* >= ||F F^T - I||: how far the frame is from orthonormal */
+    double dev;   /* >= ||F F^T - I||: how far the frame is from orthonormal */
+    double reach; /* |p|_1 + sum_j |H_j|_1: bounds |y| of every point y of the volume */
     int sphere;
 } vol;
 
@@ -92,8 +92,7 @@ static int load(const satc_frustum *f, const satc_batch *b, size_t i, vol *v)
     }
     /* S as the loaders define it, with room for their rounding (an
      * instance's local-offset term is below cmag). */
-    v->s = (norm1(v->p) + sh + (b->form == SATC_FORM_INSTANCES ? d.cmag : 0.0)) * (1 + 0x1p-16) +
-           (double)SATC_S_FLOOR;
+    v->reach = (norm1(v->p) + sh) * (1 + 0x1p-16);
     /* The frame rows are orthonormal only within SATC_FRAME_TOLERANCE:
      * dev >= ||F F^T - I|| (a sum of entries bounds the spectral norm). A
      * sphere maps to an ellipsoid of radius at most r (1 + dev) in frame
@@ -304,7 +303,7 @@ int satc_redecide(const satc_frustum *f, const satc_batch *b, size_t i)
     poly P = zero;
     /* The constant term: the frustum's tol_t (geometry), and the frame's
      * distance from orthonormal over the volume's reach (see load). */
-    double tol_t = (double)f->tol_t + 2 * v.dev * v.s;
+    double tol_t = (double)f->tol_t + 2 * v.dev * v.reach;
     if (f->kind == SATC_FRUSTUM_PLANES) {
         if (v.sphere || f->nverts == 0)
             return 0; /* spheres: the plane test alone (satc.h) */

@@ -15,12 +15,16 @@ set(SATC_FP_FLAGS -ffp-contract=off -fno-fast-math
 check_include_file(simde/x86/avx512.h SATC_HAS_SIMDE)
 
 add_library(satc STATIC
-  ${SATC_DIR}/src/boxes.c ${SATC_DIR}/src/convert.c ${SATC_DIR}/src/cull.c ${SATC_DIR}/src/dispatch.c
-  ${SATC_DIR}/src/frustum.c ${SATC_DIR}/src/frustum_double.c ${SATC_DIR}/src/groups.c
-  ${SATC_DIR}/src/frustum_matrix.c ${SATC_DIR}/src/planes.c ${SATC_DIR}/src/query.c
-  ${SATC_DIR}/src/query_refine.c ${SATC_DIR}/src/views.c ${SATC_DIR}/src/views_pre.c
+  ${SATC_DIR}/src/api/cull.c ${SATC_DIR}/src/core/batch.c
+  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/kernels/dispatch.c
+  ${SATC_DIR}/src/passes/groups.c ${SATC_DIR}/src/passes/queries.c ${SATC_DIR}/src/passes/query_geom.c
+  ${SATC_DIR}/src/passes/run.c
+  ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c
   ${SATC_DIR}/src/scalar/cull_planes.c
-  ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c)
+  ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c
+  ${SATC_DIR}/src/volumes/frustum.c ${SATC_DIR}/src/volumes/frustum_double.c
+  ${SATC_DIR}/src/volumes/frustum_matrix.c ${SATC_DIR}/src/volumes/planes.c
+  ${SATC_DIR}/src/volumes/query_volumes.c)
 target_include_directories(satc PUBLIC ${SATC_DIR}/include
                            PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/satc_config)
 target_compile_options(satc PRIVATE ${SATC_FP_FLAGS})

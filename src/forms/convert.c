@@ -1,0 +1,53 @@
+/* Any volume form to world AABBs (seed 002, "OBB to AABB conversion": the
+ * extent along world axis k is sum_j |H_j . e_k|), for engines and
+ * baselines that keep world AABBs. Computed in double from the stored
+ * floats (their products are exact there), then the center is rounded to
+ * nearest and the half size upward, past the center's rounding, so each
+ * float AABB contains its volume. */
+#include <math.h>
+#include <string.h>
+
+#include "../core/volume_d.h"
+
+
+/* Center c and half size h of volume i in world units, in double; 0 when
+ * the volume cannot be bounded (a mesh id past the table). */
+static int bounds(const satc_batch *b, size_t i, double c[3], double h[3])
+{
+    satc_vol_d v;
+    if (!satc_volume_d(b, i, &v))
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        c[k] = v.c[k];
+        h[k] = fabs(v.H[0][k]) + fabs(v.H[1][k]) + fabs(v.H[2][k]);
+    }
+    return 1;
+}
+
+satc_status satc_to_aabbs(const satc_batch *b, size_t first, size_t count, float *center,
+                          float *half)
+{
+    satc_status st = satc_check_volumes(b, first, count);
+    if (st != SATC_OK)
+        return st;
+    if (count && (!center || !half))
+        return SATC_ERR_NULL;
+    for (size_t j = 0; j < count; j++) {
+        double c[3] = {0, 0, 0}, h[3] = {0, 0, 0};
+        int ok = bounds(b, first + j, c, h);
+        float cf[3], hf[3];
+        for (int k = 0; k < 3; k++) {
+            cf[k] = (float)c[k];
+            /* Double sums of up to four exact products: relative error
+             * below 2^-50 of the magnitudes involved. */
+            double need = h[k] + fabs((double)cf[k] - c[k]) + 0x1p-50 * (fabs(c[k]) + h[k]);
+            hf[k] = satc_float_up(need);
+            ok &= isfinite(cf[k]) && isfinite(c[k]) && isfinite(h[k]) && !isnan(hf[k]);
+        }
+        for (int k = 0; k < 3; k++) { /* a non-finite volume: never culled, as itself */
+            center[3 * j + (size_t)k] = ok ? cf[k] : NAN;
+            half[3 * j + (size_t)k] = ok ? hf[k] : INFINITY;
+        }
+    }
+    return SATC_OK;
+}

@@ -180,14 +180,24 @@ SATC_NI vsep axes_persp_v(const vconst *k, const V *x, size_t st)
     return gaps_result_v(k, &A);
 }
 
-/* point_in_persp for W lanes. */
-SATC_AI M point_in_v(const vconst *k, V x, V y, V z)
+/* point_in_persp for W lanes, inside by mg: n + mg, f - mg and -mg. */
+typedef struct vmarg {
+    V n, f, neg;
+} vmarg;
+
+SATC_AI vmarg marg_v(const vconst *k, V mg)
 {
-    M m = m_and(v_ge(z, k->n), v_le(z, k->f));
-    m = m_and(m, v_le(v_sub(x, v_mul(k->x1, z)), k->zero));
-    m = m_and(m, v_le(v_sub(v_mul(k->x0, z), x), k->zero));
-    m = m_and(m, v_le(v_sub(y, v_mul(k->y1, z)), k->zero));
-    return m_and(m, v_le(v_sub(v_mul(k->y0, z), y), k->zero));
+    vmarg g = {v_add(k->n, mg), v_sub(k->f, mg), v_neg(mg)};
+    return g;
+}
+
+SATC_AI M point_in_v(const vconst *k, V x, V y, V z, const vmarg *g)
+{
+    M m = m_and(v_ge(z, g->n), v_le(z, g->f));
+    m = m_and(m, v_le(v_sub(x, v_mul(k->x1, z)), g->neg));
+    m = m_and(m, v_le(v_sub(v_mul(k->x0, z), x), g->neg));
+    m = m_and(m, v_le(v_sub(y, v_mul(k->y1, z)), g->neg));
+    return m_and(m, v_le(v_sub(v_mul(k->y0, z), y), g->neg));
 }
 
 /* satc_point_in_persp_ref for W lanes: the center, then the vertices
@@ -198,13 +208,14 @@ SATC_AI V pm(V a, V h, int plus) { return plus ? v_add(a, h) : v_sub(a, h); }
 SATC_NI M points_in_persp_v(const vconst *k, const V *x)
 {
     const V *hx = x + F_HX, *hy = x + F_HY, *hz = x + F_HZ;
-    M in = point_in_v(k, x[F_DX], x[F_DY], x[F_DZ]);
+    vmarg g = marg_v(k, v_add(v_mul(k->epsk, x[F_S]), k->tolt)); /* see the reference */
+    M in = point_in_v(k, x[F_DX], x[F_DY], x[F_DZ], &g);
     for (int s0 = 0; s0 < 2; s0++) {
         V x1 = pm(x[F_DX], hx[0], s0), y1 = pm(x[F_DY], hy[0], s0), z1 = pm(x[F_DZ], hz[0], s0);
         for (int s1 = 0; s1 < 2; s1++) {
             V x2 = pm(x1, hx[1], s1), y2 = pm(y1, hy[1], s1), z2 = pm(z1, hz[1], s1);
             for (int s2 = 0; s2 < 2; s2++)
-                in = m_or(in, point_in_v(k, pm(x2, hx[2], s2), pm(y2, hy[2], s2), pm(z2, hz[2], s2)));
+                in = m_or(in, point_in_v(k, pm(x2, hx[2], s2), pm(y2, hy[2], s2), pm(z2, hz[2], s2), &g));
         }
     }
     return in;

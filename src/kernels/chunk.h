@@ -38,9 +38,15 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
         bb = m_bits(p.band) & valid; /* the planes' band (visible lanes only) */
         if (ub && aabb)
             aabb_axes_v(k, o.v);
-        if (ub && !ortho)
-            ub &= ~m_bits(sphere ? point_in_v(k, o.v[F_DX], o.v[F_DY], o.v[F_DZ])
+        if (ub && !ortho) {
+            /* Trivial accept, inside by the tolerance (spheres: the exact
+             * tier's, with SATC_TINY), as the reference's. */
+            vmarg g;
+            if (sphere)
+                g = marg_v(k, v_add(v_add(v_mul(k->epsk, o.v[F_S]), k->tolt), k->tiny));
+            ub &= ~m_bits(sphere ? point_in_v(k, o.v[F_DX], o.v[F_DY], o.v[F_DZ], &g)
                                  : points_in_persp_v(k, o.v));
+        }
         if (ub == SATC_FULL) {
             /* Every lane undecided: test them where they are. */
             vsep r = exact_v(k, o.v, 1, sphere, ortho);

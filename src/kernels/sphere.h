@@ -48,7 +48,8 @@ SATC_NI M sphere_sep_persp_v(const vconst *k, const V *x, size_t st, V sg)
     V rt = v_add(x[F_RAD * st], tol);
     V rr = v_add(v_mul(rt, rt), v_set1(SATC_SPHERE_D2_FLOOR));
     V fb = v_min(v_add(pz, rt), k->f);
-    M vis = point_in_v(k, px, py, pz);
+    vmarg mg = marg_v(k, v_max(v_neg(tol), zero));
+    M vis = point_in_v(k, px, py, pz, &mg);
 
     vis = m_or(vis, cap_face_v(k, v_sub(n, pz), px, py, n, tol));
     vis = m_or(vis, cap_face_v(k, v_sub(pz, fb), px, py, fb, tol));

@@ -290,11 +290,13 @@ int satc_axes_ortho_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
 }
 
 /* One point (frame coordinates) inside every plane of the perspective
- * frustum, with the plane tier's expressions. */
-static inline int point_in_persp(const satc_frustum *f, float x, float y, float z)
+ * frustum by at least mg, with the plane tier's expressions (mg = 0: the
+ * plane tests themselves). */
+static inline int point_in_persp(const satc_frustum *f, float x, float y, float z, float mg)
 {
-    return (z >= f->n) & (z <= f->f) & (x - f->x1 * z <= 0.0f) & (f->x0 * z - x <= 0.0f) &
-           (y - f->y1 * z <= 0.0f) & (f->y0 * z - y <= 0.0f);
+    float nm = -mg;
+    return (z >= f->n + mg) & (z <= f->f - mg) & (x - f->x1 * z <= nm) & (f->x0 * z - x <= nm) &
+           (y - f->y1 * z <= nm) & (f->y0 * z - y <= nm);
 }
 
 /*
@@ -306,7 +308,11 @@ static inline int point_in_persp(const satc_frustum *f, float x, float y, float 
  */
 int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
 {
-    int in = point_in_persp(f, o->dx, o->dy, o->dz);
+    /* Inside by the tolerance, which exceeds a computed point's rounding
+     * (docs/error-bound.md §4.4): an accepted point is truly inside, so
+     * exact mode keeps no box here that its second stage should decide. */
+    float mg = f->eps_k * o->s + f->tol_t;
+    int in = point_in_persp(f, o->dx, o->dy, o->dz, mg);
     for (int v = 0; v < 8; v++) {
         float x = o->dx, y = o->dy, z = o->dz;
         for (int j = 0; j < 3; j++) {
@@ -315,7 +321,7 @@ int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
             else
                 x = x - o->hx[j], y = y - o->hy[j], z = z - o->hz[j];
         }
-        in |= point_in_persp(f, x, y, z);
+        in |= point_in_persp(f, x, y, z, mg);
     }
     return in;
 }
@@ -373,7 +379,8 @@ int satc_sphere_sep_persp_ref(const satc_frustum *f, const satc_fconsts *k, cons
     float top = o->dz + rt;
     float fb = top < f->f ? top : f->f;
     float px = o->dx, py = o->dy, pz = o->dz, n = f->n;
-    int vis = point_in_persp(f, px, py, pz);
+    /* The center inside (by |tol| when the tolerance is negated). */
+    int vis = point_in_persp(f, px, py, pz, max_ref(-tol, 0.0f));
 
     /* Near and far faces. */
     vis |= (n - pz >= 0.0f) & (px - f->x1 * n <= tol) & (f->x0 * n - px <= tol) &

@@ -13,7 +13,7 @@
  *    outside, in either mode, for any finite volume of any form
  *    (orthonormal axes or not, any axis lengths, subnormal components),
  *    with flush-to-zero / denormals-are-zero on or off. Near-touching
- *    volumes are reported visible: each test adds the tolerance
+ *    volumes are reported visible by the float tests: each adds the tolerance
  *        SATC_EPSILON * K * |M|_1 * S + SATC_TINY
  *    along its axis M, and rounding moves a computed separation by at most
  *    (12 + 4.5 K) u |M|_1 S, u = 2^-24 (docs/error-bound.md derives this
@@ -45,6 +45,24 @@
  *    only for volumes within this band: neither mode culls a touching one.
  *    Frusta from satc_frustum_from_matrix contain the float matrix's own
  *    clip volume; satc_obb_from_matrix boxes contain the mapped local box.
+ *  - Exact mode's second stage: a volume that exact mode's float tests
+ *    keep while one of their decisions (a plane, or any separating axis)
+ *    lies within twice its tolerance of culling is decided again in
+ *    double from the stored floats, with the same axes, by one scalar
+ *    routine every path calls (so the bits stay identical). It is culled
+ *    only when, along one of those axes M, the double-precision
+ *    separation exceeds (2^-40 Q + tol_t + 2 dev R) |M|_1 + 2^-110 |M|_1,
+ *    Q the sum of the magnitudes involved (camera-relative and world
+ *    center, origin, half axes, the frustum's vertices), R = |delta|_1 +
+ *    sum_j |H_j|_1 and dev >= ||F F^T - I|| how far the frame rows are
+ *    from orthonormal (about 2^-23 for a frame rounded from double), with
+ *    the slopes widened by 2^-24 of themselves (a camera's l/n rounded).
+ *    So exact mode never culls a touching volume, and culls near-touching
+ *    ones the float tolerance would keep once they are apart by more than
+ *    that: on the benchmark's boundary scene it keeps none farther than
+ *    1e-4 + 1e-6 scale in any form (tests/core/fp_forms,
+ *    tests/robust/test_band; docs/error-bound.md §11). An orthographic
+ *    frustum's tol_t (its size term) is kept in full.
  *  - Exact mode reports no box visible whose Euclidean distance to the
  *    frustum exceeds SATC_EXACT_BAND * K * (S + F) = 2^-16 K (S + F),
  *    F = n * K for a perspective frustum and |center|_1 + |half|_1 of the

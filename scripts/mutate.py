@@ -137,6 +137,17 @@ MUTATIONS = [
         "tmp.f_in = v < tmp.f ? v : tmp.f;", "tmp.f_in = tmp.f;")]),
     ("group_far_shift", "inside", [("src/passes/groups.c",
         "g->far_shift = (double)f->f - f->f_in;", "g->far_shift = 0.0;")]),
+    # Exact mode's second stage (issue 23): skipped, the plane tiers' band
+    # dropped (all paths), the slopes not widened, the frame's term dropped.
+    ("redecide_off", "second stage", [("src/kernels/redecide.c",
+        "    vol v;\n    if (!load(f, b, i, &v))\n        return 0;", "    vol v;\n    if (1 || !load(f, b, i, &v))\n        return 0;")]),
+    ("plane_band_off", "second stage (all paths)", [
+        ("src/scalar/cull_scalar.c", "p.band = !out && gap > ntol && !o->bad;", "p.band = 0;"),
+        ("src/kernels/plane_tier.h", "p.band = m_andnot(v_gt(gap, ntol), m_or(out, bad));", "p.band = m_none(k);")]),
+    ("slopes_unwidened", "second stage", [("src/kernels/redecide.c",
+        "    double e = fabs(s) * 0x1p-24;", "    double e = 0 * fabs(s);")]),
+    ("frame_dev_off", "second stage", [("src/kernels/redecide.c",
+        "    double tol_t = (double)f->tol_t + 2 * v.dev * v.reach;", "    double tol_t = (double)f->tol_t;")]),
     # Path selection.
     ("path_preference", "dispatch", [("src/dispatch/dispatch.c",
         "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",

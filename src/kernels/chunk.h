@@ -54,7 +54,8 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
             bb = (bb | m_bits(r.band)) & vb;
             ub = 0;
         }
-        pd->band[pos >> 6] |= (uint64_t)bb << (pos & 63);
+        if (bb) /* rare: a store only then */
+            pd->band[pos >> 6] |= (uint64_t)bb << (pos & 63);
     }
     vis[pos >> 6] |= (uint64_t)vb << (pos & 63);
     if (classify)

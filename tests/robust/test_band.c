@@ -15,7 +15,8 @@
  *  - exact mode keeps none that stays apart from the frustum when grown by
  *    g = 1e-4 + 1e-6 scale (the issue's tolerance; orthographic frusta add
  *    their documented size term, 2 tol_t);
- *  - every path gives the scalar reference's classes.
+ *  - every path gives the scalar reference's classes, and two views of
+ *    the frustum in one satc_cull_views pass each give the single cull's.
  * Ends with "N passed, N failed".
  */
 #include <math.h>
@@ -312,6 +313,17 @@ static void one(rb_rng *r, const satc_camera *cam, const satc_frustum *fr, const
             if (touch && cl == SATC_OUTSIDE && t->fn++ < 3)
                 printf("  FN %s %s mode %d: d %.3e, scale %.3e\n", form_name[fm], satc_isa_name(paths[p]),
                        mode, dk, scale);
+            /* Two views of the same frustum in one satc_cull_views pass
+             * (a batch of one: the prefilter's chunk, each view's kernel):
+             * each view's bit is the single cull's. */
+            satc_frustum two[2] = {*fr, *fr};
+            uint8_t mask = 0xff;
+            satc_view_results vr = {&mask, NULL, NULL, NULL};
+            satc_cull_views_isa(paths[p], two, 2, &b, 0, 1, (satc_mode)mode, &vr);
+            unsigned want = cl != SATC_OUTSIDE ? 3u : 0u;
+            if (mask != want && t->diff++ < 3)
+                printf("  %s %s mode %d: views mask %u, single cull %u\n", form_name[fm],
+                       satc_isa_name(paths[p]), mode, mask, want);
             if (mode == SATC_EXACT && apart && cl != SATC_OUTSIDE && t->fp++ < 3)
                 printf("  FP %s %s: placed %.3e from the frustum (%s), scale %.3e, beyond g %.3e\n",
                        form_name[fm], satc_isa_name(paths[p]), dk,

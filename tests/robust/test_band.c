@@ -1,11 +1,11 @@
 /*
- * Band cases (issue 23): volumes placed k = -4, -2, -1, 1, 2, 4 float
+ * Band cases (issue 23): volumes placed k = -4, -2, -1, 0, 1, 2, 4 float
  * tolerances (SATC_EPSILON K S) from a frustum face, edge or corner,
  * along a direction inside that feature's normal cone, so exactly one
  * computed decision sits in the float test's rounding band; in every form
  * (OBB, AABB records, min/max, half axes, instances, spheres), near the
  * world origin and 10^5 away from it, perspective (symmetric, off-center,
- * infinite far) and orthographic frusta.
+ * infinite far, an exactly orthonormal frame) and orthographic frusta.
  *
  * Judged on the realized floats by an oracle of another method: boxes by
  * tests/common/oracle.c (the box's faces clipped against the frustum's
@@ -338,18 +338,27 @@ int main(void)
     int np = rb_paths(paths);
     rb_rng rng = {0x62616e64ull};
     static const double origins[2][3] = {{1.5, -2.0, 0.5}, {1.25e5, -2.5e5, 7.5e4}};
-    static const int ks[6] = {-4, -2, -1, 1, 2, 4};
+    static const int ks[7] = {-4, -2, -1, 0, 1, 2, 4};
     rb_batch scratch;
     if (rb_batch_alloc(&scratch, 1))
         return 2;
     for (int o = 0; o < 2; o++) {
-        for (int ck = 0; ck < 4; ck++) {
+        for (int ck = 0; ck < 5; ck++) {
             satc_camera cam;
             float eye[3] = {(float)origins[o][0], (float)origins[o][1], (float)origins[o][2]};
-            if (ck == 3)
+            if (ck == 3) {
                 rb_camera_ortho(&cam, &rng, eye, 15.0f, 10.0f, -2.0f, 40.0f);
-            else
+            } else if (ck == 4) {
+                /* An exactly orthonormal frame (the world axes): only the
+                 * slopes' rounding (l / n) is left between the float
+                 * frustum and the camera's. */
+                static const satc_camera axis = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
+                                                 -0.35f, 0.41f, -0.22f, 0.27f, 0.3f, 150.0f, 0};
+                cam = axis;
+                memcpy(cam.origin, eye, sizeof eye);
+            } else {
                 rb_camera_persp(&cam, &rng, eye, ck == 2 ? 0.5f : 0.25f, ck == 2 ? INFINITY : 200.0f);
+            }
             if (ck == 1) { /* off-center */
                 cam.l0 *= 0.3f, cam.u1 *= 1.7f;
             }
@@ -360,7 +369,7 @@ int main(void)
             make_geo(&cam, 1e7, &g);
             make_geo(&cam, 150.0, &gen);
             for (int kind = 0; kind < 3; kind++) {
-                for (int ki = 0; ki < 6; ki++) {
+                for (int ki = 0; ki < 7; ki++) {
                     for (int rep = 0; rep < PER; rep++) {
                         double q[3], m[3];
                         feature(&rng, &gen, kind, isinf(cam.f), q, m);

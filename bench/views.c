@@ -21,6 +21,7 @@
 
 size_t fb_filament_cull(const bl_frustum *bf, const float *c3, const float *h3, size_t n,
                         uint8_t *out);
+int vg_group_bounds(const scn_scene *s, size_t n, int reps); /* views_groups.c */
 
 #define KMAX 64
 
@@ -387,6 +388,8 @@ int main(int argc, char **argv)
     }
     printf("%s [views] groups of 128, coherent city, camera: >= 4 x faster than flat, identical "
            "visibility: %.1f x\n", !bad && same && gfl >= 4 * ggr ? "PASS" : "MISS", gfl / ggr);
+
+    bad |= vg_group_bounds(&s, n, reps);
 
     for (int v = 0; v < KMAX; v++)
         free(bits[v]), free(bits2[v]), free(fil[v]);

@@ -10,7 +10,7 @@
  * [views] lines; a MISS never fails the run, a mismatch between a
  * grouped and a flat answer or between paths does.
  *
- *   satc_bench_views [--quick]
+ *   satc_bench_views [--quick] [--bounds]
  */
 #include <math.h>
 #include <stdio.h>
@@ -210,7 +210,9 @@ static int by_key(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int quick = 0, only_bounds = 0; /* --bounds: the group bounds part alone */
+    for (int i = 1; i < argc; i++)
+        quick |= !strcmp(argv[i], "--quick"), only_bounds |= !strcmp(argv[i], "--bounds");
     size_t n = quick ? 65536 : 1048576;
     int reps = quick ? 3 : 7;
     scn_scene s;
@@ -219,6 +221,12 @@ int main(int argc, char **argv)
         return 2;
     }
     bench_scrub_init();
+    if (only_bounds) {
+        int bad = vg_group_bounds(&s, n, reps);
+        bench_scrub_free();
+        scn_free(&s);
+        return bad;
+    }
     /* World AABBs, in coherent order. */
     satc_batch ob = satc_batch_from_boxes(&s.boxes);
     float *c0 = malloc(12 * n), *h0 = malloc(12 * n), *c3 = malloc(12 * n), *h3 = malloc(12 * n);

@@ -167,7 +167,7 @@ static void runs_get(runs *R, satc_bounds_fn fn, const satc_batch *b, size_t i, 
 {
     size_t n = nm * SATC_MICRO;
     R->nm = nm;
-    fn(b, i, n, i + n == count ? SATC_K_LAST : 0u, R->lo, R->hi, R->xs);
+    fn(b, i, n, SATC_MICRO, i + n == count ? SATC_K_LAST : 0u, R->lo, R->hi, R->xs);
 }
 
 /* Run r of R into A (volume by volume when the kernel's box is NaN). */
@@ -230,6 +230,45 @@ static void put_bound(const acc *A, size_t g, float *center, float *half)
     }
 }
 
+/* Touches the cache lines of volumes [lo, hi) of stream p (stride bytes
+ * apart, 4 bytes each): an update's next group is read while this one is
+ * bounded (scattered groups are latency-bound otherwise). */
+static void fetch(const void *p, size_t stride, size_t lo, size_t hi)
+{
+    if (!stride || hi <= lo)
+        return;
+    const char *a = (const char *)p + lo * stride, *e = (const char *)p + (hi - 1) * stride + 4;
+    for (; a < e; a += 64)
+        __builtin_prefetch(a);
+    __builtin_prefetch(e - 1);
+}
+
+static void fetch_group(const satc_batch *b, size_t lo, size_t hi)
+{
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(b, v, &f);
+    if (nv < 0) {
+        const satc_instances *s = &b->instances;
+        fetch(s->matrix, s->stride, lo, hi);
+        if (s->mesh)
+            fetch(s->mesh, s->mesh_stride, lo, hi);
+        else
+            v[0] = &s->local_center, v[1] = &s->local_half, nv = 2;
+    }
+    for (int q = 0; q < nv; q++) {
+        fetch(v[q]->x, v[q]->stride, lo, hi);
+        if (v[q]->stride < 12) { /* separate component arrays */
+            fetch(v[q]->y, v[q]->stride, lo, hi);
+            fetch(v[q]->z, v[q]->stride, lo, hi);
+        }
+    }
+    if (f)
+        fetch(f->p, f->stride, lo, hi);
+}
+
+enum { AHEAD = 4 }; /* groups an update fetches ahead */
+
 /* Whether group g is wanted: all (dirty NULL), in the bit mask. */
 static int wanted(const uint64_t *dirty, size_t g)
 {
@@ -260,6 +299,7 @@ static satc_status bounds_run(const satc_batch *b, size_t count, size_t size,
     satc_bounds_fn fn = k ? k->bounds : NULL;
     satc_groups gs = {size, offsets, ngroups, {0}, {0}};
     runs R;
+    size_t next = g0, inflight = 0; /* wanted groups in [g, next) are fetched */
     for (size_t g = g0; g < g1;) {
         if (!wanted(dirty, g)) {
             g++;
@@ -269,27 +309,46 @@ static satc_status bounds_run(const satc_batch *b, size_t count, size_t size,
         satc_group_range(&gs, g, &lo, &hi);
         hi = hi < count ? hi : count;
         lo = lo < hi ? lo : hi;
-        /* Whole groups of multiples of 32, end to end: one kernel call
-         * for up to SATC_CHUNK volumes of them. */
-        size_t e = g, at = lo, end = lo;
-        while (fn && e < g1 && wanted(dirty, e)) {
+        /* An update keeps the next AHEAD wanted groups fetched. */
+        if (next > g)
+            inflight--;
+        for (next = next > g ? next : g + 1; dirty && next < g1 && inflight < AHEAD; next++) {
+            if (!wanted(dirty, next))
+                continue;
+            size_t l2, h2;
+            satc_group_range(&gs, next, &l2, &h2);
+            h2 = h2 < count ? h2 : count;
+            fetch_group(b, l2 < h2 ? l2 : h2, h2);
+            __builtin_prefetch(center + 3 * next, 1), __builtin_prefetch(half + 3 * next, 1);
+            inflight++;
+        }
+        /* Groups of one length, a multiple of 32, end to end: one kernel
+         * call, one box per group (a group the kernel could not bound
+         * finitely is redone volume by volume). */
+        size_t len = hi - lo, e = g;
+        while (fn && len && len % SATC_MICRO == 0 && len <= SATC_CHUNK && e < g1 &&
+               e - g < RUNS && wanted(dirty, e)) {
             size_t l2, h2;
             satc_group_range(&gs, e, &l2, &h2);
-            if (l2 != end || h2 > count || (h2 - l2) % SATC_MICRO ||
-                h2 - at > SATC_CHUNK || h2 == l2)
+            if (l2 != lo + (e - g) * len || h2 - l2 != len || h2 > count)
                 break;
-            end = h2, e++;
+            e++;
         }
         if (e > g) {
-            runs_get(&R, fn, b, at, (end - at) / SATC_MICRO, count);
-            for (size_t u = g; u < e; u++) {
-                size_t l2, h2;
-                satc_group_range(&gs, u, &l2, &h2);
+            size_t m = e - g;
+            fn(b, lo, m * len, len, lo + m * len == count ? SATC_K_LAST : 0u, R.lo, R.hi, R.xs);
+            for (size_t u = 0; u < m; u++) {
                 acc A;
                 acc_init(&A);
-                for (size_t v = l2; v < h2; v += SATC_MICRO)
-                    acc_run(&A, &R, (v - at) / SATC_MICRO, b, v);
-                put_bound(&A, u, center, half);
+                if (isnan(R.lo[u]) || isnan(R.xs[u])) {
+                    acc_vols(&A, b, lo + u * len, len);
+                } else {
+                    float a[3], z[3];
+                    for (int q = 0; q < 3; q++)
+                        a[q] = R.lo[(size_t)q * m + u], z[q] = R.hi[(size_t)q * m + u];
+                    acc_add(&A, a, z, R.xs[u]);
+                }
+                put_bound(&A, g + u, center, half);
             }
             g = e;
             continue;

@@ -181,7 +181,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         if (sh)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         if (on) {
-            k->bounds(b, first + done, n, last, mlo, mhi, mxs);
+            k->bounds(b, first + done, n, SATC_MICRO, last, mlo, mhi, mxs);
             satc_pre_chunk(&pc, mlo, mhi, mxs, n / SATC_MICRO, n, b->form);
         }
         size_t undecided = 0;

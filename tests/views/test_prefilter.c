@@ -469,7 +469,7 @@ static void test_bounds(rb_rng *r)
                     if (!k || !k->bounds)
                         continue;
                     unsigned fl = first + n == N ? SATC_K_LAST : 0u;
-                    k->bounds(&b, first, n, fl, lo, hi, xs);
+                    k->bounds(&b, first, n, SATC_MICRO, fl, lo, hi, xs);
                     int same = 1;
                     for (size_t j = 0; j < 3 * ng; j++)
                         same &= same_bits(elo[j], lo[j]) && same_bits(ehi[j], hi[j]);
@@ -479,7 +479,7 @@ static void test_bounds(rb_rng *r)
                              satc_isa_name(g_paths[p]), g_lname[L], first);
                     /* xs is optional: the boxes without it are the same */
                     float lo2[3 * 32], hi2[3 * 32];
-                    k->bounds(&b, first, n, fl, lo2, hi2, NULL);
+                    k->bounds(&b, first, n, SATC_MICRO, fl, lo2, hi2, NULL);
                     same = 1;
                     for (size_t j = 0; j < 3 * ng; j++)
                         same &= same_bits(lo2[j], lo[j]) && same_bits(hi2[j], hi[j]);
@@ -572,7 +572,7 @@ static void test_decisions(rb_rng *r)
             for (int cls = 0; cls < 2; cls++) {
                 satc_pre pc;
                 uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-                k->bounds(&b, 0, n, SATC_K_LAST, lo, hi, xs);
+                k->bounds(&b, 0, n, SATC_MICRO, SATC_K_LAST, lo, hi, xs);
                 satc_pre_chunk(&pc, lo, hi, xs, n / 32, n, b.form);
                 g_calls = 0;
                 unsigned flags = SATC_K_LAST | (cls ? SATC_K_CLASSIFY : 0u);

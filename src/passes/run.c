@@ -6,8 +6,7 @@
 
 #include "passes.h"
 
-/* The first group whose range ends after volume i (ngroups if none). */
-static size_t group_at(const satc_groups *gs, size_t i)
+size_t satc_group_at(const satc_groups *gs, size_t i)
 {
     if (gs->size)
         return i / gs->size < gs->ngroups ? i / gs->size : gs->ngroups;
@@ -69,7 +68,7 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = in[w] = 0;
     size_t end = first + n, run = first; /* [run, i): volumes waiting for the kernel */
-    size_t i = first, g = group_at(gs, first);
+    size_t i = first, g = satc_group_at(gs, first);
     while (i < end) {
         size_t lo = end, hi = end;
         if (g < gs->ngroups)

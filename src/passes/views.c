@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "passes.h"
+#include "views_grouped.h"
 #include "views_pre.h"
 
 static satc_status check_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
@@ -137,6 +138,19 @@ static void frame_sets(const satc_kernels *k, const satc_frustum *views, size_t 
     }
 }
 
+/* satc_views_grouped's emit: the caller's outputs. */
+typedef struct gemit {
+    const satc_view_results *out;
+    size_t bytes, first, *visible;
+} gemit;
+
+static void grouped_emit(void *ctx, size_t v, size_t done, size_t n, const uint64_t *vis,
+                         const uint64_t *in)
+{
+    gemit *e = ctx;
+    emit(e->out, e->bytes, v, e->first, done, n, vis, in, &e->visible[v]);
+}
+
 static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
                              const satc_batch *b, size_t first, size_t count, satc_mode mode,
                              satc_view_results *out)
@@ -149,6 +163,14 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
+    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
+    if (b->groups && count) {
+        gemit e = {out, bytes, first, visible};
+        satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit, &e);
+        if (out->visible)
+            memcpy(out->visible, visible, nviews * sizeof visible[0]);
+        return SATC_OK;
+    }
     int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
     frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
     /* The views' plane tests (with groups or the prefilter) and rows for
@@ -164,7 +186,6 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     satc_batch rb;
     if (share)
         rb = rows_batch(b, rows);
-    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
     /* The prefilter stays on while it decides at least a quarter of the
      * volumes x views; off, it is tried again every 32nd chunk (a batch in
      * no spatial order pays the bounds for nothing). */

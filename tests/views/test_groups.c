@@ -328,6 +328,55 @@ static void test_city_views(rb_rng *r, int quick)
         }
     }
 
+    /* The views pass with groups (per group a mask of the views it may
+     * touch and lies inside): each view's bits, classes, indices and
+     * count equal its own flat cull's, on a sub-range, with a view far
+     * from every volume (culled whole at the block level). */
+    {
+        satc_frustum vv[K + 1];
+        memcpy(vv, views, sizeof views);
+        satc_camera far_cam;
+        float far_eye[3] = {1e5f, 30.0f, 1e5f};
+        rb_camera_persp(&far_cam, r, far_eye, 0.3f, 400.0f);
+        satc_frustum_from_camera(&vv[K], &far_cam);
+        size_t first = 37, count = n - 100;
+        uint8_t *cls[K + 1];
+        uint32_t *idx[K + 1];
+        for (int v = 0; v <= K; v++)
+            cls[v] = malloc(count), idx[v] = malloc(count * sizeof *idx[v]);
+        outs o1;
+        outs_alloc(&o1, count);
+        for (int p = 0; p < g_npaths; p++) {
+            for (int mode = 0; mode < 2; mode++) {
+                size_t vis[K + 1];
+                for (int v = 0; v <= K; v++)
+                    memset(cls[v], 0xAB, count);
+                satc_view_results o = {m1, NULL, NULL, vis};
+                o.indices = idx, o.classes = cls;
+                satc_status st = satc_cull_views_isa(g_paths[p], vv, K + 1, &gb, first, count,
+                                                     (satc_mode)mode, &o);
+                int ok = st == SATC_OK;
+                for (int v = 0; v <= K && ok; v++) {
+                    cull(g_paths[p], &vv[v], &b, first, count, (satc_mode)mode, &o1, 1);
+                    ok &= o1.vis == vis[v] && !memcmp(o1.cls, cls[v], count) &&
+                          !memcmp(o1.idx, idx[v], vis[v] * sizeof *idx[v]);
+                    for (size_t i = 0; i < count && ok; i++)
+                        ok &= (unsigned)(m1[i] >> v & 1) == (unsigned)(o1.mask[i / 8] >> (i % 8) & 1);
+                    if (!ok)
+                        printf("view %d: visible %zu vs %zu, classes %d, indices %d\n", v, o1.vis,
+                               vis[v], !memcmp(o1.cls, cls[v], count),
+                               !memcmp(o1.idx, idx[v], vis[v] * sizeof *idx[v]));
+                }
+                /* the far view keeps only the NaN volume (never culled) */
+                rb_check(ok && vis[K] == 1, "views pass with groups: every view its flat cull's"
+                         " bits, classes, indices (%s, mode %d)", satc_isa_name(g_paths[p]), mode);
+            }
+        }
+        outs_free(&o1);
+        for (int v = 0; v <= K; v++)
+            free(cls[v]), free(idx[v]);
+    }
+
     /* The NaN volume stays visible in the views that see its group. */
     outs a;
     outs_alloc(&a, n);
@@ -354,6 +403,14 @@ static void test_city_views(rb_rng *r, int quick)
         rb_check(a.st == SATC_OK && a.vis == 1 && a.idx[0] == 500,
                  "far bounds cull every group (%s: %zu visible)",
                  satc_isa_name(g_paths[p]), a.vis);
+    }
+    for (int p = 0; p < g_npaths; p++) {
+        size_t vis[K];
+        satc_view_results o = {m1, NULL, NULL, vis};
+        satc_status st = satc_cull_views_isa(g_paths[p], views, K, &lb, 0, n, SATC_EXACT, &o);
+        rb_check(st == SATC_OK && vis[0] == 1 && (m1[500] & 1),
+                 "far bounds cull every group in the views pass too (%s: %zu visible)",
+                 satc_isa_name(g_paths[p]), vis[0]);
     }
     for (size_t i = 0; i < ng; i++)
         memcpy(lc + 3 * i, deep, sizeof deep);

@@ -422,6 +422,18 @@ static void test_city_views(rb_rng *r, int quick)
         rb_check(a.st == SATC_OK && a.vis == n && ins == n,
                  "inner bounds keep every group, inside (%s: %zu visible, %zu inside)",
                  satc_isa_name(g_paths[p]), a.vis, ins);
+        /* the views pass takes them too: view 0 keeps all, class inside */
+        size_t vis[K];
+        uint8_t *cl[K] = {a.cls};
+        satc_view_results o = {m1, NULL, NULL, vis};
+        o.classes = cl;
+        satc_status st = satc_cull_views_isa(g_paths[p], views, K, &lb, 0, n, SATC_CONSERVATIVE, &o);
+        ins = 0;
+        for (size_t i = 0; i < n; i++)
+            ins += a.cls[i] == SATC_INSIDE;
+        rb_check(st == SATC_OK && vis[0] == n && ins == n,
+                 "inner bounds keep every group in the views pass (%s: %zu visible, %zu inside)",
+                 satc_isa_name(g_paths[p]), vis[0], ins);
     }
 
     /* Bad descriptors: a status, nothing written. */

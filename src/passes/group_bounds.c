@@ -230,43 +230,6 @@ static void put_bound(const acc *A, size_t g, float *center, float *half)
     }
 }
 
-/* Touches the cache lines of volumes [lo, hi) of stream p (stride bytes
- * apart, 4 bytes each): an update's next group is read while this one is
- * bounded (scattered groups are latency-bound otherwise). */
-static void fetch(const void *p, size_t stride, size_t lo, size_t hi)
-{
-    if (!stride || hi <= lo)
-        return;
-    const char *a = (const char *)p + lo * stride, *e = (const char *)p + (hi - 1) * stride + 4;
-    for (; a < e; a += 64)
-        __builtin_prefetch(a);
-    __builtin_prefetch(e - 1);
-}
-
-static void fetch_group(const satc_batch *b, size_t lo, size_t hi)
-{
-    const satc_vec3s *v[5];
-    const satc_floats *f;
-    int nv = satc_batch_streams(b, v, &f);
-    if (nv < 0) {
-        const satc_instances *s = &b->instances;
-        fetch(s->matrix, s->stride, lo, hi);
-        if (s->mesh)
-            fetch(s->mesh, s->mesh_stride, lo, hi);
-        else
-            v[0] = &s->local_center, v[1] = &s->local_half, nv = 2;
-    }
-    for (int q = 0; q < nv; q++) {
-        fetch(v[q]->x, v[q]->stride, lo, hi);
-        if (v[q]->stride < 12) { /* separate component arrays */
-            fetch(v[q]->y, v[q]->stride, lo, hi);
-            fetch(v[q]->z, v[q]->stride, lo, hi);
-        }
-    }
-    if (f)
-        fetch(f->p, f->stride, lo, hi);
-}
-
 enum { AHEAD = 4 }; /* groups an update fetches ahead */
 
 /* Whether group g is wanted: all (dirty NULL), in the bit mask. */
@@ -318,7 +281,7 @@ static satc_status bounds_run(const satc_batch *b, size_t count, size_t size,
             size_t l2, h2;
             satc_group_range(&gs, next, &l2, &h2);
             h2 = h2 < count ? h2 : count;
-            fetch_group(b, l2 < h2 ? l2 : h2, h2);
+            satc_prefetch(b, l2 < h2 ? l2 : h2, h2);
             __builtin_prefetch(center + 3 * next, 1), __builtin_prefetch(half + 3 * next, 1);
             inflight++;
         }

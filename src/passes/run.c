@@ -21,6 +21,42 @@ size_t satc_group_at(const satc_groups *gs, size_t i)
     return lo;
 }
 
+/* Touches the cache lines of volumes [lo, hi) of stream p (stride bytes
+ * apart, 4 bytes each). */
+static void fetch(const void *p, size_t stride, size_t lo, size_t hi)
+{
+    if (!stride || hi <= lo)
+        return;
+    const char *a = (const char *)p + lo * stride, *e = (const char *)p + (hi - 1) * stride + 4;
+    for (; a < e; a += 64)
+        __builtin_prefetch(a);
+    __builtin_prefetch(e - 1);
+}
+
+void satc_prefetch(const satc_batch *b, size_t lo, size_t hi)
+{
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(b, v, &f);
+    if (nv < 0) {
+        const satc_instances *s = &b->instances;
+        fetch(s->matrix, s->stride, lo, hi);
+        if (s->mesh)
+            fetch(s->mesh, s->mesh_stride, lo, hi);
+        else
+            v[0] = &s->local_center, v[1] = &s->local_half, nv = 2;
+    }
+    for (int q = 0; q < nv; q++) {
+        fetch(v[q]->x, v[q]->stride, lo, hi);
+        if (v[q]->stride < 12) { /* separate component arrays */
+            fetch(v[q]->y, v[q]->stride, lo, hi);
+            fetch(v[q]->z, v[q]->stride, lo, hi);
+        }
+    }
+    if (f)
+        fetch(f->p, f->stride, lo, hi);
+}
+
 /* Bits [at, at + n) of dst |= bits [0, n) of src. */
 static void or_bits(uint64_t *dst, size_t at, const uint64_t *src, size_t n)
 {

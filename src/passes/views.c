@@ -27,21 +27,35 @@ static satc_status check_views(const satc_frustum *views, size_t nviews, const s
     return count ? satc_check_groups(b) : SATC_OK;
 }
 
-/* Bit v of the mask word of each visible volume in a chunk. */
+/* Bit v of the mask word of each visible volume in a chunk (one loop per
+ * width: the switch out of the per-bit loop). */
+#define SET_MASKS(T)                                                                              \
+    do {                                                                                          \
+        T *m_ = (T *)masks + base;                                                                \
+        const T b_ = (T)((T)1 << v);                                                              \
+        for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)                                             \
+            for (uint64_t m = vis[w]; m; m &= m - 1)                                              \
+                m_[w * 64 + (size_t)__builtin_ctzll(m)] |= b_;                                    \
+    } while (0)
+
 static void set_masks(void *masks, size_t bytes, size_t base, const uint64_t *vis, size_t v)
 {
-    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
-        uint64_t m = vis[w];
-        for (; m; m &= m - 1) {
-            size_t j = base + w * 64 + (size_t)__builtin_ctzll(m);
-            switch (bytes) {
-            case 1: ((uint8_t *)masks)[j] |= (uint8_t)(1u << v); break;
-            case 2: ((uint16_t *)masks)[j] |= (uint16_t)(1u << v); break;
-            case 4: ((uint32_t *)masks)[j] |= (uint32_t)1u << v; break;
-            default: ((uint64_t *)masks)[j] |= (uint64_t)1 << v; break;
-            }
-        }
+    switch (bytes) {
+    case 1: SET_MASKS(uint8_t); break;
+    case 2: SET_MASKS(uint16_t); break;
+    case 4: SET_MASKS(uint32_t); break;
+    default: SET_MASKS(uint64_t); break;
     }
+}
+#undef SET_MASKS
+
+/* SWAR count (the baseline x86-64 has no POPCNT). */
+static size_t count_bits(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (size_t)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* Volumes per step of a pass sharing rows (the rows' length), and per
@@ -106,11 +120,12 @@ static void emit(const satc_view_results *out, size_t bytes, size_t v, size_t fi
     if (classes)
         satc_put_classes(classes + done, vis, in, n);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
-        for (uint64_t m = vis[w]; m; m &= m - 1) {
-            if (indices)
-                indices[*visible] = (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
-            ++*visible;
+        if (!indices) {
+            *visible += count_bits(vis[w]);
+            continue;
         }
+        for (uint64_t m = vis[w]; m; m &= m - 1)
+            indices[(*visible)++] = (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
     }
 }
 

@@ -90,14 +90,16 @@ static void ubox_decide(const ubox *u, const satc_gview *gv, uint64_t cand, uint
 typedef struct pieces {
     size_t n;
     uint16_t lo[SATC_CHUNK + 1], hi[SATC_CHUNK + 1];
-    size_t g[SATC_CHUNK + 1];
     uint64_t touch[SATC_CHUNK + 1], in[SATC_CHUNK + 1];
-    ubox u; /* the union of its groups */
+    ubox u;      /* the union of its groups */
+    uint64_t any; /* the views some piece may touch */
+    int skip;     /* outside every view */
+    size_t done, n_vol; /* where the chunk starts in the call, its volumes */
 } pieces;
 
 /* Splits [first, first + n) by groups as satc_chunk_run does, and joins
  * the groups' bounds. */
-static void cut(pieces *P, const satc_groups *gs, size_t first, size_t n)
+static void cut(pieces *P, size_t *pg, const satc_groups *gs, size_t first, size_t n)
 {
     size_t end = first + n, i = first, g = satc_group_at(gs, first);
     P->n = 0;
@@ -109,7 +111,7 @@ static void cut(pieces *P, const satc_groups *gs, size_t first, size_t n)
         size_t k = P->n++;
         if (lo > i) { /* volumes in no group */
             P->lo[k] = (uint16_t)(i - first), P->hi[k] = (uint16_t)((lo < end ? lo : end) - first);
-            P->g[k] = SIZE_MAX;
+            pg[k] = SIZE_MAX;
             i = lo < end ? lo : end;
             continue;
         }
@@ -118,7 +120,7 @@ static void cut(pieces *P, const satc_groups *gs, size_t first, size_t n)
             P->n--, g++;
             continue;
         }
-        P->lo[k] = (uint16_t)(i - first), P->hi[k] = (uint16_t)(hi - first), P->g[k] = g;
+        P->lo[k] = (uint16_t)(i - first), P->hi[k] = (uint16_t)(hi - first), pg[k] = g;
         float c[3], h[3];
         satc_vec3s_get(&gs->center, g, c);
         satc_vec3s_get(&gs->half, g, h);
@@ -129,20 +131,20 @@ static void cut(pieces *P, const satc_groups *gs, size_t first, size_t n)
 
 /* Each piece's view masks: the chunk's decisions (out, in), then each
  * group's for the views still open. */
-static void decide_pieces(pieces *P, const satc_groups *gs, const satc_gview *gv, uint64_t all,
-                          uint64_t out, uint64_t in)
+static void decide_pieces(pieces *P, const size_t *pg, const satc_groups *gs,
+                          const satc_gview *gv, uint64_t all, uint64_t out, uint64_t in)
 {
     uint64_t open = all & ~out & ~in;
     for (size_t k = 0; k < P->n; k++) {
-        if (P->g[k] == SIZE_MAX) { /* in no group: every view's kernel */
+        if (pg[k] == SIZE_MAX) { /* in no group: every view's kernel */
             P->touch[k] = all, P->in[k] = 0;
             continue;
         }
         uint64_t go = 0, gi = 0;
         if (open) {
             float c[3], h[3];
-            satc_vec3s_get(&gs->center, P->g[k], c);
-            satc_vec3s_get(&gs->half, P->g[k], h);
+            satc_vec3s_get(&gs->center, pg[k], c);
+            satc_vec3s_get(&gs->half, pg[k], h);
             for (uint64_t m = open; m; m &= m - 1) {
                 unsigned v = (unsigned)__builtin_ctzll(m);
                 int d = satc_group_decide(&gv[v], c, h);
@@ -187,67 +189,86 @@ static void view_words(const pieces *P, unsigned v, satc_kernel_fn fn, const sat
         satc_run_part(fn, f, b, first, first + n, flags, first + run, first + runend, vis, in);
 }
 
+/* The pass's walk: the block being decided and its chunks' unions. */
+typedef struct walk {
+    const satc_groups *gs;
+    const satc_gview *gv;
+    const satc_batch *b;
+    uint64_t all;
+    size_t first, count;
+    size_t bs;            /* the block's start (SIZE_MAX: none yet) */
+    ubox cu[BLOCK_CHUNKS]; /* its chunks' unions */
+    uint64_t bo, bi;      /* views outside, inside the block's union */
+    size_t pg[SATC_CHUNK + 1];
+} walk;
+
+/* Chunk [done, done + n) of the call into P: pieces and each view's
+ * masks (block, chunk, then group decisions). */
+static void prepare(walk *w, pieces *P, size_t done)
+{
+    const size_t block = (size_t)BLOCK_CHUNKS * SATC_CHUNK;
+    size_t bs = done / block * block;
+    if (w->bs != bs) { /* a new block: the chunks' unions, then the block's */
+        size_t bn = w->count - bs < block ? w->count - bs : block;
+        ubox ub;
+        ubox_init(&ub);
+        for (size_t c = 0; c * SATC_CHUNK < bn; c++) {
+            size_t n = bn - c * SATC_CHUNK < SATC_CHUNK ? bn - c * SATC_CHUNK : SATC_CHUNK;
+            cut(P, w->pg, w->gs, w->first + bs + c * SATC_CHUNK, n);
+            w->cu[c] = P->u;
+            ubox_join(&ub, &P->u);
+        }
+        ubox_decide(&ub, w->gv, w->all, &w->bo, &w->bi);
+        w->bs = bs;
+    }
+    size_t n = w->count - done < SATC_CHUNK ? w->count - done : SATC_CHUNK;
+    P->done = done, P->n_vol = n;
+    uint64_t co = w->bo, ci = w->bi;
+    if ((co | ci) != w->all) {
+        uint64_t o2, i2;
+        ubox_decide(&w->cu[(done - bs) / SATC_CHUNK], w->gv, w->all & ~co & ~ci, &o2, &i2);
+        co |= o2, ci |= i2;
+    }
+    P->skip = co == w->all;
+    if (P->skip)
+        return;
+    cut(P, w->pg, w->gs, w->first + done, n);
+    decide_pieces(P, w->pg, w->gs, w->gv, w->all, co, ci);
+    P->any = 0;
+    for (size_t q = 0; q < P->n; q++)
+        P->any |= P->touch[q];
+}
+
 void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t nviews,
                         const satc_batch *b, size_t first, size_t count, unsigned exact,
                         const satc_view_results *out, satc_view_emit_fn emit, void *ectx)
 {
-    const satc_groups *gs = b->groups;
+    walk w;
     satc_gview gv[SATC_MAX_VIEWS];
     for (size_t v = 0; v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
-    const uint64_t all = nviews == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nviews) - 1);
+    w.gs = b->groups, w.gv = gv, w.b = b, w.first = first, w.count = count, w.bs = SIZE_MAX;
+    w.all = nviews == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nviews) - 1);
     pieces P;
-    ubox cu[BLOCK_CHUNKS];
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-    const size_t block = (size_t)BLOCK_CHUNKS * SATC_CHUNK;
-    for (size_t bs = 0; bs < count; bs += block) {
-        size_t bn = count - bs < block ? count - bs : block;
-        size_t nc = (bn + SATC_CHUNK - 1) / SATC_CHUNK;
-        ubox ub;
-        ubox_init(&ub);
-        for (size_t c = 0; c < nc; c++) { /* the chunks' unions, then the block's */
-            size_t n = bn - c * SATC_CHUNK < SATC_CHUNK ? bn - c * SATC_CHUNK : SATC_CHUNK;
-            cut(&P, gs, first + bs + c * SATC_CHUNK, n);
-            cu[c] = P.u;
-            ubox_join(&ub, &P.u);
-        }
-        uint64_t bo, bi;
-        ubox_decide(&ub, gv, all, &bo, &bi);
-        for (size_t c = 0; c < nc; c++) {
-            size_t done = bs + c * SATC_CHUNK;
-            size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
-            unsigned last = done + n == count ? SATC_K_LAST : 0u;
-            uint64_t co = bo, ci = bi;
-            if ((bo | bi) != all) {
-                uint64_t o2, i2;
-                ubox_decide(&cu[c], gv, all & ~bo & ~bi, &o2, &i2);
-                co |= o2, ci |= i2;
-            }
-            if (co == all) { /* outside every view: at most class bytes */
-                for (size_t v = 0; v < nviews; v++)
-                    if (out->classes && out->classes[v])
-                        memset(out->classes[v] + done, 0, n);
+    for (size_t done = 0; done < count; done += SATC_CHUNK) {
+        pieces *X = &P;
+        prepare(&w, X, done);
+        size_t n = X->n_vol;
+        unsigned last = done + n == count ? SATC_K_LAST : 0u;
+        for (size_t v = 0; v < nviews; v++) {
+            const satc_frustum *f = &views[v];
+            int cls = out->classes && out->classes[v];
+            if (X->skip || !(X->any >> v & 1)) {
+                /* culled whole: no bits, class bytes 0 */
+                if (cls)
+                    memset(out->classes[v] + done, 0, n);
                 continue;
             }
-            cut(&P, gs, first + done, n);
-            decide_pieces(&P, gs, gv, all, co, ci);
-            uint64_t any = 0;
-            for (size_t q = 0; q < P.n; q++)
-                any |= P.touch[q];
-            for (size_t v = 0; v < nviews; v++) {
-                const satc_frustum *f = &views[v];
-                int cls = out->classes && out->classes[v];
-                if (!(any >> v & 1)) {
-                    /* culled whole: no bits, class bytes 0 */
-                    if (cls)
-                        memset(out->classes[v] + done, 0, n);
-                    continue;
-                }
-                unsigned flags = exact | (cls ? SATC_K_CLASSIFY : 0u) | last;
-                view_words(&P, (unsigned)v, k->fn[b->form][satc_kind_col(f)], f, b,
-                           first + done, n, flags, vis, in);
-                emit(ectx, v, done, n, vis, in);
-            }
+            unsigned flags = exact | (cls ? SATC_K_CLASSIFY : 0u) | last;
+            view_words(X, (unsigned)v, k->fn[b->form][satc_kind_col(f)], f, b, first + done, n,
+                       flags, vis, in);
+            emit(ectx, v, done, n, vis, in);
         }
     }
 }

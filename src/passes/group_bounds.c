@@ -33,12 +33,19 @@
 
 /* Volume i's float corners a <= z and, for instances, p (the extra S
  * term), computed as kernels/bounds.h computes them: the same float
- * operations in the same order. Returns whether all are finite. */
-static int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], float *p)
+ * operations in the same order (vol_ok: whether all are finite). */
+#if defined(__GNUC__)
+#define GB_INLINE static inline __attribute__((always_inline))
+#else
+#define GB_INLINE static inline
+#endif
+
+GB_INLINE int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], float *p,
+                      const int form)
 {
     float c[3], h[3], x[3], y[3];
     *p = 0.0f;
-    switch (b->form) {
+    switch (form) {
     case SATC_FORM_AABB:
         satc_vec3s_get(&b->aabb.center, i, x);
         satc_vec3s_get(&b->aabb.half, i, y);
@@ -111,7 +118,12 @@ static int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], float 
         break;
     }
     }
-    int ok = isfinite(*p);
+    return 1;
+}
+
+GB_INLINE int vol_ok(const float a[3], const float z[3], float p)
+{
+    int ok = isfinite(p);
     for (int q = 0; q < 3; q++)
         ok &= isfinite(a[q]) && isfinite(z[q]);
     return ok;
@@ -127,29 +139,60 @@ typedef struct acc {
 static void acc_init(acc *A)
 {
     A->bad = 0, A->empty = 1, A->xs = 0.0f;
+    for (int q = 0; q < 3; q++)
+        A->lo[q] = INFINITY, A->hi[q] = -INFINITY;
 }
 
-static void acc_add(acc *A, const float a[3], const float z[3], float p)
+/* Adds a finite box (a NaN is caught by the callers' checks). */
+GB_INLINE void acc_add(acc *A, const float a[3], const float z[3], float p)
 {
     for (int q = 0; q < 3; q++) {
-        if (A->empty || a[q] < A->lo[q])
-            A->lo[q] = a[q];
-        if (A->empty || z[q] > A->hi[q])
-            A->hi[q] = z[q];
+        A->lo[q] = a[q] < A->lo[q] ? a[q] : A->lo[q];
+        A->hi[q] = z[q] > A->hi[q] ? z[q] : A->hi[q];
     }
     A->xs = p > A->xs ? p : A->xs;
     A->empty = 0;
 }
 
-/* Volumes [i, i + n) one by one. */
+/* Volumes [i, i + n) one by one, one loop per form. */
+GB_INLINE void acc_vols_t(acc *A, const satc_batch *b, size_t i, size_t n, const int form)
+{
+    /* A running sum tells whether all were finite (a sum that overflows
+     * is redone volume by volume, checked). */
+    acc T = *A;
+    float sum = 0.0f;
+    for (size_t j = 0; j < n; j++) {
+        float a[3], z[3], p;
+        vol_box(b, i + j, a, z, &p, form);
+        sum += ((a[0] + z[0]) + (a[1] + z[1])) + ((a[2] + z[2]) + p);
+        acc_add(&T, a, z, p);
+    }
+    if (isfinite(sum)) {
+        *A = T;
+        return;
+    }
+    for (size_t j = 0; j < n; j++) {
+        float a[3], z[3], p;
+        vol_box(b, i + j, a, z, &p, form);
+        if (!vol_ok(a, z, p)) {
+            A->bad = 1;
+            return;
+        }
+        acc_add(A, a, z, p);
+    }
+}
+
 static void acc_vols(acc *A, const satc_batch *b, size_t i, size_t n)
 {
-    for (size_t j = 0; j < n && !A->bad; j++) {
-        float a[3], z[3], p;
-        if (!vol_box(b, i + j, a, z, &p))
-            A->bad = 1;
-        else
-            acc_add(A, a, z, p);
+    if (A->bad)
+        return;
+    switch (b->form) {
+    case SATC_FORM_AABB: acc_vols_t(A, b, i, n, SATC_FORM_AABB); break;
+    case SATC_FORM_MINMAX: acc_vols_t(A, b, i, n, SATC_FORM_MINMAX); break;
+    case SATC_FORM_SPHERES: acc_vols_t(A, b, i, n, SATC_FORM_SPHERES); break;
+    case SATC_FORM_INSTANCES: acc_vols_t(A, b, i, n, SATC_FORM_INSTANCES); break;
+    case SATC_FORM_OBB: acc_vols_t(A, b, i, n, SATC_FORM_OBB); break;
+    default: acc_vols_t(A, b, i, n, SATC_FORM_HALF_AXES); break;
     }
 }
 

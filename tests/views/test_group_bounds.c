@@ -237,6 +237,55 @@ static void test_moves(rb_rng *r)
     free(c), free(h), free(gc), free(gh), free(fc), free(fh);
 }
 
+/* Non-finite volumes make their group NaN / +Inf and only it, on every
+ * path and for every way a group is cut (one by one, runs of 32, one
+ * kernel call for many groups); finite volumes whose sum overflows a
+ * float (a checksum some paths use) still get finite bounds that hold
+ * them. */
+static void test_nonfinite(void)
+{
+    enum { N = 1000 };
+    static float c[3 * N], h[3 * N], gc[3 * N], gh[3 * N], rc[3 * N], rh[3 * N];
+    static const size_t sizes[] = {1, 7, 32, 100, 128};
+    satc_batch b = {.form = SATC_FORM_AABB, .aabb = {SATC_VEC3S_AOS(c, 12), SATC_VEC3S_AOS(h, 12)}};
+    for (int kind = 0; kind < 3; kind++) {
+        for (size_t i = 0; i < 3 * N; i++)
+            c[i] = (float)(i % 97) - 40.0f, h[i] = 0.5f;
+        size_t at = 613;
+        if (kind == 0)
+            c[3 * at + 1] = NAN;
+        else if (kind == 1)
+            h[3 * at + 2] = INFINITY;
+        else
+            for (size_t i = 0; i < 3 * N; i++)
+                c[i] = 2e38f; /* finite corners, sums past FLT_MAX */
+        for (int s = 0; s < 5; s++) {
+            size_t sz = sizes[s], ng = (N + sz - 1) / sz;
+            for (int p = 0; p < g_npaths; p++) {
+                if (!use_path(g_paths[p]))
+                    continue;
+                satc_status st = satc_group_bounds(&b, N, sz, NULL, ng, p ? gc : rc, p ? gh : rh);
+                int ok = st == SATC_OK;
+                if (p)
+                    ok &= same_bits(rc, gc, 3 * ng) && same_bits(rh, gh, 3 * ng);
+                for (size_t g = 0; g < ng && ok; g++) {
+                    int bad = kind < 2 && g == at / sz;
+                    for (int q = 0; q < 3; q++) {
+                        float gcq = rc[3 * g + q], ghq = rh[3 * g + q];
+                        ok &= bad ? isnan(gcq) && ghq == INFINITY
+                                  : isfinite(gcq) && isfinite(ghq) &&
+                                        (long double)gcq - ghq <= (long double)c[3 * g * sz + q] - h[3 * g * sz + q] &&
+                                        (long double)gcq + ghq >= (long double)c[3 * g * sz + q] + h[3 * g * sz + q];
+                    }
+                }
+                rb_check(ok, "non-finite kind %d, groups of %zu, %s", kind, sz,
+                         satc_isa_name(g_paths[p]));
+            }
+        }
+    }
+    use_path(g_paths[g_npaths - 1]);
+}
+
 /* Bad arguments: their status, nothing written. */
 static void test_bad(void)
 {
@@ -301,6 +350,7 @@ int main(void)
     rb_rng r = {20261125};
     test_forms(&r, quick);
     test_moves(&r);
+    test_nonfinite();
     test_bad();
     return rb_finish();
 }

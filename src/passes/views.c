@@ -4,6 +4,12 @@
  * its bits are satc_cull's. */
 #include <string.h>
 
+#if defined(__GNUC__)
+#define SATC_NOINLINE __attribute__((noinline))
+#else
+#define SATC_NOINLINE
+#endif
+
 #include "passes.h"
 #include "views_grouped.h"
 #include "views_pre.h"
@@ -166,34 +172,24 @@ static void grouped_emit(void *ctx, size_t v, size_t done, size_t n, const uint6
     emit(e->out, e->bytes, v, e->first, done, n, vis, in, &e->visible[v]);
 }
 
-static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
-                             const satc_batch *b, size_t first, size_t count, satc_mode mode,
-                             satc_view_results *out)
+/* The pass without the caller's groups (its own prefilter, shared rows,
+ * frame sets); out of line, so that its 45 KB of stack are not also
+ * taken by the pass with groups. */
+static SATC_NOINLINE void run_flat(const satc_kernels *k, const satc_frustum *views,
+                                   size_t nviews, const satc_batch *b, size_t first,
+                                   size_t count, unsigned exact, const satc_view_results *out,
+                                   size_t bytes, size_t *visible)
 {
-    satc_status st = check_views(views, nviews, b, first, count, mode, out);
-    if (st != SATC_OK)
-        return st;
-    size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
-    if (out->masks && count)
-        memset(out->masks, 0, count * bytes);
-    size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
+    size_t set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
-    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
-    if (b->groups && count) {
-        gemit e = {out, bytes, first, visible};
-        satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit, &e);
-        if (out->visible)
-            memcpy(out->visible, visible, nviews * sizeof visible[0]);
-        return SATC_OK;
-    }
     int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
     frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
-    /* The views' plane tests (with groups or the prefilter) and rows for
-     * PRE_ROWS streams (shared only where the prefilter is off: the
-     * prefilter needs a SIMD path, as the rows do): about 45 KB of stack. */
+    /* The views' plane tests (with the prefilter) and rows for PRE_ROWS
+     * streams (shared only where the prefilter is off: the prefilter
+     * needs a SIMD path, as the rows do): about 45 KB of stack. */
     satc_gview gv[SATC_MAX_VIEWS];
     float rows[PRE_ROWS * SHARE_STEP];
-    for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
+    for (size_t v = 0; pre && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
     float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS], mxs[SATC_PRE_GROUPS];
@@ -249,11 +245,31 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
             else if (sh)
                 fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
             else
-                satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
+                fn(f, b, first + done, n, flags | last, vis[0], in[0]);
             emit(out, bytes, v, first, done, n, vis[0], in[0], &visible[v]);
         }
         if (on)
             pre_on = undecided * 4 <= 3 * nviews * n;
+    }
+}
+
+static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
+                             const satc_batch *b, size_t first, size_t count, satc_mode mode,
+                             satc_view_results *out)
+{
+    satc_status st = check_views(views, nviews, b, first, count, mode, out);
+    if (st != SATC_OK)
+        return st;
+    size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
+    if (out->masks && count)
+        memset(out->masks, 0, count * bytes);
+    size_t visible[SATC_MAX_VIEWS] = {0};
+    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
+    if (b->groups && count) {
+        gemit e = {out, bytes, first, visible};
+        satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit, &e);
+    } else if (count) {
+        run_flat(k, views, nviews, b, first, count, exact, out, bytes, visible);
     }
     if (out->visible)
         memcpy(out->visible, visible, nviews * sizeof visible[0]);

@@ -638,7 +638,9 @@ typedef struct satc_batch {
  * hierarchical culling).
  *
  * Precondition: each bound contains its group's volumes (as satc_to_aabbs
- * or satc_group_bounds compute them). A volume with a NaN or infinite
+ * or satc_group_bounds compute them; when some volumes move,
+ * satc_group_bounds_dirty or satc_group_bounds_range recompute their
+ * groups only). A volume with a NaN or infinite
  * field is in no bound: give its group a non-finite bound (the helpers
  * do) and the group is culled volume by volume, so the volume stays
  * visible. A bound with a NaN, an infinite or a negative field, or so
@@ -852,14 +854,20 @@ typedef struct satc_view_results {
  * once for all views (RTR 22.14.1); each view culls or accepts whole
  * boxes with a margin of twice the largest tolerance in them (as for
  * satc_groups, so its bits and classes stay its own cull's) and runs its
- * kernel on the other volumes only. Batches whose neighbours in memory
+ * kernel on the other volumes only. With satc_groups (every path), each
+ * view decides each group's bound once, after the unions of the groups of
+ * each 1024 and each 16384 volumes (a view far from most of the batch,
+ * a player on a large map, skips it in a few decisions): per group, the
+ * views it may touch and those it lies inside; a group outside every
+ * view is not read, and each view runs its kernel only on the groups it
+ * left undecided. Batches whose neighbours in memory
  * are neighbours in space gain most; where the boxes decide under a
  * quarter of the volumes, the pass stops building them (trying again
  * every 32nd chunk) and instead transposes records and float3 arrays
  * once for all views and loads each volume once for orthographic views
  * with one origin and frame, bit for bit (a light's cascades built in
  * its frame), in sets of 4. The call uses about 55 KB of stack (64
- * views). Returns SATC_OK, SATC_ERR_NULL
+ * views, with or without groups). Returns SATC_OK, SATC_ERR_NULL
  * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
  * (unknown mode or form, a view not built by satc), SATC_ERR_FAR (exact
  * mode with an unbounded SATC_FRUSTUM_PLANES view), SATC_ERR_RANGE

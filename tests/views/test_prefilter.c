@@ -485,6 +485,33 @@ static void test_bounds(rb_rng *r)
                         same &= same_bits(lo2[j], lo[j]) && same_bits(hi2[j], hi[j]);
                     rb_check(same, "bounds %s, %s, first %zu: differ without xs",
                              satc_isa_name(g_paths[p]), g_lname[L], first);
+                    /* Boxes of 128 (satc_group_bounds' span): the least and
+                     * greatest of their four boxes of 32, bit for bit (NaN
+                     * when one of them is). */
+                    size_t n4 = n / 128 * 128, g4 = n4 / 128;
+                    float lo4[3 * 8], hi4[3 * 8], xs4[8];
+                    if (g4) {
+                        k->bounds(&b, first, n4, 128, first + n4 == N ? SATC_K_LAST : 0u, lo4, hi4, xs4);
+                        same = 1;
+                        for (size_t g = 0; g < g4; g++) {
+                            int bad = 0;
+                            float pm = 0.0f;
+                            for (size_t u = 4 * g; u < 4 * g + 4; u++)
+                                bad |= isnan(xs[u]), pm = xs[u] > pm ? xs[u] : pm;
+                            same &= bad ? isnan(xs4[g]) : same_bits(xs4[g], pm);
+                            for (int q = 0; q < 3; q++) {
+                                float l = INFINITY, u2 = -INFINITY;
+                                for (size_t u = 4 * g; u < 4 * g + 4; u++) {
+                                    l = lo[(size_t)q * ng + u] < l ? lo[(size_t)q * ng + u] : l;
+                                    u2 = hi[(size_t)q * ng + u] > u2 ? hi[(size_t)q * ng + u] : u2;
+                                }
+                                same &= bad ? isnan(lo4[(size_t)q * g4 + g]) && isnan(hi4[(size_t)q * g4 + g])
+                                            : same_bits(lo4[(size_t)q * g4 + g], l) && same_bits(hi4[(size_t)q * g4 + g], u2);
+                            }
+                        }
+                        rb_check(same, "bounds of 128 %s, %s, first %zu: not the union of those of 32",
+                                 satc_isa_name(g_paths[p]), g_lname[L], first);
+                    }
                 }
             }
             store_free(&st);

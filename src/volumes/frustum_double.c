@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/internal.h"
 
 satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_camera_d *cam,
                                        const double batch_origin[3])

@@ -52,7 +52,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/internal.h"
 
 #define KNOWN_CONVENTIONS                                                                       \
     (SATC_MATRIX_ROW_MAJOR | SATC_DEPTH_ZERO_TO_ONE | SATC_DEPTH_REVERSED |                    \

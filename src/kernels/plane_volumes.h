@@ -1,7 +1,7 @@
 /*
  * Plane volumes (SATC_FRUSTUM_PLANES) for W lanes: satc_planes_vol_ref and
  * satc_axes_vol_ref (src/scalar/cull_planes.c), expression for expression.
- * Included by cull_simd.h inside its axes section (fields at x[q * st],
+ * Included by kernels.h after axes.h (fields at x[q * st],
  * hx(m) etc. defined); the loaders run with the volume's identity frame.
  */
 #ifndef SATC_PLANES_SIMD_H

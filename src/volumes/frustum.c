@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/internal.h"
 
 static int finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 

@@ -21,19 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
-
-static const float *at(const float *p, size_t stride, size_t i)
-{
-    return (const float *)(const void *)((const char *)p + i * stride);
-}
-
-static void rd3(const satc_vec3s *v, size_t i, float out[3])
-{
-    out[0] = *at(v->x, v->stride, i);
-    out[1] = *at(v->y, v->stride, i);
-    out[2] = *at(v->z, v->stride, i);
-}
+#include "passes.h"
 
 /* Plane p of view g: m and off (a plane volume's n.(x - O) + w >= 0
  * inside: m = -n, off = w, exact in double). */
@@ -75,8 +63,8 @@ static double local_rho(const satc_batch *b)
     double rho = 0.0;
     for (size_t t = 0; t < nt; t++) {
         float lc[3], lh[3];
-        rd3(&s->local_center, t, lc);
-        rd3(&s->local_half, t, lh);
+        satc_vec3s_get(&s->local_center, t, lc);
+        satc_vec3s_get(&s->local_half, t, lh);
         for (int k = 0; k < 3; k++) {
             double a = fabsf(lc[k]), h = fabsf(lh[k]);
             double q = a == 0.0 ? 0.0 : a / h; /* lh 0: +Inf; NaN: NaN */
@@ -217,137 +205,6 @@ int satc_group_decide_x(const satc_gview *g, const float c[3], const float h[3],
 }
 
 /* Group g's volume range [lo, hi), fixed size or offsets. */
-static void group_range(const satc_groups *gs, size_t g, size_t *lo, size_t *hi)
-{
-    if (gs->size) {
-        *lo = g * gs->size;
-        *hi = *lo + gs->size;
-    } else {
-        *lo = gs->offsets[g];
-        *hi = gs->offsets[g + 1];
-    }
-}
-
-/* The first group whose range ends after volume i (ngroups if none). */
-static size_t group_at(const satc_groups *gs, size_t i)
-{
-    if (gs->size)
-        return i / gs->size < gs->ngroups ? i / gs->size : gs->ngroups;
-    size_t lo = 0, hi = gs->ngroups; /* offsets[g + 1] > i for the answer g */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (gs->offsets[mid + 1] > i)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* Bits [at, at + n) of dst |= bits [0, n) of src. */
-static void or_bits(uint64_t *dst, size_t at, const uint64_t *src, size_t n)
-{
-    for (size_t j = 0; j < n; j += 64) {
-        uint64_t w = src[j / 64];
-        if (n - j < 64)
-            w &= ((uint64_t)1 << (n - j)) - 1;
-        size_t p = at + j, s = p % 64;
-        dst[p / 64] |= w << s;
-        if (s && p / 64 + 1 < SATC_CHUNK_WORDS)
-            dst[p / 64 + 1] |= w >> (64 - s);
-    }
-}
-
-void satc_set_bits(uint64_t *dst, size_t at, size_t n)
-{
-    for (size_t p = at; p < at + n;) {
-        size_t s = p % 64, len = 64 - s < at + n - p ? 64 - s : at + n - p;
-        uint64_t w = len == 64 ? ~(uint64_t)0 : (((uint64_t)1 << len) - 1);
-        dst[p / 64] |= w << s;
-        p += len;
-    }
-}
-
-void satc_run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch *b, size_t first,
-                     size_t end, unsigned flags, size_t lo, size_t hi, uint64_t *vis, uint64_t *in)
-{
-    uint64_t tv[SATC_CHUNK_WORDS], ti[SATC_CHUNK_WORDS];
-    unsigned fl = (flags & ~SATC_K_LAST) | (hi == end ? (flags & SATC_K_LAST) : 0u);
-    fn(f, b, lo, hi - lo, fl, tv, ti);
-    or_bits(vis, lo - first, tv, hi - lo);
-    if (flags & SATC_K_CLASSIFY)
-        or_bits(in, lo - first, ti, hi - lo);
-}
-
-void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *gv,
-                    const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
-                    uint64_t *in)
-{
-    const satc_groups *gs = b->groups;
-    if (!gs) {
-        fn(f, b, first, n, flags, vis, in);
-        return;
-    }
-    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-        vis[w] = in[w] = 0;
-    size_t end = first + n, run = first; /* [run, i): volumes waiting for the kernel */
-    size_t i = first, g = group_at(gs, first);
-    while (i < end) {
-        size_t lo = end, hi = end;
-        if (g < gs->ngroups)
-            group_range(gs, g, &lo, &hi);
-        if (lo > i) { /* volumes before the next group: one by one */
-            i = lo < end ? lo : end;
-            continue;
-        }
-        if (hi > end)
-            hi = end;
-        float c[3], h[3];
-        rd3(&gs->center, g, c);
-        rd3(&gs->half, g, h);
-        int d = hi > i ? satc_group_decide(gv, c, h) : 0;
-        if (d) {
-            if (run < i)
-                satc_run_part(fn, f, b, first, end, flags, run, i, vis, in);
-            if (d > 0) {
-                satc_set_bits(vis, i - first, hi - i);
-                if (flags & SATC_K_CLASSIFY)
-                    satc_set_bits(in, i - first, hi - i);
-            }
-            run = hi;
-        }
-        i = hi > i ? hi : i;
-        g++;
-    }
-    if (run < end)
-        satc_run_part(fn, f, b, first, end, flags, run, end, vis, in);
-}
-
-satc_status satc_check_groups(const satc_batch *b)
-{
-    const satc_groups *gs = b->groups;
-    if (!gs)
-        return SATC_OK;
-    if (!gs->size && !gs->offsets)
-        return SATC_ERR_NULL;
-    if (gs->size && gs->ngroups > SIZE_MAX / gs->size)
-        return SATC_ERR_RANGE;
-    if (!gs->ngroups)
-        return SATC_OK;
-    satc_status st = satc_check_vec3s(&gs->center);
-    if (st == SATC_OK)
-        st = satc_check_vec3s(&gs->half);
-    if (st != SATC_OK)
-        return st;
-    if (!gs->size) {
-        for (size_t g = 0; g < gs->ngroups; g++) {
-            if (gs->offsets[g + 1] < gs->offsets[g])
-                return SATC_ERR_LAYOUT;
-        }
-    }
-    return SATC_OK;
-}
-
 /* World boxes of AABBs and spheres, read as they are (the float center
  * and half size or radius; negative sizes mean their magnitude): a
  * quicker satc_to_aabbs, whose rounding the caller's widening covers. */
@@ -355,13 +212,14 @@ static void read_boxes(const satc_batch *b, size_t i, size_t n, float *c, float 
 {
     for (size_t j = 0; j < n; j++) {
         if (b->form == SATC_FORM_AABB) {
-            rd3(&b->aabb.center, i + j, c + 3 * j);
-            rd3(&b->aabb.half, i + j, h + 3 * j);
+            satc_vec3s_get(&b->aabb.center, i + j, c + 3 * j);
+            satc_vec3s_get(&b->aabb.half, i + j, h + 3 * j);
             for (int k = 0; k < 3; k++)
                 h[3 * j + (size_t)k] = fabsf(h[3 * j + (size_t)k]);
         } else {
-            rd3(&b->spheres.center, i + j, c + 3 * j);
-            float r = fabsf(*at(b->spheres.radius.p, b->spheres.radius.stride, i + j));
+            satc_vec3s_get(&b->spheres.center, i + j, c + 3 * j);
+            float r = fabsf(*(const float *)(const void *)((const char *)b->spheres.radius.p +
+                                                         (i + j) * b->spheres.radius.stride));
             h[3 * j] = h[3 * j + 1] = h[3 * j + 2] = r;
         }
     }
@@ -393,7 +251,7 @@ satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
     float bc[3 * BLOCK], bh[3 * BLOCK];
     for (size_t g = 0; g < ngroups; g++) {
         size_t lo, hi;
-        group_range(&gs, g, &lo, &hi);
+        satc_group_range(&gs, g, &lo, &hi);
         hi = hi < count ? hi : count;
         lo = lo < hi ? lo : hi;
         double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};

@@ -1,5 +1,5 @@
-/* Internals of the query volumes (query.c, query_refine.c) and of the
- * double-precision volume geometry (convert.c) they share. */
+/* Internals of the query volumes (volumes/query_volumes.c, passes/queries.c) and of the
+ * double-precision volume geometry (forms/convert.c) they share. */
 #ifndef SATC_QUERY_INTERNAL_H
 #define SATC_QUERY_INTERNAL_H
 
@@ -37,7 +37,23 @@ int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *v);
 void satc_segment_frustum(satc_frustum *out, const float p0[3], const double D[3], double len);
 
 /* L, U completing the unit vector D to a right-handed orthonormal frame
- * (L x U = D), in double (query.c). */
+ * (L x U = D), in double (volumes/query_volumes.c). */
 void satc_frame_from_dir(const double D[3], double L[3], double U[3]);
+
+/* Nonzero when every field of v is finite (passes/query_geom.c). */
+int satc_vol_finite(const satc_vol_d *v);
+
+/* Sphere (center p, |p|_1 = pmag, radius r) against v in double: 1 when
+ * touching (always when the distance is <= r; only within the tolerance
+ * band otherwise); *inside (asked with want_inside) when v lies inside
+ * the sphere with the tolerance to spare (passes/query_geom.c). */
+int satc_sphere_vol_test(const double p[3], double pmag, double r, const satc_vol_d *v,
+                         int want_inside, int *inside);
+
+/* Ray o + t d, 0 <= t <= T (T may be +Inf; |o|_1 = omag) against v in
+ * double: 1 and the entry parameter *tin (0 when o is in v) on a hit
+ * (passes/query_geom.c). */
+int satc_ray_vol_test(const double o[3], double omag, const double d[3], double T,
+                      const satc_vol_d *v, double *tin);
 
 #endif

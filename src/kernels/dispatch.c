@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "internal.h"
+#include "../core/internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -200,22 +200,4 @@ satc_status satc_isa_set_mask(unsigned mask)
     atomic_store(&user_mask, mask | SATC_ISA_SCALAR);
     atomic_store_explicit(&active, (unsigned)choose(), memory_order_release);
     return SATC_OK;
-}
-
-satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first, size_t count,
-                      satc_mode mode, satc_results *out)
-{
-    return satc_cull_run(satc_kernels_for(satc_isa_active()), f, b, first, count, mode, out);
-}
-
-satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b, size_t first,
-                          size_t count, satc_mode mode, satc_results *out)
-{
-    unsigned v = (unsigned)isa;
-    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL))
-        return SATC_ERR_FLAGS;
-    const satc_kernels *k = satc_kernels_for(isa);
-    if (!k)
-        return SATC_ERR_ISA;
-    return satc_cull_run(k, f, b, first, count, mode, out);
 }

@@ -1,7 +1,7 @@
 /*
  * The SIMD loaders: W volumes of any form into a vbox, per lane exactly
  * the expressions of src/scalar/load_scalar.c in the same order. Included
- * by cull_simd.h after the vector layer and vbox.
+ * by kernels.h (stage 1) after consts.h.
  *
  * Reads: a full vector (nl == W) reads each stream with v_load_stride, or
  * with v_load_rec4 (16 bytes per element, then a transpose) for float3

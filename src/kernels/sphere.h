@@ -1,7 +1,7 @@
 /*
  * The exact sphere tier for W lanes: satc_sphere_sep_persp_ref and
  * satc_sphere_sep_ortho_ref (src/scalar/cull_scalar.c), expression for
- * expression. Included by cull_simd.h; fields at x[q * st] as there.
+ * expression. Included by kernels.h; fields at x[q * st] as there.
  */
 #ifndef SATC_SPHERE_SIMD_H
 #define SATC_SPHERE_SIMD_H

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/internal.h"
 
 #define ALIGN 64
 

@@ -29,7 +29,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/internal.h"
 
 #define PAR 0x1p-20 /* below this, two unit vectors count as parallel */
 

@@ -4,7 +4,7 @@
  * its bits are satc_cull's. */
 #include <string.h>
 
-#include "internal.h"
+#include "passes.h"
 #include "views_pre.h"
 
 static satc_status check_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
@@ -40,26 +40,6 @@ static void set_masks(void *masks, size_t bytes, size_t base, const uint64_t *vi
             default: ((uint64_t *)masks)[j] |= (uint64_t)1 << v; break;
             }
         }
-    }
-}
-
-int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_floats **f)
-{
-    *f = NULL;
-    switch (b->form) {
-    case SATC_FORM_OBB:
-        v[0] = &b->obb.center, v[1] = &b->obb.axis[0], v[2] = &b->obb.axis[1];
-        v[3] = &b->obb.axis[2], v[4] = &b->obb.extent;
-        return 5;
-    case SATC_FORM_AABB: v[0] = &b->aabb.center, v[1] = &b->aabb.half; return 2;
-    case SATC_FORM_MINMAX: v[0] = &b->minmax.min, v[1] = &b->minmax.max; return 2;
-    case SATC_FORM_HALF_AXES:
-        v[0] = &b->half_axes.center;
-        for (int j = 0; j < 3; j++)
-            v[1 + j] = &b->half_axes.axis[j];
-        return 4;
-    case SATC_FORM_SPHERES: v[0] = &b->spheres.center, *f = &b->spheres.radius; return 1;
-    default: return -1;
     }
 }
 

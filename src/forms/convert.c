@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "query_internal.h"
+#include "../core/volume_d.h"
 
 static const float *at(const float *p, size_t stride, size_t i)
 {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "query_internal.h"
+#include "../core/volume_d.h"
 
 /* The frustum of the box o + sum_k (mid_k + t_k) frame_k, |t_k| <= half_k;
  * the tolerance's constant term as for a camera's box (src/frustum.c). */

@@ -2,7 +2,7 @@
 #ifndef SATC_VIEWS_PRE_H
 #define SATC_VIEWS_PRE_H
 
-#include "internal.h"
+#include "passes.h"
 
 /* Volumes per step of a pass (also its shared rows' length). */
 #define SATC_PRE_STEP SATC_CHUNK

@@ -7,7 +7,7 @@
  * at once with its own conservative kernel on inflated boxes, and runs
  * its kernel only on the volumes of the groups left undecided.
  *
- * Why every view's bits stay its flat cull's (src/groups.c's argument,
+ * Why every view's bits stay its flat cull's (passes/groups.c's argument,
  * per volume): a volume b whose true least value on a plane p of the view
  * exceeds 2 tol_b is culled by its flat plane test, and one whose greatest
  * value on every p is below -2 tol_b (and the plane volume's margin) is
@@ -25,12 +25,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/internal.h"
 #include "views_pre.h"
 
 /*
  * Why the derived forms' boxes hold their volumes (OBBs, half axes,
- * instances: derived_box in cull_simd.h computes them in float). With
+ * instances: derived_box in kernels/bounds.h computes them in float). With
  * u = 2^-24, a volume's float corners a <= c' <= z (c' its float center)
  * lie in its group's [l, h]. Its true lower corner c - H is at least
  * a - u |a| (the subtraction) - u |c'| - 3.01 u P (an instance's center:

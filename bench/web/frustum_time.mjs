@@ -1,3 +1,7 @@
+// satc_frustum_from_matrix in wasm, the bench's camera: the fastest of
+// 60 runs of 2000 calls after 300000 warm-up calls (V8 tiers wasm up
+// lazily), and a hash of the frustum's bytes (the same in every module).
+//   node frustum_time.mjs MODULE.wasm...
 import fs from 'fs';
 import * as THREE from 'three';
 const cam = new THREE.PerspectiveCamera(60, 16 / 9, 0.5, 3000);

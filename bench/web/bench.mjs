@@ -145,7 +145,7 @@ function rounds(reps, methods, between) {
 }
 
 for (const n of sizes) {
-  const sc = scene(n), reps = n >= 1000000 ? 7 : 21;
+  const sc = scene(n), reps = n >= 1000000 ? 15 : 21;
   const A = satcSetup(simd, sc, vp.elements), B = satcSetup(scal, sc, vp.elements);
   const vis = {}, masks = {};
   const frustum = new THREE.Frustum().setFromProjectionMatrix(vp);

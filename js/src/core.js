@@ -359,10 +359,10 @@ export class Satc {
     const mode = this._mode(opts, what);
     const wm = opts.masks ?? true, wi = !!opts.indices, wc = !!opts.classes;
     const word = K <= 8 ? 1 : K <= 16 ? 2 : K <= 32 ? 4 : 8;
-    const need = (wm ? word * count + 8 : 0) + (wi ? 4 * K * count : 0) + (wc ? K * count : 0);
+    const need = 32 + (wm ? word * count + 8 : 0) + (wi ? 4 * K * count : 0) + (wc ? K * count : 0);
     const base = this._scratch._raw(need);
     const masks = wm ? (base + 7) & ~7 : 0;
-    const idx = (wm ? masks + word * count : base + 0);
+    const idx = (wm ? masks + word * count + 15 : base + 15) & ~15;
     const cls = idx + (wi ? 4 * K * count : 0);
     const u32 = h.u32, r = this._vres >>> 2, tabs = r + 4;
     u32[r] = masks;

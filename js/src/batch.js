@@ -166,9 +166,9 @@ export class Batch {
   /**
    * Copies caller arrays into fields, one copy each: { center: Float32Array, ... }.
    * `at` (volumes) places them from that volume on. Every length is checked
-   * before anything is written.
+   * before anything is written; `exact` requires each to fill its field.
    */
-  set(arrays, at = 0) {
+  set(arrays, at = 0, exact = false) {
     this._live('batch.set');
     const h = this._heap, plan = [];
     for (const [name, src] of Object.entries(arrays)) {
@@ -176,7 +176,7 @@ export class Batch {
       if (!f) h.fail(-8, `batch.set: no field ${name} in a ${this.form} batch`);
       if (!src || typeof src.length !== 'number') h.fail(-1, `batch.set: ${name} is not an array`);
       const start = f.per > 0 ? at * f.per : 0;
-      if (src.length + start > f.len || (f.per > 0 && src.length % f.per !== 0)) {
+      if (src.length + start > f.len || (f.per > 0 && src.length % f.per !== 0) || (exact && src.length !== f.len)) {
         h.fail(-13, `batch.set: ${name} has ${src.length} elements, room for ${f.len - start} in multiples of ${Math.abs(f.per)}`);
       }
       plan.push([name, src, start]);

@@ -193,7 +193,7 @@ export class Satc {
     const b = new Batch(this, form, capacity, opts);
     if (arrays) {
       try {
-        b.set(arrays);
+        b.set(arrays, 0, true);
       } catch (e) {
         b.dispose();
         throw e;

@@ -39,7 +39,18 @@ export interface CullerOptions {
  * and sets mesh.count to all instances.
  */
 export class InstanceCuller {
-  constructor(satc: Satc, mesh: InstancedMesh, opts?: CullerOptions & { localBox?: { center: ArrayLike<number>; half: ArrayLike<number> } });
+  /**
+   * opts.groups: attach group bounds of that many consecutive instances
+   * (e.g. 128): whole groups are culled or accepted without reading their
+   * instances, with the same answers; it pays when neighbours in the
+   * array are neighbours in space. opts.localBox: the local box (default
+   * the geometry's bounding box).
+   */
+  constructor(satc: Satc, mesh: InstancedMesh, opts?: CullerOptions & { groups?: number; localBox?: { center: ArrayLike<number>; half: ArrayLike<number> } });
+  /** Group size (0: none). */
+  readonly groups: number;
+  /** After writing `matrices` directly: recompute the group bounds at the next update. */
+  matricesChanged(): void;
   readonly satc: Satc;
   readonly mesh: InstancedMesh;
   mode: Mode;

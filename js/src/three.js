@@ -13,6 +13,13 @@ function mul4(out, a, b) {
   return out;
 }
 
+function copy16(d, o, s, i) {
+  d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]; d[o + 3] = s[i + 3];
+  d[o + 4] = s[i + 4]; d[o + 5] = s[i + 5]; d[o + 6] = s[i + 6]; d[o + 7] = s[i + 7];
+  d[o + 8] = s[i + 8]; d[o + 9] = s[i + 9]; d[o + 10] = s[i + 10]; d[o + 11] = s[i + 11];
+  d[o + 12] = s[i + 12]; d[o + 13] = s[i + 13]; d[o + 14] = s[i + 14]; d[o + 15] = s[i + 15];
+}
+
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 function isIdentity(e) {
   for (let i = 0; i < 16; i++) if (e[i] !== IDENTITY[i]) return false;
@@ -70,6 +77,9 @@ export class InstanceCuller {
       localHalf: box.half,
     });
     this.output = satc.output(n);
+    this.groups = opts.groups ?? 0;
+    if (this.groups) this.batch.setGroups(this.groups);
+    this._dirty = false;
     this.colors = mesh.instanceColor ? mesh.instanceColor.array.slice(0, 3 * n) : null;
     this.frusta = [];
     this.visible = n;
@@ -85,6 +95,12 @@ export class InstanceCuller {
   /** Sets source matrix i from a Matrix4 (or 16 numbers). */
   setMatrixAt(i, m) {
     this.batch.matrices.set(m.elements ?? m, 16 * i);
+    this._dirty = true;
+  }
+
+  /** Call after writing `matrices` directly: group bounds are recomputed at the next update. */
+  matricesChanged() {
+    this._dirty = true;
   }
 
   /** Sets source color i from a Color. */
@@ -108,6 +124,8 @@ export class InstanceCuller {
   update(camera, opts = {}) {
     const satc = this.satc, mesh = this.mesh;
     const shadows = opts.shadowCameras;
+    if (this._dirty && this.groups) this.batch.updateGroups();
+    this._dirty = false;
     let idx;
     if (shadows && shadows.length) {
       const all = [camera, ...shadows];
@@ -134,9 +152,16 @@ export class InstanceCuller {
   _compact(idx) {
     const mesh = this.mesh, n = idx.length;
     const src = this.batch.matrices, dst = mesh.instanceMatrix.array;
-    for (let k = 0; k < n; k++) {
-      const s = 16 * idx[k], d = 16 * k;
-      for (let j = 0; j < 16; j++) dst[d + j] = src[s + j];
+    for (let k = 0; k < n;) {
+      // a run of consecutive source indices is one block copy
+      let e = k + 1;
+      while (e < n && idx[e] === idx[e - 1] + 1) e++;
+      if (e - k >= 4) {
+        dst.set(src.subarray(16 * idx[k], 16 * (idx[k] + e - k)), 16 * k);
+      } else {
+        for (let j = k; j < e; j++) copy16(dst, 16 * j, src, 16 * idx[j]);
+      }
+      k = e;
     }
     mesh.instanceMatrix.clearUpdateRanges();
     mesh.instanceMatrix.addUpdateRange(0, 16 * n);
@@ -144,8 +169,10 @@ export class InstanceCuller {
     if (this.colors && mesh.instanceColor) {
       const c = this.colors, cd = mesh.instanceColor.array;
       for (let k = 0; k < n; k++) {
-        const s = 3 * idx[k];
-        cd[3 * k] = c[s]; cd[3 * k + 1] = c[s + 1]; cd[3 * k + 2] = c[s + 2];
+        const s = 3 * idx[k], d = 3 * k;
+        cd[d] = c[s];
+        cd[d + 1] = c[s + 1];
+        cd[d + 2] = c[s + 2];
       }
       mesh.instanceColor.clearUpdateRanges();
       mesh.instanceColor.addUpdateRange(0, 3 * n);

@@ -137,6 +137,15 @@ test('InstanceCuller: visible instances drawn in source order, sources untouched
     assert.equal(mesh.instanceColor.array[3 * k], 3 * i);
   }
   assert.deepEqual(mesh.instanceMatrix.updateRanges, [{ start: 0, count: 16 * drawn }]);
+  // group bounds change nothing drawn (random order here: no gain, same answer)
+  const grouped = new InstanceCuller(satc, new THREE.InstancedMesh(geo, mesh.material, n), { mode: 'exact', groups: 64 });
+  grouped.mesh.position.copy(mesh.position);
+  grouped.mesh.updateMatrixWorld();
+  grouped.matrices.set(mats);
+  grouped.matricesChanged();
+  assert.equal(grouped.update(cam), drawn);
+  assert.deepEqual(grouped.mesh.instanceMatrix.array.subarray(0, 16 * drawn), mesh.instanceMatrix.array.subarray(0, 16 * drawn));
+  grouped.dispose();
   // three's own sphere test keeps every instance satc draws (its sphere holds the box)
   const tf = new THREE.Frustum().setFromProjectionMatrix(new THREE.Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse));
   const sphere = new THREE.Sphere();

@@ -1,4 +1,4 @@
-/* NEON kernels: 4 boxes per register. The math is in ../cull_simd.h; this
+/* NEON kernels: 4 boxes per register. The math is in ../kernels/kernels.h; this
  * file maps its vector layer onto AArch64 NEON (through SIMDe: native on
  * AArch64, SIMDe's portable code elsewhere, which is how x86 builds test
  * this path). min/max are compare + select, never vminq/vmaxq (SPEC §3). */
@@ -8,7 +8,7 @@
 
 #include <simde/arm/neon.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 
 #define W 4
 typedef simde_float32x4_t V;
@@ -60,7 +60,7 @@ static inline M m_cnt_eq(M c, int k)
     return simde_vceqq_s32(simde_vreinterpretq_s32_u32(c), simde_vdupq_n_s32(k));
 }
 
-#include "../compress4.h"
+#include "../kernels/compress4.h"
 static inline P p_make(unsigned bits) { return simde_vld1q_u8(satc_compress4[bits]); }
 static inline V v_perm(V v, P p)
 {
@@ -68,4 +68,4 @@ static inline V v_perm(V v, P p)
 }
 
 #define SATC_SIMD_TABLE satc_kernels_neon
-#include "../cull_simd.h"
+#include "../kernels/kernels.h"

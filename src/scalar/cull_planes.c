@@ -1,6 +1,6 @@
 /*
  * Scalar reference for SATC_FRUSTUM_PLANES volumes (satc_frustum_from_planes):
- * the SIMD kernel (src/planes_simd.h) repeats each expression per lane in
+ * the SIMD kernel (src/kernels/plane_volumes.h) repeats each expression per lane in
  * the same order. The volume's frame is the identity about its origin E,
  * so a volume's frame coordinates are its world coordinates relative to E.
  *
@@ -11,7 +11,7 @@
  */
 #include <math.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 #include "cull_scalar.h"
 
 /* A volume's radius on unit normal p: RTR 22.10's extent. AABB forms:

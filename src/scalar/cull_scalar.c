@@ -19,7 +19,7 @@
  */
 #include <math.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 #include "cull_scalar.h"
 
 static inline float min_ref(float a, float b) { return a < b ? a : b; }

@@ -3,7 +3,7 @@
 #ifndef SATC_CULL_SCALAR_H
 #define SATC_CULL_SCALAR_H
 
-#include "../internal.h"
+#include "../core/internal.h"
 
 /*
  * One volume in the frustum's frame: what every form's loader produces

@@ -2,14 +2,14 @@
  * The scalar reference's loaders: every box form enters the tests as one
  * satc_box_frame (the frame coordinates of its center and half-axis
  * vectors, its radii on the plane normals, and its tolerance scale S).
- * The SIMD loaders (src/load_simd.h) repeat these expressions per lane,
+ * The SIMD loaders (src/kernels/load.h) repeat these expressions per lane,
  * in the same order. Camera-relative first (SPEC §1.5): E is subtracted
  * from world positions before anything is multiplied.
  */
 #include <math.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 #include "cull_scalar.h"
 
 void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)

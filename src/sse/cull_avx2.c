@@ -1,4 +1,4 @@
-/* AVX2 kernels: 8 boxes per register. The math is in ../cull_simd.h; this
+/* AVX2 kernels: 8 boxes per register. The math is in ../kernels/kernels.h; this
  * file maps its vector layer onto AVX2 (through SIMDe, native with -mavx2
  * on x86 and never with FMA, SIMDe's portable code on other machines). */
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__AVX2__)
@@ -10,7 +10,7 @@
 
 #include <simde/x86/avx2.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 
 #define W 8
 typedef simde__m256 V;
@@ -119,4 +119,4 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
 }
 
 #define SATC_SIMD_TABLE satc_kernels_avx2
-#include "../cull_simd.h"
+#include "../kernels/kernels.h"

@@ -1,6 +1,6 @@
 /* AVX-512 kernels (F, VL, DQ, BW: x86-64-v4): 16 boxes per register, lane
  * logic in mask registers, undecided lanes packed by vcompressps. The math
- * is in ../cull_simd.h; this file maps its vector layer onto AVX-512
+ * is in ../kernels/kernels.h; this file maps its vector layer onto AVX-512
  * through SIMDe: native with -mavx512f/vl/dq/bw, SIMDe's emulation from
  * narrower registers otherwise (built a second time on x86 as
  * satc_kernels_avx512_emu, so machines without AVX-512 run the cross-check
@@ -16,7 +16,7 @@
 
 #include <simde/x86/avx512.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 
 #define W 16
 typedef simde__m512 V;
@@ -107,4 +107,4 @@ static inline void v_load_f3(const float *p, V out[3])
 #else
 #define SATC_SIMD_TABLE satc_kernels_avx512
 #endif
-#include "../cull_simd.h"
+#include "../kernels/kernels.h"

@@ -1,4 +1,4 @@
-/* SSE4.1 kernels: 4 boxes per register. The math is in ../cull_simd.h; this
+/* SSE4.1 kernels: 4 boxes per register. The math is in ../kernels/kernels.h; this
  * file maps its vector layer onto SSE4.1 (through SIMDe, native with
  * -msse4.1 on x86, SIMDe's portable code on other machines). */
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__SSE4_1__)
@@ -7,7 +7,7 @@
 
 #include <simde/x86/sse4.1.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 
 #define W 4
 typedef simde__m128 V;
@@ -55,7 +55,7 @@ static inline M m_cnt_eq(M c, int k)
         simde_mm_cmpeq_epi32(simde_mm_castps_si128(c), simde_mm_set1_epi32(k)));
 }
 
-#include "../compress4.h"
+#include "../kernels/compress4.h"
 static inline P p_make(unsigned bits)
 {
     return simde_mm_loadu_si128((const void *)satc_compress4[bits]);
@@ -81,4 +81,4 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
 }
 
 #define SATC_SIMD_TABLE satc_kernels_sse41
-#include "../cull_simd.h"
+#include "../kernels/kernels.h"

@@ -1,5 +1,5 @@
 /* WebAssembly SIMD128 kernels: 4 boxes per register. The math is in
- * ../cull_simd.h; this file maps its vector layer onto clang's
+ * ../kernels/kernels.h; this file maps its vector layer onto clang's
  * wasm_simd128.h (-msimd128 only: no relaxed SIMD, whose fused and
  * implementation-defined operations would change the bits). */
 #if !defined(__wasm_simd128__)
@@ -8,7 +8,7 @@
 
 #include <wasm_simd128.h>
 
-#include "../internal.h"
+#include "../core/internal.h"
 
 #define W 4
 typedef v128_t V;
@@ -44,7 +44,7 @@ static inline M m_cnt_add(M c, M m) { return wasm_i32x4_add(c, m); }
 static inline M m_cnt_gt(M c, int k) { return wasm_i32x4_gt(c, wasm_i32x4_splat(k)); }
 static inline M m_cnt_eq(M c, int k) { return wasm_i32x4_eq(c, wasm_i32x4_splat(k)); }
 
-#include "../compress4.h"
+#include "../kernels/compress4.h"
 static inline P p_make(unsigned bits) { return wasm_v128_load(satc_compress4[bits]); }
 /* i8x16.swizzle: every index of the table is < 16, so no lane is zeroed. */
 static inline V v_perm(V v, P p) { return wasm_i8x16_swizzle(v, p); }
@@ -65,4 +65,4 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
 }
 
 #define SATC_SIMD_TABLE satc_kernels_simd128
-#include "../cull_simd.h"
+#include "../kernels/kernels.h"

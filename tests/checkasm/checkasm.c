@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "config.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "scalar/cull_scalar.h"
 #include "scenes.h"
 

@@ -30,10 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "robust_util.h"
 #include "scenes.h"
-#include "views_pre.h"
+#include "passes/views_pre.h"
 
 static satc_isa g_paths[8];
 static int g_npaths;

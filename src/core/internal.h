@@ -1,0 +1,167 @@
+/* Internal interfaces shared by the API, the dispatcher and the kernels. */
+#ifndef SATC_INTERNAL_H
+#define SATC_INTERNAL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "satc.h"
+
+/* Boxes per kernel call: the driver formats results per chunk. */
+#define SATC_CHUNK 1024
+#define SATC_CHUNK_WORDS (SATC_CHUNK / 64)
+
+/* The least float >= x (NaN stays NaN): bounds rounded outward. */
+static inline float satc_float_up(double x)
+{
+    float f = (float)x;
+    if (!((double)f < x))
+        return f;
+    if (signbit(f))
+        return nextafterf(f, INFINITY);
+    uint32_t u; /* the next float up from f >= +0: one more in its bits */
+    memcpy(&u, &f, sizeof u);
+    u++;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Kernel flags. */
+#define SATC_K_EXACT 1u    /* full separating-axis test, else planes only */
+#define SATC_K_CLASSIFY 2u /* also compute the inside bits */
+#define SATC_K_LAST 4u     /* the chunk holds the call's last volume: a loader may
+                            * read past a record's described fields only before it */
+
+/* Forms are numbered 1..SATC_NFORMS (satc_form). */
+#define SATC_NFORMS 6
+
+/* Underflow floor added to every scale S (2^-100, see the header's contract). */
+#define SATC_S_FLOOR 7.888609052210118e-31f
+
+/*
+ * A kernel culls volumes [first, first + n) (n <= SATC_CHUNK) of batch b
+ * (already validated) and sets bit j of vis[j / 64] when volume first + j
+ * is visible and, with SATC_K_CLASSIFY, the same bit of inside[] when it
+ * is entirely inside. Both arrays hold SATC_CHUNK_WORDS words and are fully
+ * written (bits past n are 0).
+ */
+typedef void (*satc_kernel_fn)(const satc_frustum *f, const satc_batch *b, size_t first,
+                               size_t n, unsigned flags, uint64_t *vis, uint64_t *inside);
+
+/* Copies volumes [first, first + n) (n <= len) of the streams
+ * satc_batch_streams lists into rows of len floats: component c of vec3
+ * stream q at rows[(3 q + c) * len + j], a float stream after them.
+ * flags: SATC_K_LAST as for a kernel. */
+typedef void (*satc_soa_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                            float *rows, size_t len);
+
+/* One path: a kernel per form and frustum kind ([form][0] perspective,
+ * [form][1] orthographic, [form][2] plane volume; row 0 unused), and the
+ * stream copy the views pass shares between views (NULL: none). */
+#define SATC_NKINDS 3
+/* Up to SATC_MULTI_MAX orthographic views with one origin and frame over
+ * volumes [first, first + n): view v's words in vis[v], inside[v], as
+ * its own kernel would write them. */
+#define SATC_MULTI_MAX 4
+typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const satc_batch *b,
+                              size_t first, size_t n, unsigned flags,
+                              uint64_t (*vis)[SATC_CHUNK_WORDS],
+                              uint64_t (*inside)[SATC_CHUNK_WORDS]);
+
+/* Volumes per micro bound of a views pass (a multiple of every W). */
+#define SATC_MICRO 32
+/* The world box of each of the n / SATC_MICRO full groups of SATC_MICRO
+ * volumes [first, first + n) of a batch of any form and layout:
+ * component q of group g is lo[q * ng + g], hi[q * ng + g], each the
+ * least / greatest float corner of its volumes (AABBs, spheres: fl(c -+
+ * |h|); min/max boxes: as stored; OBBs, half axes, instances: computed
+ * in float, a few ulps from the true corners, see kernels/bounds.h), NaN when
+ * a volume of the group has a NaN or infinite field. xs (NULL: not
+ * wanted): per group the largest extra term of S (instances: sum_r sum_k
+ * |m_rk lc_k| as the kernels compute it; 0 for other forms), NaN with
+ * the box. flags: SATC_K_LAST as for a kernel. */
+typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                               float *lo, float *hi, float *xs);
+
+typedef struct satc_kernels {
+    satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
+    satc_soa_fn soa;
+    satc_bounds_fn bounds; /* NULL: none */
+    satc_multi_fn multi[SATC_NFORMS + 1]; /* per form (NULL: none) */
+} satc_kernels;
+
+/* The kernel column of a built frustum (satc_check_call accepted it). */
+static inline int satc_kind_col(const satc_frustum *f)
+{
+    return f->kind == SATC_FRUSTUM_PLANES ? 2 : f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+}
+
+/* The streams of a batch the views pass copies: its vec3 streams in
+ * order (at most 5) and its float stream (or NULL); -1 for a form with
+ * other data (instances). */
+int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_floats **f);
+
+/* Element i of a vec3 stream (its byte stride applied). */
+static inline void satc_vec3s_get(const satc_vec3s *v, size_t i, float out[3])
+{
+    size_t o = i * v->stride;
+    out[0] = *(const float *)(const void *)((const char *)v->x + o);
+    out[1] = *(const float *)(const void *)((const char *)v->y + o);
+    out[2] = *(const float *)(const void *)((const char *)v->z + o);
+}
+
+/* Kernel tables of each path (defined in the per-ISA files). */
+extern const satc_kernels satc_kernels_scalar;
+extern const satc_kernels satc_kernels_sse41;
+extern const satc_kernels satc_kernels_avx2;
+extern const satc_kernels satc_kernels_avx512;
+extern const satc_kernels satc_kernels_avx512_emu; /* x86: the same source emulated from AVX2 */
+extern const satc_kernels satc_kernels_neon;
+extern const satc_kernels satc_kernels_simd128; /* WebAssembly SIMD128 (src/wasm) */
+
+/* Every path bit (satc_isa). */
+#define SATC_ISA_ALL                                                                              \
+    (SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON | SATC_ISA_AVX512 |          \
+     SATC_ISA_SIMD128)
+
+/* The table of one runnable path, or NULL. */
+const satc_kernels *satc_kernels_for(satc_isa isa);
+
+/* The checks satc_cull makes before culling (SATC_OK or the status). */
+satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,
+                            size_t count, satc_mode mode, int want_indices);
+
+/* The batch checks alone (form, range, streams): SATC_OK or the status. */
+satc_status satc_check_volumes(const satc_batch *b, size_t first, size_t count);
+
+/* The call and output checks of satc_cull (out non-NULL, then as
+ * satc_check_call with the group table). */
+satc_status satc_check_results(const satc_frustum *f, const satc_batch *b, size_t first,
+                               size_t count, satc_mode mode, const satc_results *out);
+
+/*
+ * Per-frustum constants the loaders use, computed once per call by
+ * satc_frustum_consts in one fixed order so every path has the same bits.
+ * Plane k's frame normal n_k (perspective: D, (1,0,-x1), (-1,0,x0),
+ * (0,1,-y1), (0,-1,y0); orthographic: L, U, D) has world components
+ * n_k = F^T m_k; pabs[k][j] = |n_k . e_j| (an AABB's radius on plane k is
+ * sum_j h_j pabs[k][j]); col1[j] = |L_j| + |U_j| + |D_j| (the 1-norm of world
+ * axis j in the frame); norm2[k] = |m_k|_2 (a sphere's radius scale).
+ */
+typedef struct satc_fconsts {
+    float pabs[5][3];
+    float col1[3];
+    float norm2[5];
+    float inv[4]; /* 1 / (1 + s^2) for the slopes x1, x0, y1, y0 */
+} satc_fconsts;
+
+void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c);
+
+/* The checks of one vec3 stream: SATC_OK, SATC_ERR_NULL or SATC_ERR_LAYOUT. */
+satc_status satc_check_vec3s(const satc_vec3s *v);
+
+/* The batch's group descriptor (core/batch.c); SATC_OK when it has none. */
+satc_status satc_check_groups(const satc_batch *b);
+
+#endif

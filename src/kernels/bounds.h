@@ -1,0 +1,203 @@
+/* Stage 6: what the views pass reads once for every view: the
+ * transposed rows of a chunk (satc_soa_fn) and the world box of every 32
+ * volumes (satc_bounds_fn, views_pre.c), for every form and layout. */
+#ifndef SATC_K_BOUNDS_H
+#define SATC_K_BOUNDS_H
+
+/* satc_soa_fn: the loaders' transposing reads once per chunk, so every
+ * view of a satc_cull_views pass reads plain arrays. */
+static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flags, float *rows,
+                     size_t len)
+{
+    const satc_batch bl = *bp, *b = &bl;
+    const satc_vec3s *v[5];
+    const satc_floats *fl;
+    int nv = satc_batch_streams(b, v, &fl);
+    size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    for (size_t i = 0; i < n; i += W) {
+        unsigned nl = n - i < W ? (unsigned)(n - i) : W;
+        V t[16];
+        int nt = 0;
+        for (int q = 0; q < nv; q++, nt += 3)
+            ld3s(v[q], first + i, nl, nl == W && i + W < rec_end, &t[nt], 0);
+        if (fl)
+            t[nt++] = ld1s(fl->p, fl->stride, first + i, nl, 0);
+        for (int r = 0; r < nt; r++) {
+            float *dst = rows + (size_t)r * len + i;
+            if (nl == W) {
+                v_store(dst, t[r]);
+            } else {
+                float tmp[W];
+                v_store(tmp, t[r]);
+                memcpy(dst, tmp, nl * sizeof(float));
+            }
+        }
+    }
+}
+
+/* The least (max 0) or greatest (max 1) lane of v: log2(W) halvings
+ * through the packing permute (no layer needs a reduction of its own). */
+SATC_AI float h_ext(V v, const int max)
+{
+    for (unsigned w = W / 2; w >= 1; w /= 2) {
+        V u = v_perm(v, p_make(((1u << w) - 1u) << w));
+        v = max ? v_max(u, v) : v_min(u, v);
+    }
+    float t[W];
+    v_store(t, v);
+    return t[0];
+}
+
+/*
+ * satc_bounds_fn's world box of W volumes of a derived form: lanes a, z
+ * (lower and upper corners) and, for instances, p = sum_r sum_k |m_rk
+ * lc_k| as load_v sums it (so it is each volume's own S term). Arvo's
+ * box of a mapped box (Graphics Gems, 1990): center t + M lc, half size
+ * |M| |lh| per row; an OBB's or half-axis box's half size sum_j |H_j| per
+ * component. Half sizes are sums of non-negative products (a few ulps);
+ * an instance's center rounds relative to |t| + p; views_pre.c widens
+ * by both. A NaN or infinite field reaches a or z.
+ */
+SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[3], V *p,
+                         const int form, const int soa)
+{
+    V c[3], h[3];
+    if (form == SATC_FORM_INSTANCES) {
+        const satc_instances *s = &b->instances;
+        V m[3][4], lc[3], lh[3], pl[3];
+        ld_mat(s, i, W, m);
+        if (s->mesh) {
+            ld_mesh(s, i, W, lc, lh);
+        } else {
+            ld3s(&s->local_center, i, W, rec_ok, lc, 0);
+            ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+        }
+        for (int k = 0; k < 3; k++)
+            lh[k] = v_abs(lh[k]);
+        for (int r = 0; r < 3; r++) {
+            V p0 = v_mul(m[r][0], lc[0]), p1 = v_mul(m[r][1], lc[1]), p2 = v_mul(m[r][2], lc[2]);
+            c[r] = v_add(m[r][3], v_add(v_add(p0, p1), p2));
+            pl[r] = v_add(v_add(v_abs(p0), v_abs(p1)), v_abs(p2));
+            h[r] = v_add(v_add(v_mul(v_abs(m[r][0]), lh[0]), v_mul(v_abs(m[r][1]), lh[1])),
+                         v_mul(v_abs(m[r][2]), lh[2]));
+        }
+        *p = v_add(v_add(pl[0], pl[1]), pl[2]);
+    } else {
+        const int obb = form == SATC_FORM_OBB;
+        const satc_vec3s *as = obb ? b->obb.axis : b->half_axes.axis;
+        V e[3], ax[3];
+        ld3s(obb ? &b->obb.center : &b->half_axes.center, i, W, rec_ok, c, soa);
+        if (obb)
+            ld3s(&b->obb.extent, i, W, rec_ok, e, soa);
+        for (int j = 0; j < 3; j++) {
+            ld3s(&as[j], i, W, rec_ok, ax, soa);
+            for (int q = 0; q < 3; q++) {
+                V t = obb ? v_mul(v_abs(ax[q]), v_abs(e[j])) : v_abs(ax[q]);
+                h[q] = j ? v_add(h[q], t) : t;
+            }
+        }
+    }
+    for (int q = 0; q < 3; q++)
+        a[q] = v_sub(c[q], h[q]), z[q] = v_add(c[q], h[q]);
+}
+
+/*
+ * satc_bounds_fn: the world box of every SATC_MICRO consecutive volumes
+ * of a batch, read once for all the views of a pass (src/views_pre.c
+ * widens and uses them).
+ */
+SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigned flags,
+                            float *lo, float *hi, float *xs, const int form, const int soa)
+{
+    const V fmax_ = v_set1(3.40282347e38f);
+    const int inst = form == SATC_FORM_INSTANCES;
+    const int derived = inst || form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES;
+    size_t nm = n / SATC_MICRO, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    for (size_t g = 0; g < nm; g++) {
+        V mn[3], mx[3], sum = v_set1(0.0f), mp = sum;
+        for (size_t j = 0; j < SATC_MICRO; j += W) {
+            size_t i = g * SATC_MICRO + j;
+            int rec_ok = i + W < rec_end;
+            V x[3], y[3], r = sum, p = sum;
+            if (derived) {
+                derived_box(b, first + i, rec_ok, x, y, &p, form, soa);
+            } else if (form == SATC_FORM_AABB) {
+                ld3s(&b->aabb.center, first + i, W, rec_ok, x, soa);
+                ld3s(&b->aabb.half, first + i, W, rec_ok, y, soa);
+            } else if (form == SATC_FORM_MINMAX) {
+                ld3s(&b->minmax.min, first + i, W, rec_ok, x, soa);
+                ld3s(&b->minmax.max, first + i, W, rec_ok, y, soa);
+            } else {
+                const satc_vec3s *cs = &b->spheres.center;
+                if (!soa && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
+                    cs->z == cs->x + 2 && b->spheres.radius.p == cs->x + 3 &&
+                    b->spheres.radius.stride == cs->stride) {
+                    V t[4];
+                    v_load_rec4(satc_at(cs->x, cs->stride, first + i), cs->stride, t);
+                    x[0] = t[0], x[1] = t[1], x[2] = t[2], r = t[3];
+                } else {
+                    ld3s(cs, first + i, W, rec_ok, x, soa);
+                    r = ld1s(b->spheres.radius.p, b->spheres.radius.stride, first + i, W, soa);
+                }
+                r = v_abs(r);
+            }
+            for (int q = 0; q < 3; q++) {
+                V a, z;
+                if (derived) {
+                    a = x[q], z = y[q];
+                } else if (form == SATC_FORM_MINMAX) {
+                    a = v_min(x[q], y[q]), z = v_max(x[q], y[q]);
+                } else {
+                    V e = form == SATC_FORM_AABB ? v_abs(y[q]) : r;
+                    a = v_sub(x[q], e), z = v_add(x[q], e);
+                }
+                /* NaN and infinity reach the sum (min and max may drop them) */
+                sum = v_add(sum, v_add(a, z));
+                mn[q] = j ? v_min(a, mn[q]) : a;
+                mx[q] = j ? v_max(z, mx[q]) : z;
+            }
+            if (inst) {
+                sum = v_add(sum, p);
+                mp = j ? v_max(p, mp) : p;
+            }
+        }
+        int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;
+        for (int q = 0; q < 3; q++) {
+            lo[(size_t)q * nm + g] = ok ? h_ext(mn[q], 0) : NAN;
+            hi[(size_t)q * nm + g] = ok ? h_ext(mx[q], 1) : NAN;
+        }
+        if (xs)
+            xs[g] = !ok ? NAN : inst ? h_ext(mp, 1) : 0.0f;
+    }
+}
+
+/* One variant per form; plain arrays of the forms most often stored so
+ * get their own (compile time: each variant is on every path). */
+static void micro_bounds(const satc_batch *b, size_t first, size_t n, unsigned flags, float *lo,
+                         float *hi, float *xs)
+{
+    const satc_batch bl = *b;
+    int soa = batch_soa(&bl);
+#define SATC_MB(form_, soa_) micro_bounds_t(&bl, first, n, flags, lo, hi, xs, form_, soa_)
+    switch (bl.form) {
+    case SATC_FORM_AABB:
+        if (soa)
+            SATC_MB(SATC_FORM_AABB, 1);
+        else
+            SATC_MB(SATC_FORM_AABB, 0);
+        break;
+    case SATC_FORM_OBB:
+        if (soa)
+            SATC_MB(SATC_FORM_OBB, 1);
+        else
+            SATC_MB(SATC_FORM_OBB, 0);
+        break;
+    case SATC_FORM_MINMAX: SATC_MB(SATC_FORM_MINMAX, 0); break;
+    case SATC_FORM_HALF_AXES: SATC_MB(SATC_FORM_HALF_AXES, 0); break;
+    case SATC_FORM_INSTANCES: SATC_MB(SATC_FORM_INSTANCES, 0); break;
+    default: SATC_MB(SATC_FORM_SPHERES, 0); break;
+    }
+#undef SATC_MB
+}
+
+#endif

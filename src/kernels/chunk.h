@@ -1,0 +1,119 @@
+/* Stage 5: one step (load, plane tier, queue) and the chunk loop,
+ * emitting visible and inside bits; then the kernels (satc_kernel_fn) of
+ * each form and frustum kind, instantiated for this vector layer. */
+#ifndef SATC_K_CHUNK_H
+#define SATC_K_CHUNK_H
+
+/* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
+SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
+                    int rec_ok, vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
+                    const int form, const int ortho, const int exact, const int classify,
+                    const int soa)
+{
+    const int need_in = exact || classify;
+    const int sphere = form == SATC_FORM_SPHERES;
+    const int aabb = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
+    unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
+    vbox o;
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa);
+    vplanes p = ortho == 2 ? planes_vol_v(k, &o, bad, form, need_in)
+                : ortho    ? planes_ortho_v(k, &o, bad, need_in)
+                           : planes_persp_v(k, &o, bad, need_in);
+    unsigned vb = m_bits(p.vis) & valid, ub = 0;
+    if (exact && !(sphere && ortho == 2)) {
+        ub = m_bits(p.und) & valid;
+        if (ub && aabb)
+            aabb_axes_v(k, o.v);
+        if (ub && !ortho)
+            ub &= ~m_bits(sphere ? point_in_v(k, o.v[F_DX], o.v[F_DY], o.v[F_DZ])
+                                 : points_in_persp_v(k, o.v));
+        if (ub == SATC_FULL) {
+            /* Every lane undecided: test them where they are. */
+            vb &= ~m_bits(exact_v(k, o.v, 1, sphere, ortho));
+            ub = 0;
+        }
+    }
+    vis[pos >> 6] |= (uint64_t)vb << (pos & 63);
+    if (classify)
+        inside[pos >> 6] |= (uint64_t)(m_bits(p.inside) & valid) << (pos & 63);
+    if (ub) {
+        unsigned np = pend_push(pd, *npend, &o, v_add(k->lane, v_set1((float)pos)), ub);
+        if (np >= PEND_LANES)
+            np = pend_drain(k, pd, np, vis, sphere, ortho, 0);
+        *npend = np;
+    }
+}
+
+/* The kernel (satc_kernel_fn) with its form, frustum kind and flags fixed. */
+SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t first, size_t n,
+                        unsigned flags, uint64_t *vis, uint64_t *inside, const int form,
+                        const int ortho, const int exact, const int classify, const int soa)
+{
+    const int sphere = form == SATC_FORM_SPHERES;
+    /* A local copy: stores to vis cannot alias its strides (size_t and
+     * uint64_t are one type here), so they stay in registers. */
+    const satc_batch bl = *bp, *b = &bl;
+    vconst k;
+    vpend pd;
+    unsigned np = 0;
+    vconst_init(&k, f);
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+        vis[w] = inside[w] = 0;
+
+    /* Records may be read 4 bytes past their last field before the call's
+     * last element: in every vector but the one holding it. */
+    size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    /* One call site for full vectors and the tail: the step is inlined
+     * once per kernel (compile time and code size). */
+    for (size_t i = 0; i < n; i += W) {
+        unsigned nl = n - i < W ? (unsigned)(n - i) : W;
+        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, form,
+               ortho, exact, classify, soa);
+    }
+    if (exact && np)
+        pend_drain(&k, &pd, np, vis, sphere, ortho, 1);
+}
+
+/* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
+ * and, for the forms most often stored as plain arrays, the plain-array
+ * case are compile-time variants; classification is a run-time flag
+ * (each variant costs compile time on every path). */
+#define SATC_VARIANT(soa)                                                                         \
+    if (flags & SATC_K_EXACT)                                                                     \
+        cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, classify, soa);            \
+    else                                                                                          \
+        cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, classify, soa);
+
+#define SATC_KERNEL(name, form_, ortho_)                                                          \
+    static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
+                     unsigned flags, uint64_t *vis, uint64_t *inside)                             \
+    {                                                                                             \
+        const int form = form_, ortho = ortho_, classify = (flags & SATC_K_CLASSIFY) != 0;        \
+        if ((form == SATC_FORM_OBB || form == SATC_FORM_AABB) && batch_soa(b)) {                  \
+            SATC_VARIANT(1)                                                                       \
+        } else {                                                                                  \
+            SATC_VARIANT(0)                                                                       \
+        }                                                                                         \
+    }
+
+/* Plane volumes: one variant per form, exact mode a run-time flag (the
+ * exact tier is one out-of-line function), to keep compile time down. */
+#define SATC_KERNEL_VOL(name, form_)                                                              \
+    static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
+                     unsigned flags, uint64_t *vis, uint64_t *inside)                             \
+    {                                                                                             \
+        cull_chunk(f, b, first, n, flags, vis, inside, form_, 2, (flags & SATC_K_EXACT) != 0,     \
+                   (flags & SATC_K_CLASSIFY) != 0, 0);                                            \
+    }
+
+#define SATC_KERNEL_FORM(form, tag)                                                               \
+    SATC_KERNEL(cull_##tag##_p, form, 0)                                                          \
+    SATC_KERNEL(cull_##tag##_o, form, 1) SATC_KERNEL_VOL(cull_##tag##_v, form)
+SATC_KERNEL_FORM(SATC_FORM_OBB, obb)
+SATC_KERNEL_FORM(SATC_FORM_AABB, aabb)
+SATC_KERNEL_FORM(SATC_FORM_MINMAX, minmax)
+SATC_KERNEL_FORM(SATC_FORM_HALF_AXES, half)
+SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
+SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
+
+#endif

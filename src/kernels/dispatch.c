@@ -1,0 +1,203 @@
+/* Runtime selection of a path (dav1d-style): CPU flags detected once,
+ * masked by the user's mask, SATC_ISA picking one within the mask; then an early-return
+ * cascade from the best path down to scalar. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "../core/internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define SATC_X86 1
+#endif
+#if defined(__aarch64__)
+#define SATC_ARM64 1
+#endif
+/* WebAssembly: the build sets it per module (src/wasm/meson.build). There
+ * is no cpuid: the loader instantiates the SIMD128 module only where the
+ * engine validates SIMD128, so inside it the path is native. */
+#ifndef SATC_HAVE_SIMD128
+#define SATC_HAVE_SIMD128 0
+#endif
+
+unsigned satc_isa_compiled(void)
+{
+    unsigned m = SATC_ISA_SCALAR;
+#if SATC_HAVE_SSE41
+    m |= SATC_ISA_SSE41;
+#endif
+#if SATC_HAVE_AVX2
+    m |= SATC_ISA_AVX2;
+#endif
+#if SATC_HAVE_NEON
+    m |= SATC_ISA_NEON;
+#endif
+#if SATC_HAVE_AVX512
+    m |= SATC_ISA_AVX512;
+#endif
+#if SATC_HAVE_SIMD128
+    m |= SATC_ISA_SIMD128;
+#endif
+    return m;
+}
+
+#if SATC_X86
+static unsigned detect_x86(void)
+{
+    unsigned a, b, c, d, m = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    if (c & bit_SSE4_1)
+        m |= SATC_ISA_SSE41;
+    /* AVX needs OSXSAVE and the OS saving XMM and YMM state (XCR0 bits 1, 2). */
+    if ((c & bit_OSXSAVE) && (c & bit_AVX)) {
+        unsigned lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        if ((lo & 6u) == 6u && __get_cpuid_max(0, NULL) >= 7) {
+            __cpuid_count(7, 0, a, b, c, d);
+            if (b & bit_AVX2)
+                m |= SATC_ISA_AVX2;
+            /* AVX-512 also needs the OS saving opmask and ZMM state (XCR0 5-7). */
+            const unsigned v4 = bit_AVX512F | bit_AVX512VL | bit_AVX512DQ | bit_AVX512BW;
+#if !defined(SATC_NO_NATIVE_AVX512) /* a test build: AVX-512 runs its emulated twin */
+            if ((b & v4) == v4 && (lo & 0xE6u) == 0xE6u)
+                m |= SATC_ISA_AVX512;
+#endif
+        }
+    }
+    return m;
+}
+#endif
+
+/* CPUID is slow (a VM exit under virtualisation), and every batch asks
+ * which paths are runnable: detect once. The value never changes, so
+ * racing first calls store the same word. */
+static _Atomic unsigned native_cache = 0;
+
+unsigned satc_isa_native(void)
+{
+    unsigned m = atomic_load_explicit(&native_cache, memory_order_relaxed);
+    if (m)
+        return m;
+    m = SATC_ISA_SCALAR;
+#if SATC_X86
+    m |= detect_x86() & satc_isa_compiled();
+#elif SATC_ARM64
+    m |= SATC_ISA_NEON & satc_isa_compiled();
+#endif
+    m |= SATC_ISA_SIMD128 & satc_isa_compiled();
+    atomic_store_explicit(&native_cache, m, memory_order_relaxed);
+    return m;
+}
+
+/* Paths of another architecture run through SIMDe's portable code. */
+unsigned satc_isa_runnable(void)
+{
+    unsigned foreign = 0;
+#if SATC_X86
+    /* AVX-512 has an emulated twin for CPUs without it. */
+    foreign = SATC_ISA_NEON | (SATC_HAVE_AVX512_EMU ? SATC_ISA_AVX512 : 0u);
+#elif SATC_ARM64
+    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_AVX512;
+#else
+    foreign = SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_AVX512 | SATC_ISA_NEON;
+#endif
+    return satc_isa_native() | (satc_isa_compiled() & foreign);
+}
+
+const char *satc_isa_name(satc_isa isa)
+{
+    switch (isa) {
+    case SATC_ISA_SCALAR: return "scalar";
+    case SATC_ISA_SSE41: return "sse41";
+    case SATC_ISA_AVX2: return "avx2";
+    case SATC_ISA_NEON: return "neon";
+    case SATC_ISA_AVX512: return "avx512";
+    case SATC_ISA_SIMD128: return "simd128";
+    }
+    return "unknown";
+}
+
+const satc_kernels *satc_kernels_for(satc_isa isa)
+{
+    if (!(satc_isa_runnable() & (unsigned)isa))
+        return NULL;
+    switch (isa) {
+    case SATC_ISA_SCALAR: return &satc_kernels_scalar;
+#if SATC_HAVE_SSE41
+    case SATC_ISA_SSE41: return &satc_kernels_sse41;
+#endif
+#if SATC_HAVE_AVX2
+    case SATC_ISA_AVX2: return &satc_kernels_avx2;
+#endif
+#if SATC_HAVE_NEON
+    case SATC_ISA_NEON: return &satc_kernels_neon;
+#endif
+#if SATC_HAVE_SIMD128
+    case SATC_ISA_SIMD128: return &satc_kernels_simd128;
+#endif
+#if SATC_HAVE_AVX512
+    case SATC_ISA_AVX512:
+#if SATC_HAVE_AVX512_EMU
+        if (!(satc_isa_native() & SATC_ISA_AVX512))
+            return &satc_kernels_avx512_emu;
+#endif
+        return &satc_kernels_avx512;
+#endif
+    default: return NULL;
+    }
+}
+
+/* 0 = not chosen yet. Choosing is idempotent, so racing first calls agree. */
+static _Atomic unsigned user_mask = ~0u;
+static _Atomic unsigned active = 0;
+
+static satc_isa choose(void)
+{
+    /* The mask bounds both: SATC_ISA picks within it (issue 15). */
+    unsigned mask = atomic_load(&user_mask);
+#if defined(__wasm__)
+    const char *env = NULL; /* no environment on the web (and no WASI import for it) */
+#else
+    const char *env = getenv("SATC_ISA");
+#endif
+    if (env) {
+        for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1) {
+            if (!strcmp(env, satc_isa_name((satc_isa)isa)) && (satc_isa_runnable() & mask & isa))
+                return (satc_isa)isa;
+        }
+    }
+    unsigned m = satc_isa_native() & mask;
+    if (m & SATC_ISA_SIMD128)
+        return SATC_ISA_SIMD128;
+    if (m & SATC_ISA_AVX512)
+        return SATC_ISA_AVX512;
+    if (m & SATC_ISA_AVX2)
+        return SATC_ISA_AVX2;
+    if (m & SATC_ISA_SSE41)
+        return SATC_ISA_SSE41;
+    if (m & SATC_ISA_NEON)
+        return SATC_ISA_NEON;
+    return SATC_ISA_SCALAR;
+}
+
+satc_isa satc_isa_active(void)
+{
+    unsigned a = atomic_load_explicit(&active, memory_order_acquire);
+    if (!a) {
+        a = (unsigned)choose();
+        atomic_store_explicit(&active, a, memory_order_release);
+    }
+    return (satc_isa)a;
+}
+
+satc_status satc_isa_set_mask(unsigned mask)
+{
+    if (mask & ~(unsigned)SATC_ISA_ALL)
+        return SATC_ERR_FLAGS;
+    atomic_store(&user_mask, mask | SATC_ISA_SCALAR);
+    atomic_store_explicit(&active, (unsigned)choose(), memory_order_release);
+    return SATC_OK;
+}

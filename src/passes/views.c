@@ -1,0 +1,245 @@
+/* satc_cull_views: one pass over a batch for many views. Each chunk of
+ * volumes is read from memory by the first view's kernel and stays in
+ * cache for the others; every view runs the same kernel as satc_cull, so
+ * its bits are satc_cull's. */
+#include <string.h>
+
+#include "passes.h"
+#include "views_pre.h"
+
+static satc_status check_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
+                               size_t first, size_t count, satc_mode mode,
+                               const satc_view_results *out)
+{
+    if (!views || !b || !out)
+        return SATC_ERR_NULL;
+    if (nviews == 0 || nviews > SATC_MAX_VIEWS)
+        return SATC_ERR_RANGE;
+    int want_indices = 0;
+    for (size_t v = 0; v < nviews; v++)
+        want_indices |= out->indices && out->indices[v];
+    for (size_t v = 0; v < nviews; v++) {
+        satc_status st = satc_check_call(&views[v], b, first, count, mode, want_indices);
+        if (st != SATC_OK)
+            return st;
+    }
+    return count ? satc_check_groups(b) : SATC_OK;
+}
+
+/* Bit v of the mask word of each visible volume in a chunk. */
+static void set_masks(void *masks, size_t bytes, size_t base, const uint64_t *vis, size_t v)
+{
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
+        uint64_t m = vis[w];
+        for (; m; m &= m - 1) {
+            size_t j = base + w * 64 + (size_t)__builtin_ctzll(m);
+            switch (bytes) {
+            case 1: ((uint8_t *)masks)[j] |= (uint8_t)(1u << v); break;
+            case 2: ((uint16_t *)masks)[j] |= (uint16_t)(1u << v); break;
+            case 4: ((uint32_t *)masks)[j] |= (uint32_t)1u << v; break;
+            default: ((uint64_t *)masks)[j] |= (uint64_t)1 << v; break;
+            }
+        }
+    }
+}
+
+/* Volumes per step of a pass sharing rows (the rows' length), and per
+ * step otherwise (the prefilter's chunk, the kernels' most). */
+#define SHARE_STEP 512
+#define STEP SATC_CHUNK
+
+/* Rows a pass keeps on the stack (the AABB and min/max forms' 6; the
+ * OBB and half-axis forms' records are read by each view's kernel). */
+#define PRE_ROWS 6
+
+/* The batch of the same form over the rows soa_copy wrote. */
+static satc_batch rows_batch(const satc_batch *b, float *rows)
+{
+    satc_batch r = *b;
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(&r, v, &f);
+    for (int q = 0; q < nv; q++) {
+        float *x = rows + (size_t)(3 * q) * SHARE_STEP;
+        *(satc_vec3s *)(void *)v[q] = SATC_VEC3S_SOA(x, x + SHARE_STEP, x + 2 * SHARE_STEP);
+    }
+    if (f)
+        *(satc_floats *)(void *)f = (satc_floats){rows + (size_t)(3 * nv) * SHARE_STEP, sizeof(float)};
+    r.groups = NULL;
+    return r;
+}
+
+/* Whether the views share one copy of each chunk's streams: the loads of
+ * records and float3 arrays transpose, and the copy does that once for
+ * all views. Not for plain arrays already, nor with groups, which skip
+ * most reads anyway, nor for streams that need more than PRE_ROWS rows. */
+static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews)
+{
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(b, v, &f);
+    if (!k->soa || nviews < 2 || nv < 0 || b->groups || 3 * nv + (f != NULL) > PRE_ROWS)
+        return 0;
+    int plain = !f || f->stride == sizeof(float);
+    for (int q = 0; q < nv; q++)
+        plain &= v[q]->stride == sizeof(float);
+    return !plain;
+}
+
+/* Whether the pass builds bounds of its own (src/views_pre.c): every
+ * form, in any layout. Not with the caller's groups, which the views use
+ * instead. */
+static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews)
+{
+    return k->bounds && nviews >= 2 && !b->groups;
+}
+
+/* View v's words of the chunk at done into the caller's outputs. */
+static void emit(const satc_view_results *out, size_t bytes, size_t v, size_t first, size_t done,
+                 size_t n, const uint64_t *vis, const uint64_t *in, size_t *visible)
+{
+    uint8_t *classes = out->classes ? out->classes[v] : NULL;
+    uint32_t *indices = out->indices ? out->indices[v] : NULL;
+    if (out->masks)
+        set_masks(out->masks, bytes, done, vis, v);
+    if (classes)
+        satc_put_classes(classes + done, vis, in, n);
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
+        for (uint64_t m = vis[w]; m; m &= m - 1) {
+            if (indices)
+                indices[*visible] = (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
+            ++*visible;
+        }
+    }
+}
+
+/* Orthographic views with one origin and frame (bit for bit), in sets of
+ * up to SATC_MULTI_MAX that share each volume's load: set[v] is the first
+ * view of v's set (v itself when alone). */
+static void frame_sets(const satc_kernels *k, const satc_frustum *views, size_t nviews,
+                       const satc_batch *b, size_t *set, int *size)
+{
+    for (size_t v = 0; v < nviews; v++)
+        set[v] = v, size[v] = 1;
+    if (!k->multi[b->form] || b->groups)
+        return;
+    for (size_t v = 0; v < nviews; v++) {
+        const satc_frustum *f = &views[v];
+        if (set[v] != v || f->kind != SATC_FRUSTUM_ORTHOGRAPHIC)
+            continue;
+        for (size_t u = v + 1; u < nviews && size[v] < SATC_MULTI_MAX; u++) {
+            const satc_frustum *g = &views[u];
+            if (set[u] == u && size[u] == 1 && g->kind == SATC_FRUSTUM_ORTHOGRAPHIC &&
+                !memcmp(f->origin, g->origin, sizeof f->origin) &&
+                !memcmp(f->frame, g->frame, sizeof f->frame))
+                set[u] = v, size[v]++;
+        }
+    }
+}
+
+static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
+                             const satc_batch *b, size_t first, size_t count, satc_mode mode,
+                             satc_view_results *out)
+{
+    satc_status st = check_views(views, nviews, b, first, count, mode, out);
+    if (st != SATC_OK)
+        return st;
+    size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
+    if (out->masks && count)
+        memset(out->masks, 0, count * bytes);
+    size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
+    int size[SATC_MAX_VIEWS];
+    int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
+    frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
+    /* The views' plane tests (with groups or the prefilter) and rows for
+     * PRE_ROWS streams (shared only where the prefilter is off: the
+     * prefilter needs a SIMD path, as the rows do): about 45 KB of stack. */
+    satc_gview gv[SATC_MAX_VIEWS];
+    float rows[PRE_ROWS * SHARE_STEP];
+    for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
+        satc_gview_init(&gv[v], &views[v], b);
+    uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
+    float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS], mxs[SATC_PRE_GROUPS];
+    satc_pre pc;
+    satc_batch rb;
+    if (share)
+        rb = rows_batch(b, rows);
+    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
+    /* The prefilter stays on while it decides at least a quarter of the
+     * volumes x views; off, it is tried again every 32nd chunk (a batch in
+     * no spatial order pays the bounds for nothing). */
+    int pre_on = pre;
+    size_t chunk = 0;
+    for (size_t done = 0, n; done < count; done += n, chunk++) {
+        int on = pre && (pre_on || chunk % 32 == 0), sh = share && !on;
+        size_t step = sh ? SHARE_STEP : STEP;
+        n = count - done < step ? count - done : step;
+        unsigned last = done + n == count ? SATC_K_LAST : 0u;
+        const satc_batch *cb = sh ? &rb : b;
+        size_t at = sh ? 0 : first + done; /* where the chunk starts in cb */
+        unsigned lastc = sh ? SATC_K_LAST : last;
+        if (sh)
+            k->soa(b, first + done, n, last, rows, SHARE_STEP);
+        if (on) {
+            k->bounds(b, first + done, n, last, mlo, mhi, mxs);
+            satc_pre_chunk(&pc, mlo, mhi, mxs, n / SATC_MICRO, n, b->form);
+        }
+        size_t undecided = 0;
+        for (size_t v = 0; v < nviews; v++) {
+            if (!on && set[v] != v)
+                continue; /* run with its set's first view */
+            if (!on && size[v] > 1) {
+                const satc_frustum *members[SATC_MULTI_MAX];
+                size_t ids[SATC_MULTI_MAX];
+                unsigned cls = 0;
+                int m = 0;
+                for (size_t w = v; w < nviews && m < size[v]; w++) {
+                    if (set[w] == v) {
+                        ids[m] = w, members[m++] = &views[w];
+                        cls |= out->classes && out->classes[w] ? SATC_K_CLASSIFY : 0u;
+                    }
+                }
+                k->multi[b->form](members, m, cb, at, n, exact | cls | lastc, vis, in);
+                for (int j = 0; j < m; j++)
+                    emit(out, bytes, ids[j], first, done, n, vis[j], in[j], &visible[ids[j]]);
+                continue;
+            }
+            const satc_frustum *f = &views[v];
+            unsigned flags = exact | (out->classes && out->classes[v] ? SATC_K_CLASSIFY : 0u);
+            satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
+            if (on)
+                undecided += satc_pre_run(&pc, fn, k->fn[SATC_FORM_AABB][satc_kind_col(f)], f,
+                                          &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
+            else if (sh)
+                fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
+            else
+                satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
+            emit(out, bytes, v, first, done, n, vis[0], in[0], &visible[v]);
+        }
+        if (on)
+            pre_on = undecided * 4 <= 3 * nviews * n;
+    }
+    if (out->visible)
+        memcpy(out->visible, visible, nviews * sizeof visible[0]);
+    return SATC_OK;
+}
+
+satc_status satc_cull_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
+                            size_t first, size_t count, satc_mode mode, satc_view_results *out)
+{
+    return run_views(satc_kernels_for(satc_isa_active()), views, nviews, b, first, count, mode,
+                     out);
+}
+
+satc_status satc_cull_views_isa(satc_isa isa, const satc_frustum *views, size_t nviews,
+                                const satc_batch *b, size_t first, size_t count, satc_mode mode,
+                                satc_view_results *out)
+{
+    unsigned v = (unsigned)isa;
+    if (!v || (v & (v - 1)) || !strcmp(satc_isa_name(isa), "unknown"))
+        return SATC_ERR_FLAGS;
+    const satc_kernels *k = satc_kernels_for(isa);
+    if (!k)
+        return SATC_ERR_ISA;
+    return run_views(k, views, nviews, b, first, count, mode, out);
+}

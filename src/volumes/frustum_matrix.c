@@ -1,0 +1,489 @@
+/*
+ * Frustum from a 4x4 view-projection matrix. RTR 22.14.1 (seed 003) reads
+ * the six planes off row combinations of M: x = +-w, y = +-w, and the depth
+ * planes z = z_near w, z = z_far w. The exact test needs Eberly's camera
+ * form (seed 000 §3), so we recover it from those rows, in double:
+ *
+ * Perspective (the w row's xyz is non-zero):
+ *   - apex E: where rows x, y and w vanish (a 3x3 solve);
+ *   - D: the w row's xyz, normalised (clip w > 0 in front); the rows are
+ *     scaled so that w = D.(X - E) is the depth along D;
+ *   - U: the y row's xyz orthogonalised against D; L = U x D (right-handed,
+ *     so a mirrored projection just mirrors the bounds);
+ *   - n, f: where the near and far combinations cross the axis E + tD;
+ *   - bounds: the four near-plane corners (x, y = +-w, w = n) unprojected,
+ *     their L and U coordinates; min/max give [l0, l1] x [u0, u1].
+ * Orthographic (the w row is exactly (0, 0, 0, w), w > 0):
+ *   - D: the z row's direction, signed to point from near to far;
+ *   - E: the center of the near face (NDC (0, 0, z_near)), so n = 0 and f
+ *     is the depth extent (up to rounding: n, f are the min and max depth
+ *     of the eight unprojected corners);
+ *   - bounds: min/max L and U coordinates of those corners (symmetric
+ *     around 0 up to rounding).
+ *
+ * What is recovered is the clip volume itself: a view part that scales
+ * (uniformly or along its own axes) gives the frustum it clips; only shear
+ * and oblique planes are refused. Any non-finite entry: SATC_ERR_NONFINITE.
+ *
+ * Rejected with SATC_ERR_MATRIX (tolerances are SATC_FRAME_TOLERANCE,
+ * measured as what a relative perturbation of the rows of that size could
+ * explain, so float rounding of a valid matrix always passes):
+ *   - singular: |det| of the three solved rows <= 2^-48 times the product
+ *     of their lengths (each row at float resolution of the others);
+ *   - oblique near/far (e.g. a reflection-clip projection): the z row's xyz
+ *     not parallel to the w row's, sine > tol;
+ *   - sheared: the x and y rows' parts across D not perpendicular, cosine
+ *     > tol * (|x| / |x across D| + |y| / |y across D|); an x or y row
+ *     leaning along D is an off-center frustum and is fine;
+ *   - orthographic: rows x, y, z not pairwise perpendicular (cosine > tol),
+ *     or w <= 0 (nothing has w > 0: the clip volume is empty);
+ *   - a depth plane that does not cross the axis (z row degenerate).
+ * Far plane: with SATC_DEPTH_INFINITE_FAR, f = +INFINITY; the matrix must
+ * keep the apex side of its far combination and have no far plane nearer
+ * than n / tol (about 10^6 n; an epsilon-tweaked infinite projection
+ * passes, a finite far plane does not: drop the flag for it). Without the
+ * flag, a far combination that vanishes within tolerance (an infinite
+ * projection, or a far plane beyond what float entries resolve) also gives
+ * f = +INFINITY, which only keeps more boxes. A projection made with near
+ * and far swapped yields f < n and SATC_ERR_FAR from the camera checks.
+ * An orthographic matrix with the infinite flag gives SATC_ERR_FAR.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "../core/internal.h"
+#include "dd.h"
+
+#define KNOWN_CONVENTIONS                                                                       \
+    (SATC_MATRIX_ROW_MAJOR | SATC_DEPTH_ZERO_TO_ONE | SATC_DEPTH_REVERSED |                    \
+     SATC_DEPTH_INFINITE_FAR)
+
+/* 2^-48: both of two independent directions at float resolution (2^-24). */
+#define SINGULAR_REL 3.552713678800501e-15
+
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double len3(const double *a) { return sqrt(dot3(a, a)); }
+
+static void cross3(const double *a, const double *b, double *o)
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* a minus its component along the unit vector d. */
+static void across(const double *a, const double *d, double *o)
+{
+    double k = dot3(a, d);
+    for (int i = 0; i < 3; i++)
+        o[i] = a[i] - k * d[i];
+}
+
+/* Inverse of the 3x3 matrix with rows a, b, c as its columns inv[0..2]
+ * (inv[j] is column j), or 0 when singular (see SINGULAR_REL). */
+static int inverse3(const double *a, const double *b, const double *c, double inv[3][3])
+{
+    double bc[3], ca[3], ab[3];
+    cross3(b, c, bc);
+    cross3(c, a, ca);
+    cross3(a, b, ab);
+    double det = dot3(a, bc);
+    double scale = len3(a) * len3(b) * len3(c);
+    if (!(fabs(det) > SINGULAR_REL * scale))
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        inv[0][i] = bc[i] / det;
+        inv[1][i] = ca[i] / det;
+        inv[2][i] = ab[i] / det;
+    }
+    return 1;
+}
+
+/* inv (columns) times v. */
+static void apply3(double inv[3][3], const double *v, double *o)
+{
+    for (int i = 0; i < 3; i++)
+        o[i] = inv[0][i] * v[0] + inv[1][i] * v[1] + inv[2][i] * v[2];
+}
+
+/* double to float without an out-of-range conversion (undefined in ISO
+ * C): beyond FLT_MAX gives +-Inf, which the camera checks reject (or, for
+ * f, read as an infinite far plane). */
+static float narrow(double v)
+{
+    if (v > FLT_MAX)
+        return INFINITY;
+    if (v < -FLT_MAX)
+        return -INFINITY;
+    return (float)v;
+}
+
+static void to_float3(float *dst, const double *src)
+{
+    for (int i = 0; i < 3; i++)
+        dst[i] = narrow(src[i]);
+}
+
+/* Recovered frame, apex and bounds, shared by both kinds. */
+typedef struct recovered {
+    double E[3], L[3], U[3], D[3];
+    double l0, l1, u0, u1, n, f;
+} recovered;
+
+/* Widens [lo, hi] of frame coordinates to hold q. */
+static void take_corner(recovered *r, const double *q, double *tmin, double *tmax)
+{
+    double l = dot3(r->L, q), u = dot3(r->U, q), t = dot3(r->D, q);
+    r->l0 = l < r->l0 ? l : r->l0;
+    r->l1 = l > r->l1 ? l : r->l1;
+    r->u0 = u < r->u0 ? u : r->u0;
+    r->u1 = u > r->u1 ? u : r->u1;
+    *tmin = t < *tmin ? t : *tmin;
+    *tmax = t > *tmax ? t : *tmax;
+}
+
+static void reset_bounds(recovered *r)
+{
+    r->l0 = r->u0 = INFINITY;
+    r->l1 = r->u1 = -INFINITY;
+}
+
+/* Depth NDC of the near and far planes under the conventions. */
+static void depth_ends(unsigned conv, double *zn, double *zf)
+{
+    double lo = (conv & SATC_DEPTH_ZERO_TO_ONE) ? 0.0 : -1.0, hi = 1.0;
+    int rev = (conv & SATC_DEPTH_REVERSED) != 0;
+    *zn = rev ? hi : lo;
+    *zf = rev ? lo : hi;
+}
+
+static satc_status perspective(double r[4][4], unsigned conv, recovered *o)
+{
+    const double tol = SATC_FRAME_TOLERANCE;
+    double wl = len3(r[3]);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            r[i][j] /= wl; /* now w = D.(X - E): depth along D */
+    double inv[3][3];
+    if (!inverse3(r[0], r[1], r[3], inv))
+        return SATC_ERR_MATRIX;
+    double rhs[3] = {-r[0][3], -r[1][3], -r[3][3]};
+    apply3(inv, rhs, o->E);
+    memcpy(o->D, r[3], sizeof o->D);
+
+    double yx[3], xx[3];
+    across(r[1], o->D, yx);
+    across(r[0], o->D, xx);
+    double yl = len3(yx), xl = len3(xx);
+    if (!(yl > 0.0) || !(xl > 0.0))
+        return SATC_ERR_MATRIX;
+    for (int i = 0; i < 3; i++)
+        o->U[i] = yx[i] / yl;
+    cross3(o->U, o->D, o->L);
+    /* Shear: the angle between x and y across D, against what rounding of
+     * either row can explain. */
+    double c = fabs(dot3(xx, o->U)) / xl;
+    if (!(c <= tol * (len3(r[0]) / xl + len3(r[1]) / yl)))
+        return SATC_ERR_MATRIX;
+
+    /* Depth planes: z parallel to w (else oblique). */
+    double zx[3];
+    across(r[2], o->D, zx);
+    double zlen = len3(r[2]);
+    if (!(len3(zx) <= tol * zlen))
+        return SATC_ERR_MATRIX;
+    double zn, zf;
+    depth_ends(conv, &zn, &zf);
+    double sn = (conv & SATC_DEPTH_REVERSED) ? -1.0 : 1.0;
+    double zE = dot3(r[2], o->E) + r[2][3], wE = dot3(r[3], o->E) + r[3][3];
+    double zD = dot3(r[2], o->D); /* w.D = 1 */
+    /* Near: sn (z - zn w) >= 0; crosses the axis at t = -h(E) / h'(D). */
+    double an = sn * (zD - zn), hn = sn * (zE - zn * wE);
+    if (!(fabs(an) > tol * (zlen + fabs(zn))))
+        return SATC_ERR_MATRIX;
+    o->n = -hn / an;
+    /* Far: -sn (z - zf w) >= 0. */
+    double af = -sn * (zD - zf), hf = -sn * (zE - zf * wE);
+    int vanishes = fabs(af) <= tol * (zlen + fabs(zf));
+    if (conv & SATC_DEPTH_INFINITE_FAR) {
+        if (!(hf > 0.0))
+            return SATC_ERR_MATRIX;
+        if (!vanishes && af < 0.0 && -hf / af < o->n / tol)
+            return SATC_ERR_MATRIX; /* a finite far plane */
+        o->f = INFINITY;
+    } else if (vanishes) {
+        if (!(hf > 0.0))
+            return SATC_ERR_MATRIX;
+        o->f = INFINITY;
+    } else {
+        o->f = -hf / af;
+    }
+
+    /* Near corners: x = +-n, y = +-n, w = n, relative to E. */
+    reset_bounds(o);
+    double tmin = INFINITY, tmax = -INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double ndc[3] = {(k & 1) ? o->n : -o->n, (k & 2) ? o->n : -o->n, o->n}, q[3];
+        apply3(inv, ndc, q);
+        take_corner(o, q, &tmin, &tmax);
+    }
+    return SATC_OK;
+}
+
+static satc_status orthographic(double r[4][4], unsigned conv, recovered *o)
+{
+    const double tol = SATC_FRAME_TOLERANCE;
+    double w = r[3][3];
+    if (!(w > 0.0))
+        return SATC_ERR_MATRIX;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            r[i][j] /= w;
+    double inv[3][3];
+    if (!inverse3(r[0], r[1], r[2], inv))
+        return SATC_ERR_MATRIX;
+    double len[3] = {len3(r[0]), len3(r[1]), len3(r[2])};
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3;
+        if (!(fabs(dot3(r[i], r[j])) <= tol * len[i] * len[j]))
+            return SATC_ERR_MATRIX; /* sheared or oblique */
+    }
+    double zn, zf;
+    depth_ends(conv, &zn, &zf);
+    double sgn = zf > zn ? 1.0 : -1.0;
+    for (int i = 0; i < 3; i++)
+        o->D[i] = sgn * r[2][i] / len[2];
+    double yx[3];
+    across(r[1], o->D, yx);
+    double yl = len3(yx);
+    if (!(yl > 0.0))
+        return SATC_ERR_MATRIX;
+    for (int i = 0; i < 3; i++)
+        o->U[i] = yx[i] / yl;
+    cross3(o->U, o->D, o->L);
+    double rhs[3] = {-r[0][3], -r[1][3], zn - r[2][3]};
+    apply3(inv, rhs, o->E);
+
+    reset_bounds(o);
+    double tmin = INFINITY, tmax = -INFINITY;
+    for (int k = 0; k < 8; k++) {
+        double ndc[3] = {(k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? zf - zn : 0.0}, q[3];
+        apply3(inv, ndc, q);
+        take_corner(o, q, &tmin, &tmax);
+    }
+    o->n = tmin;
+    o->f = (conv & SATC_DEPTH_INFINITE_FAR) ? INFINITY : tmax; /* infinite: SATC_ERR_FAR below */
+    return SATC_OK;
+}
+
+/*
+ * The float camera must contain the matrix's own clip volume, evaluated
+ * exactly (what the GPU draws): the recovered apex, frame, depths and
+ * bounds are rounded, and a far plane of float entries may tilt. So the
+ * clip volume's vertices (its 8 corners; for an infinite far its 4 near
+ * corners and 4 edge directions) are solved from the matrix in double-
+ * double (dd.h), measured in the rounded frame about the rounded origin, and the
+ * depths and bounds are taken from them, widened by CONTAIN_REL for the
+ * solve's rounding and rounded outward. Perspective bounds also absorb
+ * the rounding of the slopes l/n (CONTAIN_SLOPE), so the frustum's own
+ * fields contain the volume. A vertex at or behind the rounded apex's
+ * depth 0: SATC_ERR_NEAR (no float camera holds it).
+ */
+#define CONTAIN_REL 0x1p-32
+#define CONTAIN_SLOPE 0x1p-24
+
+static dd det3dd(const dd a[3][3])
+{
+    dd c0 = dd_sub(dd_mul(a[1][1], a[2][2]), dd_mul(a[1][2], a[2][1]));
+    dd c1 = dd_sub(dd_mul(a[1][0], a[2][2]), dd_mul(a[1][2], a[2][0]));
+    dd c2 = dd_sub(dd_mul(a[1][0], a[2][1]), dd_mul(a[1][1], a[2][0]));
+    return dd_add(dd_sub(dd_mul(a[0][0], c0), dd_mul(a[0][1], c1)), dd_mul(a[0][2], c2));
+}
+
+/* Solves rows . x = rhs by Cramer's rule in double-double; 0 when singular. */
+static int solve3dd(const dd rows[3][3], const dd rhs[3], dd x[3])
+{
+    dd d = det3dd(rows);
+    if (!(d.hi != 0) || !isfinite(d.hi))
+        return 0;
+    for (int j = 0; j < 3; j++) {
+        dd a[3][3];
+        memcpy(a, rows, sizeof a);
+        for (int i = 0; i < 3; i++)
+            a[i][j] = rhs[i];
+        x[j] = dd_div(det3dd(a), d);
+    }
+    return 1;
+}
+
+/* The 3x3 minors of M that every corner's solve is made of. A corner
+ * solves rows N_i = M_i - co_i M_3 (i < 3) against -N_i3; Cramer's
+ * determinants are minors of N over the column tuples C below, and each
+ * is multilinear in the rows: D_C = mi[0][C] - co_0 mi[1][C] - co_1
+ * mi[2][C] - co_2 mi[3][C], mi[k] the minors of M with M_3 in place of
+ * row k - 1 (k > 0). So 16 minors once, not 32 determinants per call.
+ * The entries are floats: a product of two is exact in double, each 2x2
+ * cofactor exact in double-double. */
+static const int TUPLES[4][3] = {{0, 1, 2}, {3, 1, 2}, {0, 3, 2}, {0, 1, 3}};
+
+static void corner_minors(const double m[4][4], dd mi[4][4])
+{
+    for (int k = 0; k < 4; k++) {
+        const int *r = TUPLES[k];
+        for (int t = 0; t < 4; t++) {
+            const int *c = TUPLES[t];
+            dd c0 = dd_two_sum(m[r[1]][c[1]] * m[r[2]][c[2]], -(m[r[1]][c[2]] * m[r[2]][c[1]]));
+            dd c1 = dd_two_sum(m[r[1]][c[0]] * m[r[2]][c[2]], -(m[r[1]][c[2]] * m[r[2]][c[0]]));
+            dd c2 = dd_two_sum(m[r[1]][c[0]] * m[r[2]][c[1]], -(m[r[1]][c[1]] * m[r[2]][c[0]]));
+            mi[k][t] = dd_add(dd_sub(dd_mul(dd_d(m[r[0]][c[0]]), c0), dd_mul(dd_d(m[r[0]][c[1]]), c1)),
+                              dd_mul(dd_d(m[r[0]][c[2]]), c2));
+        }
+    }
+}
+
+/* The corner where clip x = a w, y = b w, z = c w; 0 when singular. */
+static int clip_corner(const dd mi[4][4], double a, double b, double c, dd x[3])
+{
+    const double co[3] = {a, b, c};
+    dd D[4];
+    for (int t = 0; t < 4; t++) {
+        D[t] = mi[0][t];
+        for (int i = 0; i < 3; i++)
+            D[t] = dd_sub(D[t], dd_mul(dd_d(co[i]), mi[i + 1][t]));
+    }
+    if (!(D[0].hi != 0) || !isfinite(D[0].hi))
+        return 0;
+    for (int j = 0; j < 3; j++)
+        x[j] = dd_div(dd_neg(D[j + 1]), D[0]);
+    return 1;
+}
+
+/* The edge direction (clip w = 1, no translation) where x = a w, y = b w. */
+static int clip_direction(const double m[4][4], double a, double b, dd x[3])
+{
+    const double co[2] = {a, b};
+    dd rows[3][3], rhs[3] = {dd_d(0), dd_d(0), dd_d(1)};
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 2; i++)
+            rows[i][j] = dd_sub(dd_d(m[i][j]), dd_two_prod(co[i], m[3][j]));
+        rows[2][j] = dd_d(m[3][j]);
+    }
+    return solve3dd(rows, rhs, x);
+}
+
+/* Largest float <= v (down) or smallest float >= v (up), finite v. */
+static float round_dir(double v, int up)
+{
+    float x = narrow(v);
+    if (up ? (double)x < v : (double)x > v)
+        x = nextafterf(x, up ? INFINITY : -INFINITY);
+    return x;
+}
+
+static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv)
+{
+    double zn, zf;
+    depth_ends(conv, &zn, &zf);
+    int ortho = cam->orthographic, inf = isinf(cam->f);
+    const float *F[3] = {cam->left, cam->up, cam->dir};
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double tmin = INFINITY, tmax = -INFINITY, mag = 0;
+    dd mi[4][4];
+    corner_minors(m, mi);
+    for (int k = 0; k < 8; k++) {
+        int far = k >= 4, point = !(far && inf);
+        dd x[3];
+        double a = (k & 1) ? 1.0 : -1.0, b = (k & 2) ? 1.0 : -1.0;
+        if (!(point ? clip_corner(mi, a, b, far ? zf : zn, x) : clip_direction(m, a, b, x)))
+            return SATC_ERR_MATRIX;
+        if (point)
+            for (int i = 0; i < 3; i++)
+                x[i] = dd_sub(x[i], dd_d(cam->origin[i]));
+        double q[3];
+        for (int i = 0; i < 3; i++)
+            q[i] = dd_to_d(dd_add(dd_add(dd_mul(dd_d(F[i][0]), x[0]), dd_mul(dd_d(F[i][1]), x[1])),
+                                  dd_mul(dd_d(F[i][2]), x[2])));
+        if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]))
+            return SATC_ERR_MATRIX;
+        if (!ortho && !(q[2] > 0.0))
+            return SATC_ERR_NEAR;
+        double c[3] = {q[0], q[1], q[2]};
+        if (!ortho) /* slopes */
+            c[0] = q[0] / q[2], c[1] = q[1] / q[2];
+        for (int i = 0; i < 2; i++) {
+            lo[i] = c[i] < lo[i] ? c[i] : lo[i];
+            hi[i] = c[i] > hi[i] ? c[i] : hi[i];
+            mag = fmax(mag, fabs(c[i]));
+        }
+        if (point) {
+            tmin = q[2] < tmin ? q[2] : tmin;
+            tmax = q[2] > tmax ? q[2] : tmax;
+            mag = fmax(mag, fabs(q[2]));
+        }
+    }
+    if (ortho) {
+        double g = CONTAIN_REL * mag;
+        cam->n = round_dir(tmin - g, 0);
+        cam->f = round_dir(tmax + g, 1);
+        cam->l0 = round_dir(lo[0] - g, 0), cam->l1 = round_dir(hi[0] + g, 1);
+        cam->u0 = round_dir(lo[1] - g, 0), cam->u1 = round_dir(hi[1] + g, 1);
+        return SATC_OK;
+    }
+    cam->n = round_dir(tmin * (1 - CONTAIN_REL), 0);
+    if (!(cam->n > 0.0f))
+        return SATC_ERR_NEAR;
+    if (!inf)
+        cam->f = round_dir(tmax * (1 + CONTAIN_REL), 1);
+    double n = cam->n, g = CONTAIN_REL * (1 + mag);
+    cam->l0 = round_dir((lo[0] - CONTAIN_SLOPE * fabs(lo[0]) - g) * n, 0);
+    cam->l1 = round_dir((hi[0] + CONTAIN_SLOPE * fabs(hi[0]) + g) * n, 1);
+    cam->u0 = round_dir((lo[1] - CONTAIN_SLOPE * fabs(lo[1]) - g) * n, 0);
+    cam->u1 = round_dir((hi[1] + CONTAIN_SLOPE * fabs(hi[1]) + g) * n, 1);
+    return SATC_OK;
+}
+
+satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsigned conventions)
+{
+    if (!out || !m)
+        return SATC_ERR_NULL;
+    if (conventions & ~KNOWN_CONVENTIONS)
+        return SATC_ERR_FLAGS;
+    double r[4][4]; /* r[row][col] */
+    int row_major = (conventions & SATC_MATRIX_ROW_MAJOR) != 0;
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++) {
+            float v = row_major ? m[i * 4 + j] : m[j * 4 + i];
+            if (!isfinite(v))
+                return SATC_ERR_NONFINITE;
+            r[i][j] = v;
+        }
+    }
+    double m0[4][4];
+    memcpy(m0, r, sizeof m0);
+    recovered rc;
+    int ortho = r[3][0] == 0.0 && r[3][1] == 0.0 && r[3][2] == 0.0;
+    satc_status s = ortho ? orthographic(r, conventions, &rc) : perspective(r, conventions, &rc);
+    if (s != SATC_OK)
+        return s;
+
+    satc_camera cam;
+    memset(&cam, 0, sizeof cam);
+    to_float3(cam.origin, rc.E);
+    to_float3(cam.left, rc.L);
+    to_float3(cam.up, rc.U);
+    to_float3(cam.dir, rc.D);
+    cam.l0 = narrow(rc.l0), cam.l1 = narrow(rc.l1);
+    cam.u0 = narrow(rc.u0), cam.u1 = narrow(rc.u1);
+    cam.n = narrow(rc.n), cam.f = narrow(rc.f);
+    cam.orthographic = ortho;
+    /* The recovered camera's own status first (near > far, ...). */
+    satc_frustum tmp;
+    s = satc_frustum_from_camera(&tmp, &cam);
+    if (s != SATC_OK)
+        return s;
+    s = contain(&cam, m0, conventions);
+    if (s != SATC_OK)
+        return s;
+    return satc_frustum_from_camera(out, &cam);
+}

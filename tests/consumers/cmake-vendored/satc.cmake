@@ -16,7 +16,8 @@ check_include_file(simde/x86/avx512.h SATC_HAS_SIMDE)
 
 add_library(satc STATIC
   ${SATC_DIR}/src/api/cull.c ${SATC_DIR}/src/core/batch.c
-  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/kernels/dispatch.c
+  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/dispatch/dispatch.c
+  ${SATC_DIR}/src/kernels/frustum_consts.c
   ${SATC_DIR}/src/passes/groups.c ${SATC_DIR}/src/passes/queries.c ${SATC_DIR}/src/passes/query_geom.c
   ${SATC_DIR}/src/passes/run.c
   ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c

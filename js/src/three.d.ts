@@ -2,7 +2,7 @@
  * satc/three: per-instance culling for three.js (peer dependency, 0.180+).
  * Every helper says what it changes on three's objects.
  */
-import type { BatchedMesh, Camera, InstancedMesh, Matrix4, Object3D, Color, Mesh } from 'three';
+import type { BatchedMesh, BufferAttribute, Camera, InstancedMesh, Matrix4, Object3D, Color, Mesh } from 'three';
 import type { Batch, Frustum, Mode, Output, Satc, ViewsOptions, ViewsResult } from './index.js';
 
 /**
@@ -15,6 +15,17 @@ export function frustumFromCamera(satc: Satc, camera: Camera, target?: Frustum, 
 
 /** Culls a batch against several cameras in one pass (the main camera and shadow cascades). Changes nothing on the cameras but their world matrices. */
 export function cullCameras(satc: Satc, cameras: Camera[], batch: Batch, opts?: ViewsOptions & { model?: Matrix4 }): ViewsResult;
+
+/**
+ * A three.js attribute (default InstancedBufferAttribute) over a batch
+ * field in module memory, no copy: e.g. `mesh.instanceMatrix =
+ * moduleAttribute(satc, batch, 'matrices', 16).attribute`. Changes: after
+ * each memory growth it sets attribute.array to the field's new view and
+ * needsUpdate = true, so three never holds a detached array. release()
+ * stops following (also done when the batch is disposed).
+ */
+export function moduleAttribute(satc: Satc, batch: Batch, name: keyof import('./index.js').BatchFields, itemSize: number,
+  Attribute?: new (array: Float32Array | Uint32Array, itemSize: number) => BufferAttribute): { attribute: BufferAttribute; release: () => void };
 
 /** Options of the helpers. */
 export interface CullerOptions {

@@ -1,7 +1,7 @@
 // satc/three: per-instance culling for three.js (a peer dependency).
 // Each helper documents, in three.d.ts, what it changes on three's objects.
 
-import { Box3, WebGPUCoordinateSystem } from 'three';
+import { Box3, InstancedBufferAttribute, WebGPUCoordinateSystem } from 'three';
 
 const _vp = new Float64Array(16);
 
@@ -47,6 +47,22 @@ export function frustumFromCamera(satc, camera, target, model) {
 export function cullCameras(satc, cameras, batch, opts = {}) {
   const frusta = cameras.map((c) => frustumFromCamera(satc, c, undefined, opts.model));
   return satc.cullViews(frusta, batch, opts);
+}
+
+/**
+ * A three.js attribute over a batch field in module memory (no copy): e.g.
+ * an InstancedMesh's instanceMatrix over an instances batch's matrices.
+ * After memory growth its `array` is set to the field's new view and it is
+ * marked for upload. Returns { attribute, release } (release stops that).
+ */
+export function moduleAttribute(satc, batch, name, itemSize, Attribute = InstancedBufferAttribute) {
+  const attribute = new Attribute(batch.array(name), itemSize);
+  const release = satc.onMemoryGrow(() => {
+    if (batch.disposed) return release();
+    attribute.array = batch.array(name);
+    attribute.needsUpdate = true;
+  });
+  return { attribute, release };
 }
 
 function localBox(geometry) {

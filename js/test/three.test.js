@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as THREE from 'three';
 import { load } from '../src/index.js';
-import { frustumFromCamera, cullCameras, InstanceCuller, BatchedCuller, SceneCuller } from '../src/three.js';
+import { frustumFromCamera, cullCameras, InstanceCuller, BatchedCuller, SceneCuller, moduleAttribute } from '../src/three.js';
 import { rng } from './helpers.js';
 
 const satc = await load();
@@ -234,4 +234,25 @@ test('SceneCuller: many Meshes in one call; cullCameras: camera + cascades', () 
   assert.equal(r.visible[0], vis);
   assert.equal(r.visible[1], satc.cull(frustumFromCamera(satc, light), pass.batch, { mode: 'exact' }).visible);
   pass.dispose();
+});
+
+test('moduleAttribute: a three.js attribute over module memory follows memory growth', async () => {
+  const s = await load();
+  const b = s.batch('instances', 1000, {}, { matrices: city(1000, 14), localCenter: [0, 0, 0], localHalf: [1, 1, 1] });
+  const { attribute, release } = moduleAttribute(s, b, 'matrices', 16);
+  const mesh = new THREE.InstancedMesh(new THREE.BoxGeometry(), new THREE.MeshBasicMaterial(), 1000);
+  mesh.instanceMatrix = attribute;
+  const before = attribute.array, version = attribute.version;
+  assert.equal(before.buffer, s.memory.buffer, 'no copy: the attribute is module memory');
+  const big = s.batch('aabb', 2_000_000); // grows the memory
+  assert.equal(before.length, 0, 'the old view is detached');
+  assert.equal(attribute.array.buffer, s.memory.buffer);
+  assert.deepEqual(attribute.array, b.matrices);
+  assert.ok(attribute.version > version, 'marked for upload');
+  const m = new THREE.Matrix4();
+  mesh.getMatrixAt(7, m);
+  assert.deepEqual(m.elements, Array.from(b.matrices.subarray(112, 128)));
+  release();
+  big.dispose();
+  b.dispose();
 });

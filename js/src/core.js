@@ -182,6 +182,46 @@ export class Satc {
     return this._frustum(this._x.satc_frustum_from_segment(this._slots, a, a + 12), 'frustumFromSegment', target);
   }
 
+  // ----------------------------------------------------------------- boxes
+
+  _obb(st, what) {
+    this._heap.check(st, what);
+    const f = this._heap.f32, q = this._slots >>> 2;
+    return { center: Array.from(f.subarray(q, q + 3)), axes: Array.from(f.subarray(q + 3, q + 12)), extent: Array.from(f.subarray(q + 12, q + 15)) };
+  }
+
+  /** satc_obb_from_aabb: the box [min, max] as { center, axes, extent } (SATC_ERR_BOX for min > max or NaN). */
+  obbFromAABB(min, max) {
+    const a = this._args;
+    this._vec(a, min, 3, 'obbFromAABB min');
+    this._vec(a + 12, max, 3, 'obbFromAABB max');
+    return this._obb(this._x.satc_obb_from_aabb(this._slots, a, a + 12), 'obbFromAABB');
+  }
+
+  /** satc_obb_from_quat: center, rotation quaternion (x, y, z, w; normalised), half extents >= 0. */
+  obbFromQuat(center, q, half) {
+    const a = this._args;
+    this._vec(a, center, 3, 'obbFromQuat center');
+    this._vec(a + 12, q, 4, 'obbFromQuat q');
+    this._vec(a + 28, half, 3, 'obbFromQuat half');
+    return this._obb(this._x.satc_obb_from_quat(this._slots, a, a + 12, a + 28), 'obbFromQuat');
+  }
+
+  /** satc_obb_from_matrix: a world matrix (16, column-major unless rowMajor; no shear) applied to the local box [lmin, lmax], extents rounded outward. */
+  obbFromMatrix(m, lmin, lmax, opts = {}) {
+    const a = this._args;
+    this._vec(a, m, 16, 'obbFromMatrix');
+    this._vec(a + 64, lmin, 3, 'obbFromMatrix lmin');
+    this._vec(a + 76, lmax, 3, 'obbFromMatrix lmax');
+    return this._obb(this._x.satc_obb_from_matrix(this._slots, a, opts.rowMajor ? 1 : 0, a + 64, a + 76), 'obbFromMatrix');
+  }
+
+  /** Restricts the module to the paths in mask (1 scalar, 32 simd128; satc_isa_set_mask); returns the active path's name. */
+  setIsaMask(mask) {
+    this._heap.check(this._x.satc_isa_set_mask(mask >>> 0), 'setIsaMask');
+    return this.isa;
+  }
+
   // --------------------------------------------------------------- batches
 
   /**

@@ -112,6 +112,13 @@ export interface BoxParams {
   axes?: Numbers;
 }
 
+/** One oriented box: center, unit axes (9 numbers, rows A0 A1 A2), half extents. */
+export interface Obb {
+  center: number[];
+  axes: number[];
+  extent: number[];
+}
+
 /** A frustum precomputed for culling: a copy of satc_frustum's bytes, no disposal needed. */
 export class Frustum {
   /** The satc_frustum struct (1352 bytes). */
@@ -316,6 +323,15 @@ export class Satc {
   frustumFromBox(box: BoxParams, target?: Frustum): Frustum;
   /** A segment as a query frustum. */
   frustumFromSegment(p0: Vec3, p1: Vec3, target?: Frustum): Frustum;
+
+  /** satc_obb_from_aabb: { center, axes (rows A0 A1 A2), extent }; SATC_ERR_BOX for min > max or non-finite input. */
+  obbFromAABB(min: Vec3, max: Vec3): Obb;
+  /** satc_obb_from_quat: center, quaternion (x, y, z, w; normalised here), half extents >= 0. */
+  obbFromQuat(center: Vec3, q: Numbers, half: Vec3): Obb;
+  /** satc_obb_from_matrix: a world matrix (no shear) applied to the local box [lmin, lmax]; extents rounded outward. */
+  obbFromMatrix(m: Numbers, lmin: Vec3, lmax: Vec3, opts?: { rowMajor?: boolean }): Obb;
+  /** Restricts the paths (bit mask: 1 scalar, 32 simd128; satc_isa_set_mask); returns the active path's name. */
+  setIsaMask(mask: number): string;
 
   /** A batch in module memory; `arrays` (optional) are copied in and must fill their fields. */
   batch<F extends Form>(form: F, capacity: number, opts?: BatchOptions, arrays?: BatchArrays): BatchOf<F>;

@@ -181,3 +181,26 @@ test('groups: attached bounds keep every answer', () => {
   b.clearGroups();
   b.dispose();
 });
+
+test('box helpers, a double camera origin, the path mask', async () => {
+  const o = satc.obbFromMatrix([2, 0, 0, 0, 0, 0, 3, 0, 0, -1, 0, 0, 10, 20, 30, 1], [-1, -1, -1], [1, 1, 1]);
+  assert.deepEqual(o.center, [10, 20, 30]);
+  assert.deepEqual(o.extent.map((e) => Math.round(e * 1e4) / 1e4), [2, 3, 1]); // column lengths
+  assert.ok(o.extent[0] >= 2 && o.extent[1] >= 3 && o.extent[2] >= 1, 'rounded outward');
+  throwsStatus(() => satc.obbFromAABB([0, 0, 0], [-1, 1, 1]), 'SATC_ERR_BOX');
+  const q = satc.obbFromQuat([1, 2, 3], [0, 0, Math.SQRT1_2, Math.SQRT1_2], [1, 2, 3]);
+  assert.ok(Math.abs(q.axes[1] - 1) < 1e-6 && Math.abs(q.axes[3] + 1) < 1e-6, `axes ${q.axes}`);
+  // a box as a query frustum: the obb helpers' output fits frustumFromBox
+  const f = satc.frustumFromBox({ center: o.center, axes: o.axes, half: o.extent });
+  assert.equal(f.kind, 'orthographic');
+  // a camera 1e7 units out, volumes stored relative to a batch origin beside it
+  const cam = { origin: [1e7 + 1, 0, 0], left: [-1, 0, 0], up: [0, 1, 0], dir: [0, 0, -1], l0: -0.1, l1: 0.1, u0: -0.1, u1: 0.1, near: 0.1, far: 100 };
+  const fd = satc.frustumFromCamera({ ...cam, batchOrigin: [1e7, 0, 0] });
+  assert.deepEqual(fd.origin, [1, 0, 0]);
+  const b = { form: 'aabb', center: [1, 0, -10, 30, 0, -10], half: [1, 1, 1, 1, 1, 1] };
+  assert.deepEqual(Array.from(satc.cull(fd, b, { mode: 'exact' }).indices), [0]);
+  const s = await load();
+  assert.equal(s.setIsaMask(0), 'scalar');
+  assert.equal(s.setIsaMask(32), 'simd128');
+  assert.deepEqual(s.cull(fd, b, { mode: 'exact' }), satc.cull(fd, b, { mode: 'exact' }));
+});

@@ -126,6 +126,7 @@ export class Batch {
   array(name) {
     this._live(`batch.${name}`);
     const h = this._heap;
+    h.sync();
     if (this._epoch !== h.epoch || this._views === null) {
       this._views = new Map();
       this._epoch = h.epoch;
@@ -171,6 +172,7 @@ export class Batch {
   set(arrays, at = 0, exact = false) {
     this._live('batch.set');
     const h = this._heap, plan = [];
+    h.sync();
     for (const [name, src] of Object.entries(arrays)) {
       const f = this._fields.get(name);
       if (!f) h.fail(-8, `batch.set: no field ${name} in a ${this.form} batch`);

@@ -94,6 +94,7 @@ export class Satc {
   }
 
   _vec(p, v, n, what) {
+    this._heap.sync(); // someone may have grown the memory behind our back
     if (!v || v.length !== n) this._heap.fail(-13, `${what}: expected ${n} numbers`);
     for (let i = 0; i < n; i++) this._heap.f32[(p >>> 2) + i] = v[i];
   }
@@ -349,6 +350,7 @@ export class Satc {
   }
 
   _putFrustum(f, slot, what) {
+    this._heap.sync();
     if (!(f instanceof Frustum) || f.kind === undefined) this._heap.fail(-1, `${what}: not a built frustum`);
     this._heap.u8.set(f.bytes, this._slots + slot * FRUSTUM_BYTES);
   }
@@ -428,6 +430,7 @@ export class Satc {
 
   /** World AABBs (satc_to_aabbs) of volumes [first, first + count): { center, half } float3 arrays. */
   toAABBs(batch, opts = {}) {
+    this._heap.sync();
     const b = this._batchOf(batch, 'toAABBs');
     const [first, count] = this._range(b, opts, 'toAABBs');
     const p = this._scratch._raw(24 * count);

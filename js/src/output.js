@@ -62,24 +62,28 @@ export class Output {
 
   /** Increasing absolute indices of the visible volumes (a view of `visible` entries), or null if not asked for. */
   get indices() {
+    this._heap.sync();
     if (!this._wants.indices) return null;
     return new Uint32Array(this._heap.buffer, this._indices, this._visible);
   }
 
   /** ceil(count / 8) bytes, bit j % 8 of byte j / 8 for volume first + j; or null. */
   get bitmask() {
+    this._heap.sync();
     if (!this._wants.bitmask) return null;
     return new Uint8Array(this._heap.buffer, this._bitmask, (this._count + 7) >>> 3);
   }
 
   /** One class byte per volume (0 outside, 1 intersecting, 2 inside); or null. */
   get classes() {
+    this._heap.sync();
     if (!this._wants.classes) return null;
     return new Uint8Array(this._heap.buffer, this._classes, this._count);
   }
 
   /** queryRay's entry parameters, one per hit in index order (with indices); or null. */
   get t() {
+    this._heap.sync();
     if (!this._tValid) return null;
     return new Float32Array(this._heap.buffer, this._t, this._visible);
   }

@@ -204,3 +204,24 @@ test('box helpers, a double camera origin, the path mask', async () => {
   assert.equal(s.setIsaMask(32), 'simd128');
   assert.deepEqual(s.cull(fd, b, { mode: 'exact' }), satc.cull(fd, b, { mode: 'exact' }));
 });
+
+test('memory grown behind the package\'s back (memory.grow) is noticed at the next call', async () => {
+  const s = await load();
+  const d = volumes(rng(8), 300, { spread: 100 });
+  const b = s.batch('spheres', 300, {}, { center: d.center, radius: d.radius });
+  const f = s.frustumPerspective(cam);
+  const want = s.cull(f, b, { output: ['indices', 'classes'] });
+  let told = 0;
+  s.onMemoryGrow(() => told++);
+  s.memory.grow(20);
+  assert.deepEqual(b.center, d.center);
+  assert.equal(told, 1);
+  s.memory.grow(20);
+  // a frustum built after an unseen growth reads its arguments from the live memory
+  const cam2 = { ...cam, eye: [3, 1, 2] };
+  const f2 = s.frustumPerspective(cam2);
+  assert.deepEqual(f2.bytes, satc.frustumPerspective(cam2).bytes);
+  assert.notDeepEqual(f2.bytes, f.bytes);
+  assert.deepEqual(s.cull(f, b, { output: ['indices', 'classes'] }), want);
+  assert.equal(told, 2);
+});

@@ -119,6 +119,7 @@ extern const satc_kernels satc_kernels_avx512;
 extern const satc_kernels satc_kernels_avx512_emu; /* x86: the same source emulated from AVX2 */
 extern const satc_kernels satc_kernels_neon;
 extern const satc_kernels satc_kernels_simd128; /* WebAssembly SIMD128 (src/wasm) */
+extern const satc_kernels satc_kernels_lane1;   /* the wasm scalar module's path (src/wasm) */
 
 /* Every path bit (satc_isa). */
 #define SATC_ISA_ALL                                                                              \

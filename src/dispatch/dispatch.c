@@ -21,6 +21,12 @@
 #ifndef SATC_HAVE_SIMD128
 #define SATC_HAVE_SIMD128 0
 #endif
+/* The scalar wasm module culls with the generic kernels one volume wide
+ * (src/wasm/cull_lane1.c): the reference's bits, batched like the SIMD
+ * paths. */
+#ifndef SATC_HAVE_LANE1
+#define SATC_HAVE_LANE1 0
+#endif
 
 unsigned satc_isa_compiled(void)
 {
@@ -125,7 +131,11 @@ const satc_kernels *satc_kernels_for(satc_isa isa)
     if (!(satc_isa_runnable() & (unsigned)isa))
         return NULL;
     switch (isa) {
+#if SATC_HAVE_LANE1
+    case SATC_ISA_SCALAR: return &satc_kernels_lane1; /* the scalar wasm module */
+#else
     case SATC_ISA_SCALAR: return &satc_kernels_scalar;
+#endif
 #if SATC_HAVE_SSE41
     case SATC_ISA_SSE41: return &satc_kernels_sse41;
 #endif

@@ -349,13 +349,17 @@ static int clip_corner(const dd mi[4][4], double a, double b, double c, dd x[3])
     dd D[4];
     for (int t = 0; t < 4; t++) {
         D[t] = mi[0][t];
-        for (int i = 0; i < 3; i++)
-            D[t] = dd_sub(D[t], dd_mul(dd_d(co[i]), mi[i + 1][t]));
+        for (int i = 0; i < 3; i++) /* co is +-1 or 0 but for odd depth conventions */
+            D[t] = co[i] == 1.0    ? dd_sub(D[t], mi[i + 1][t])
+                   : co[i] == -1.0 ? dd_add(D[t], mi[i + 1][t])
+                   : co[i] == 0.0  ? D[t]
+                                   : dd_sub(D[t], dd_mul(dd_d(co[i]), mi[i + 1][t]));
     }
     if (!(D[0].hi != 0) || !isfinite(D[0].hi))
         return 0;
+    dd inv = dd_div(dd_d(-1.0), D[0]);
     for (int j = 0; j < 3; j++)
-        x[j] = dd_div(dd_neg(D[j + 1]), D[0]);
+        x[j] = dd_mul(D[j + 1], inv);
     return 1;
 }
 

@@ -2,14 +2,14 @@
 // bench, test/browser/run.mjs, gives them in Chromium): per frame, 100 k
 // instances from instance matrices to drawn instances with satc's
 // InstanceCuller, against three.js's per-object test over 100 k Meshes and
-// BatchedMesh's own per-instance culling. Medians of 31 cameras.
+// BatchedMesh's own per-instance culling. Medians of 61 cameras.
 //   npm run bench
 import * as THREE from 'three';
 import { load } from '../src/index.js';
 import { InstanceCuller } from '../src/three.js';
 import { makeCity, buildingGeometry, placeCamera, makeCamera } from '../demo/city.js';
 
-const N = 100000, FRAMES = Number(process.env.SATC_BENCH_FRAMES ?? 31);
+const N = 100000, FRAMES = Number(process.env.SATC_BENCH_FRAMES ?? 61);
 const satc = await load({ reserve: 64 << 20 });
 const city = makeCity(N), geometry = buildingGeometry(), material = new THREE.MeshBasicMaterial();
 const mk = () => {

@@ -3,7 +3,7 @@
 // equals node's for the same camera, no console errors; a screenshot goes
 // to docs/demo.png; the [js] targets are measured in the page; the
 // installed tarball works in the browser too. Ends with "N passed, N failed".
-//   CHROMIUM=/usr/bin/chromium  SATC_SCREENSHOT=path  SATC_BENCH_FRAMES=31
+//   CHROMIUM=/usr/bin/chromium  SATC_SCREENSHOT=path  SATC_BENCH_FRAMES=61
 import { chromium } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +68,7 @@ try {
   console.log(`# screenshot (both rows filled): ${SHOT}`);
   check(await page.evaluate(() => self.crossOriginIsolated), 'page is cross-origin isolated (fine timers)');
   // the [js] targets, per frame, medians
-  const b = await page.evaluate((n) => window.demo.bench(n), Number(process.env.SATC_BENCH_FRAMES ?? 31));
+  const b = await page.evaluate((n) => window.demo.bench(n), Number(process.env.SATC_BENCH_FRAMES ?? 61));
   const ms = b.ms;
   console.log(`# per frame, ${b.n} instances, median of ${b.frames} cameras: satc InstanceCuller.update (matrices kept in satc's memory, groups of 128) ${ms.satc.toFixed(2)} ms;` +
     ` satc after copying all matrices in, no groups ${ms.satcCopy.toFixed(2)} ms; three.js intersectsObject x ${b.n} Meshes ${ms.three.toFixed(2)} ms;` +

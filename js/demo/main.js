@@ -2,7 +2,8 @@
 // The demo: a city of 100,000 buildings under a moving camera, culled per
 // instance by satc (one InstancedMesh) or, switchable, by three.js's own
 // per-object test (100,000 Meshes, the renderer's culling). ?t=SECONDS
-// freezes the camera, ?mode=three starts with three.js, ?n= sets the count.
+// freezes the camera, ?mode=three starts with three.js, ?n= sets the count,
+// ?simd=0 loads the scalar module.
 import * as THREE from 'three';
 import { load } from 'satc';
 import { InstanceCuller } from 'satc/three';
@@ -17,7 +18,7 @@ let mode = params.get('mode') === 'three' ? 'three' : 'satc';
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const fmt = (/** @type {number} */ x) => x.toLocaleString('en-US');
 
-const satc = await load({ reserve: 16 * N * 4 + (8 << 20) });
+const satc = await load({ reserve: 16 * N * 4 + (8 << 20), simd: params.get('simd') === '0' ? false : undefined });
 const canvas = /** @type {HTMLCanvasElement} */ ($('view'));
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
 renderer.setPixelRatio(1);

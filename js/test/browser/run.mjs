@@ -5,7 +5,7 @@
 // installed tarball works in the browser too. Ends with "N passed, N failed".
 //   CHROMIUM=/usr/bin/chromium  SATC_SCREENSHOT=path  SATC_BENCH_FRAMES=61
 import { chromium } from 'playwright-core';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
@@ -83,11 +83,20 @@ try {
   writeFileSync(join(process.env.SATC_BENCH_DIR ?? '/tmp', 'satc-js-bench.json'), JSON.stringify({ ...b, node: process.version }, null, 2));
   check(errors.length === 0, `demo: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
   await page.close();
+  // the scalar module, as an engine without SIMD128 would get it
+  const scalar = await browser.newPage({ viewport: { width: W, height: H } });
+  await scalar.goto(`${url}/demo/?t=${T}&simd=0`);
+  await scalar.waitForFunction(() => window.demo?.state.frames >= 2, null, { timeout: 180000 });
+  const sc = await scalar.evaluate(() => [window.demo.satc.isa, window.demo.state.satcVisible]);
+  check(sc[0] === 'scalar' && sc[1] === nodeVisible, `demo on the scalar module: ${sc[0]}, visible ${sc[1]}`);
+  await scalar.close();
 } finally {
   server.close();
 }
 
-// The installed tarball in the browser: served from the consumer project.
+// The installed tarball in the browser: served from the consumer project,
+// as plain ES modules (an import map) and as a vite bundle (which finds the
+// modules through new URL(..., import.meta.url) and ships them as assets).
 {
   const { dir } = packAndInstall();
   writeFileSync(join(dir, 'consumer.mjs'), CONSUMER);
@@ -106,6 +115,26 @@ try {
     check(/^simd128 \d+\.\d+\.\d+ visible=2 \[0,3\] SATC_ERR_MATRIX$/.test(title) && errors.length === 0, `installed tarball in the browser: "${title}"${errors.join(' ')}`);
   } finally {
     s2.close();
+  }
+  const { build } = await import('vite');
+  mkdirSync(join(dir, 'app'));
+  writeFileSync(join(dir, 'app', 'main.js'), "import { answer } from '../consumer.mjs';\ndocument.title = answer;\n");
+  writeFileSync(join(dir, 'app', 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+  await build({ root: join(dir, 'app'), logLevel: 'warn', build: { outDir: join(dir, 'bundle'), target: 'es2022' } });
+  const assets = readdirSync(join(dir, 'bundle', 'assets'));
+  check(assets.filter((f) => f.endsWith('.wasm')).length === 2, `vite bundle ships both modules: ${assets.join(' ')}`);
+  const { server: s3, url: u3 } = await startServer({ root: join(dir, 'bundle'), port: 0 });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    await page.goto(`${u3}/index.html`);
+    await page.waitForFunction(() => document.title.length > 0, null, { timeout: 60000 });
+    const title = await page.title();
+    check(/^simd128 \d+\.\d+\.\d+ visible=2 \[0,3\] SATC_ERR_MATRIX$/.test(title) && errors.length === 0, `installed tarball in a vite bundle in the browser: "${title}"${errors.join(' ')}`);
+  } finally {
+    s3.close();
   }
 }
 await browser.close();

@@ -171,6 +171,14 @@ test('InstanceCuller: visible instances drawn in source order, sources untouched
   assert.equal(withShadows, union.size);
   assert.deepEqual(culler.viewVisible, [drawn, lightOnly.visible]);
   assert.ok(union.size > drawn);
+  // a non-uniform mesh scale makes the frustum oblique in the mesh's frame: an error, nothing drawn changes
+  const count = mesh.count, drawnBefore = mesh.instanceMatrix.array.slice();
+  mesh.scale.set(1, 3, 2);
+  mesh.rotation.set(0.3, 0.5, 0.2);
+  mesh.updateMatrixWorld();
+  assert.throws(() => culler.update(cam), (e) => e.statusName === 'SATC_ERR_MATRIX');
+  assert.equal(mesh.count, count);
+  assert.deepEqual(mesh.instanceMatrix.array, drawnBefore);
   culler.dispose();
   assert.equal(mesh.count, n);
   assert.deepEqual(mesh.instanceMatrix.array, mats);

@@ -27,8 +27,8 @@ const pkg = (p) => JSON.parse(fs.readFileSync(path.join(here, 'node_modules', p,
 
 // ---- timing: median of reps, ns per item ----
 function median(a) { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; }
-function time(n, reps, fn) {
-  fn(); // warm-up (JIT tiers, page faults)
+function time(n, reps, fn, warm = 1) {
+  for (let w = 0; w < warm; w++) fn(); // warm-up (V8 tiers wasm up lazily, by calls)
   const t = [];
   for (let r = 0; r < reps; r++) {
     const t0 = process.hrtime.bigint();
@@ -127,11 +127,12 @@ const defaultIsa = isaName(simd), scalarIsa = isaName(scal);
 const { vp } = camera();
 const res = {};
 // Every method's runs interleave, round by round, so a busy machine
-// (the dev VM is shared) slows them alike; the native program runs at
-// the start, the middle and the end (the median of its three medians).
+// (the dev VM is shared) slows them alike; the native program runs once
+// per round too (a process per round: it reads the boxes, warms up, times
+// one run of each).
 function rounds(reps, methods, between) {
   const t = methods.map(() => []);
-  for (const m of methods) m[2](); // warm-up (JIT tiers, page faults)
+  for (let w = 0; w < 3; w++) for (const m of methods) m[2](); // warm-up (JIT tiers, page faults)
   for (let r = 0; r < reps; r++) {
     if (between) between(r);
     methods.forEach((m, k) => {
@@ -144,7 +145,7 @@ function rounds(reps, methods, between) {
 }
 
 for (const n of sizes) {
-  const sc = scene(n), reps = n >= 1000000 ? 7 : 21;
+  const sc = scene(n), reps = n >= 1000000 ? 15 : 21;
   const A = satcSetup(simd, sc, vp.elements), B = satcSetup(scal, sc, vp.elements);
   const vis = {}, masks = {};
   const frustum = new THREE.Frustum().setFromProjectionMatrix(vp);
@@ -171,7 +172,8 @@ for (const n of sizes) {
   if (haveNative)
     fs.writeFileSync(f, Buffer.concat([Buffer.from(new Uint32Array([n]).buffer), Buffer.from(new Float32Array(vp.elements).buffer),
       Buffer.from(sc.aabb.buffer), Buffer.from(sc.mats.buffer)]));
-  const native = (r) => { if (haveNative && (r === 0 || r === reps >> 1 || r === reps - 1)) nativeRuns.push(JSON.parse(execFileSync(nativeExe, [f, String(reps)]).toString())); };
+  // one native run (after its warm-up) per round, like every other method
+  const native = () => { if (haveNative) nativeRuns.push(JSON.parse(execFileSync(nativeExe, [f, '1']).toString())); };
 
   const r = rounds(reps, [
     ['simd_cons', n, () => { vis.sc = A.cull(A.batchA, 0); masks.sc = A.mask(); }],
@@ -214,10 +216,10 @@ for (const n of sizes) {
 }
 
 // frustum from a matrix
-const fm = (() => { const S = simd, e = S.e, fr = e.malloc(1352), mat = e.malloc(64); new Float32Array(e.memory.buffer).set(vp.elements, mat >> 2); return time(1, 2001, () => { for (let k = 0; k < 100; k++) e.satc_frustum_from_matrix(fr, mat, 0); }) / 100; })();
-const fmS = (() => { const e = scal.e, fr = e.malloc(1352), mat = e.malloc(64); new Float32Array(e.memory.buffer).set(vp.elements, mat >> 2); return time(1, 2001, () => { for (let k = 0; k < 100; k++) e.satc_frustum_from_matrix(fr, mat, 0); }) / 100; })();
+const fm = (() => { const S = simd, e = S.e, fr = e.malloc(1352), mat = e.malloc(64); new Float32Array(e.memory.buffer).set(vp.elements, mat >> 2); return time(1, 2001, () => { for (let k = 0; k < 100; k++) e.satc_frustum_from_matrix(fr, mat, 0); }, 1000) / 100; })();
+const fmS = (() => { const e = scal.e, fr = e.malloc(1352), mat = e.malloc(64); new Float32Array(e.memory.buffer).set(vp.elements, mat >> 2); return time(1, 2001, () => { for (let k = 0; k < 100; k++) e.satc_frustum_from_matrix(fr, mat, 0); }, 1000) / 100; })();
 const tf = new THREE.Frustum();
-const fmT = time(1, 2001, () => { for (let k = 0; k < 100; k++) tf.setFromProjectionMatrix(vp); }) / 100;
+const fmT = time(1, 2001, () => { for (let k = 0; k < 100; k++) tf.setFromProjectionMatrix(vp); }, 1000) / 100;
 say(`frustum from matrix: satc simd128 ${(fm / 1000).toFixed(2)} us, scalar module ${(fmS / 1000).toFixed(2)} us, three setFromProjectionMatrix ${(fmT / 1000).toFixed(3)} us`);
 const gz = [simd.bytes, scal.bytes].map((b) => zlib.gzipSync(b, { level: 9 }).length);
 say(`module sizes: simd128 ${simd.bytes.length} B (${gz[0]} gzip), scalar ${scal.bytes.length} B (${gz[1]} gzip)`);

@@ -44,7 +44,8 @@ export interface CullerOptions {
  * What update() changes on the mesh: instanceMatrix.array[0 .. 16 k) gets
  * the k visible instances' matrices in source order (instanceColor too,
  * from a copy taken when made); their update range and needsUpdate are set;
- * mesh.count = k. The constructor sets mesh.frustumCulled = false. So
+ * mesh.count = k. The constructor sets mesh.frustumCulled = false and the
+ * attributes' usage to DynamicDrawUsage (before their first upload). So
  * mesh.getMatrixAt(j) and a raycast's instanceId are in drawn order:
  * sourceIndex(j) maps them back. dispose() writes every source matrix back
  * and sets mesh.count to all instances.

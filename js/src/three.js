@@ -1,7 +1,7 @@
 // satc/three: per-instance culling for three.js (a peer dependency).
 // Each helper documents, in three.d.ts, what it changes on three's objects.
 
-import { Box3, InstancedBufferAttribute, WebGPUCoordinateSystem } from 'three';
+import { Box3, DynamicDrawUsage, InstancedBufferAttribute, WebGPUCoordinateSystem } from 'three';
 
 const _vp = new Float64Array(16);
 
@@ -101,6 +101,8 @@ export class InstanceCuller {
     this.visible = n;
     this.viewVisible = [n];
     mesh.frustumCulled = false; // the mesh's one sphere would be computed from the compacted matrices
+    mesh.instanceMatrix.setUsage(DynamicDrawUsage); // rewritten every frame (takes effect if not yet uploaded)
+    mesh.instanceColor?.setUsage(DynamicDrawUsage);
   }
 
   /** Source matrices (module memory; take it again after memory growth). */

@@ -129,6 +129,7 @@ test('InstanceCuller: visible instances drawn in source order, sources untouched
   assert.equal(drawn, expect.visible);
   assert.equal(mesh.count, drawn);
   assert.equal(mesh.frustumCulled, false);
+  assert.equal(mesh.instanceMatrix.usage, THREE.DynamicDrawUsage);
   assert.deepEqual(culler.matrices, mats, 'source matrices untouched');
   for (let k = 0; k < drawn; k++) {
     const i = expect.indices[k];

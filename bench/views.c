@@ -266,7 +266,7 @@ int main(int argc, char **argv)
     printf("views against %zu city boxes as world AABBs (24 B/box) in Z-order, from memory,\n"
            "path %s, exact mode, median ns per box for the whole set of views\n", n,
            satc_isa_name(satc_isa_active()));
-    printf("(group bounds of 128: satc_group_bounds took %.2f ns/box, once for static scenes)\n", tb);
+    printf("(group bounds of 128: satc_group_bounds took %.2f ns/box in one call; per form at the end)\n", tb);
     g_fil = fb_peer_for(satc_isa_active());
     if (!g_fil) {
         fprintf(stderr, "no build of the peers runs here\n");

@@ -665,7 +665,9 @@ typedef struct satc_batch {
  * hierarchical culling).
  *
  * Precondition: each bound contains its group's volumes (as satc_to_aabbs
- * or satc_group_bounds compute them). A volume with a NaN or infinite
+ * or satc_group_bounds compute them; when some volumes move,
+ * satc_group_bounds_dirty or satc_group_bounds_range recompute their
+ * groups only). A volume with a NaN or infinite
  * field is in no bound: give its group a non-finite bound (the helpers
  * do) and the group is culled volume by volume, so the volume stays
  * visible. A bound with a NaN, an infinite or a negative field, or so
@@ -696,12 +698,16 @@ SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
 
 /**
  * World AABBs of groups of a batch's volumes, for satc_groups: group g
- * (as satc_groups defines it from size, offsets and ngroups) gets the
- * smallest float AABB containing every volume's satc_to_aabbs box,
- * rounded outward: center[3 g + k], half[3 g + k] (float3 arrays:
- * SATC_VEC3S_AOS(center, 12)). A group holding a volume with a NaN or
- * infinite field gets center NaN and half +Inf (culled volume by volume);
- * an empty group gets center 0 and half 0. Reads volumes [0, count) only:
+ * (as satc_groups defines it from size, offsets and ngroups) gets a float
+ * AABB containing every one of its volumes' satc_to_aabbs boxes:
+ * center[3 g + k], half[3 g + k] (float3 arrays: SATC_VEC3S_AOS(center,
+ * 12)). Built at the speed of a read of the volumes on the SIMD paths
+ * (each 32 volumes' float box, then one outward widening per group of
+ * 2^-21 times the group's coordinate magnitude, about 0.5 mm at 1 km), and
+ * bit for bit the same on every path (satc_isa_active picks the path). A
+ * group holding a volume with a NaN or infinite field (or a mesh id past
+ * the table) gets center NaN and half +Inf (culled volume by volume); an
+ * empty group gets center 0 and half 0. Reads volumes [0, count) only:
  * groups are cut at count (a last group of fixed size may be short).
  * Returns SATC_OK, SATC_ERR_NULL (b, or center or half with ngroups > 0,
  * or offsets with size 0), SATC_ERR_FLAGS (unknown form), SATC_ERR_RANGE
@@ -711,6 +717,39 @@ SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
 SATC_API satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
                                        const uint32_t *offsets, size_t ngroups, float *center,
                                        float *half);
+
+/**
+ * satc_group_bounds for groups [first_group, first_group + group_count)
+ * only (after their volumes moved: a server's range of moving entities):
+ * writes center[3 g + k] and half[3 g + k] for those g, the same bits
+ * satc_group_bounds writes for them, and nothing else; the arrays keep
+ * room for all ngroups (they are indexed by group). The layout arguments
+ * are satc_group_bounds's; only the updated groups' offsets are read.
+ * Costs about group_count / ngroups of a full call. Returns SATC_OK (also
+ * for group_count 0), the statuses of satc_group_bounds, and
+ * SATC_ERR_RANGE when the range passes ngroups or overflows; on error
+ * nothing is written.
+ */
+SATC_API satc_status satc_group_bounds_range(const satc_batch *b, size_t count, size_t size,
+                                             const uint32_t *offsets, size_t ngroups,
+                                             size_t first_group, size_t group_count,
+                                             float *center, float *half);
+
+/**
+ * satc_group_bounds for the groups marked in the bit mask `dirty` only:
+ * group g is recomputed when bit g % 64 of dirty[g / 64] is set
+ * ((ngroups + 63) / 64 words; bits at and past ngroups are ignored), with
+ * the same bits satc_group_bounds writes for it; the other groups'
+ * entries are left as they are. A game server sets the bit of an
+ * entity's group when it moves (dirty[(i / size) / 64] |= 1ull << (i /
+ * size) % 64) and clears the mask after the call. Only the marked
+ * groups' offsets are read. Returns SATC_OK, SATC_ERR_NULL (dirty NULL
+ * with ngroups > 0, or as satc_group_bounds), the other statuses of
+ * satc_group_bounds; on error nothing is written.
+ */
+SATC_API satc_status satc_group_bounds_dirty(const satc_batch *b, size_t count, size_t size,
+                                             const uint32_t *offsets, size_t ngroups,
+                                             const uint64_t *dirty, float *center, float *half);
 
 /**
  * World AABBs of volumes [first, first + count) of batch b, any form
@@ -842,14 +881,20 @@ typedef struct satc_view_results {
  * once for all views (RTR 22.14.1); each view culls or accepts whole
  * boxes with a margin of twice the largest tolerance in them (as for
  * satc_groups, so its bits and classes stay its own cull's) and runs its
- * kernel on the other volumes only. Batches whose neighbours in memory
+ * kernel on the other volumes only. With satc_groups (every path), each
+ * view decides each group's bound once, after the unions of the groups of
+ * each 1024 and each 16384 volumes (a view far from most of the batch,
+ * a player on a large map, skips it in a few decisions): per group, the
+ * views it may touch and those it lies inside; a group outside every
+ * view is not read, and each view runs its kernel only on the groups it
+ * left undecided. Batches whose neighbours in memory
  * are neighbours in space gain most; where the boxes decide under a
  * quarter of the volumes, the pass stops building them (trying again
  * every 32nd chunk) and instead transposes records and float3 arrays
  * once for all views and loads each volume once for orthographic views
  * with one origin and frame, bit for bit (a light's cascades built in
  * its frame), in sets of 4. The call uses about 55 KB of stack (64
- * views). Returns SATC_OK, SATC_ERR_NULL
+ * views, with or without groups). Returns SATC_OK, SATC_ERR_NULL
  * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
  * (unknown mode or form, a view not built by satc), SATC_ERR_FAR (exact
  * mode with an unbounded SATC_FRUSTUM_PLANES view), SATC_ERR_RANGE
@@ -870,10 +915,14 @@ typedef enum satc_isa {
     SATC_ISA_SSE41 = 2,  /**< 4 boxes per register */
     SATC_ISA_AVX2 = 4,   /**< 8 boxes per register */
     SATC_ISA_NEON = 8,   /**< 4 boxes per register */
-    SATC_ISA_AVX512 = 16 /**< 16 boxes per register: AVX-512 F, VL, DQ and BW (x86-64-v4),
+    SATC_ISA_AVX512 = 16, /**< 16 boxes per register: AVX-512 F, VL, DQ and BW (x86-64-v4),
                               native when CPUID and XGETBV report them and the ZMM state;
                               on an x86 CPU without them it runs emulated (from AVX2)
                               when built with -Davx512_emu=enabled */
+    SATC_ISA_SIMD128 = 32 /**< 4 boxes per register: WebAssembly SIMD128 (-msimd128, no
+                              relaxed SIMD), compiled only into the satc-simd128.wasm module;
+                              always runnable there (the loader picks that module only
+                              where WebAssembly.validate accepts SIMD128) */
 } satc_isa;
 
 /** Paths compiled into this library, emulated ones included (bit mask). */
@@ -888,9 +937,10 @@ SATC_API unsigned satc_isa_native(void);
 /**
  * The path satc_cull_batch uses, chosen at first use (thread-safe) and
  * again by each satc_isa_set_mask: the path named by the environment
- * variable SATC_ISA=scalar|sse41|avx2|avx512|neon (read at each choice)
- * when it is runnable (emulated ones too) and allowed by the mask;
- * otherwise the best native path the mask allows. The mask always wins:
+ * variable SATC_ISA=scalar|sse41|avx2|avx512|neon|simd128 (read at each
+ * choice; WebAssembly has no environment, so there only the mask) when it
+ * is runnable (emulated ones too) and allowed by the mask; otherwise the
+ * best native path the mask allows (SIMD128 in the SIMD128 module). The mask always wins:
  * satc_isa_set_mask(0) gives scalar whatever SATC_ISA says.
  */
 SATC_API satc_isa satc_isa_active(void);
@@ -902,7 +952,7 @@ SATC_API satc_isa satc_isa_active(void);
  */
 SATC_API satc_status satc_isa_set_mask(unsigned mask);
 
-/** Name of one path ("scalar", "sse41", "avx2", "avx512", "neon"), or "unknown". */
+/** Name of one path ("scalar", "sse41", "avx2", "avx512", "neon", "simd128"), or "unknown". */
 SATC_API const char *satc_isa_name(satc_isa isa);
 
 /**

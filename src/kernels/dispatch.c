@@ -109,12 +109,18 @@ const char *satc_isa_name(satc_isa isa)
     return "unknown";
 }
 
+static _Atomic int scalar_ref = 0;
+
+void satc_scalar_use_ref(int on) { atomic_store(&scalar_ref, on != 0); }
+
 const satc_kernels *satc_kernels_for(satc_isa isa)
 {
     if (!(satc_isa_runnable() & (unsigned)isa))
         return NULL;
     switch (isa) {
-    case SATC_ISA_SCALAR: return &satc_kernels_scalar;
+    case SATC_ISA_SCALAR:
+        return atomic_load_explicit(&scalar_ref, memory_order_relaxed) ? &satc_kernels_ref
+                                                                       : &satc_kernels_scalar;
 #if SATC_HAVE_SSE41
     case SATC_ISA_SSE41: return &satc_kernels_sse41;
 #endif

@@ -133,10 +133,10 @@ MUTATIONS = [
     ("pre_no_extra_s", "views", [("src/kernels/bounds.h",
         "xs[g] = !ok ? NAN : inst ? h_ext(mp, 1) : 0.0f;", "xs[g] = !ok ? NAN : 0.0f;")]),
     # Path selection.
-    ("path_preference", "dispatch", [("src/kernels/dispatch.c",
+    ("path_preference", "dispatch", [("src/dispatch/dispatch.c",
         "    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;\n    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;",
         "    if (m & SATC_ISA_SSE41)\n        return SATC_ISA_SSE41;\n    if (m & SATC_ISA_AVX2)\n        return SATC_ISA_AVX2;")]),
-    ("env_over_mask", "dispatch", [("src/kernels/dispatch.c",
+    ("env_over_mask", "dispatch", [("src/dispatch/dispatch.c",
         "(satc_isa_runnable() & mask & isa)", "(satc_isa_runnable() & isa)")]),
 ]
 

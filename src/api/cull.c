@@ -1,6 +1,6 @@
 /* The API layer: the single-view entry points (satc_cull, its _isa twin
  * and the satc_boxes wrappers), status strings and the version. Entry
- * points pick a kernel table (kernels/dispatch.c) and hand the call to
+ * points pick a kernel table (dispatch/dispatch.c) and hand the call to
  * the one-view runner (passes/run.c); nothing below calls back up here. */
 #include <string.h>
 

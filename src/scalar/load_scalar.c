@@ -12,35 +12,6 @@
 #include "../core/internal.h"
 #include "cull_scalar.h"
 
-void satc_frustum_consts(const satc_frustum *f, satc_fconsts *c)
-{
-    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
-    memset(c, 0, sizeof *c);
-    for (int j = 0; j < 3; j++) {
-        if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
-            c->pabs[0][j] = fabsf(L[j]);
-            c->pabs[1][j] = fabsf(U[j]);
-            c->pabs[2][j] = fabsf(D[j]);
-        } else {
-            c->pabs[0][j] = fabsf(D[j]);
-            c->pabs[1][j] = fabsf(L[j] - f->x1 * D[j]);
-            c->pabs[2][j] = fabsf(L[j] - f->x0 * D[j]);
-            c->pabs[3][j] = fabsf(U[j] - f->y1 * D[j]);
-            c->pabs[4][j] = fabsf(U[j] - f->y0 * D[j]);
-        }
-        c->col1[j] = fabsf(L[j]) + fabsf(U[j]) + fabsf(D[j]);
-    }
-    if (f->kind != SATC_FRUSTUM_PERSPECTIVE) {
-        c->norm2[0] = c->norm2[1] = c->norm2[2] = 1.0f;
-    } else {
-        const float s[5] = {0.0f, f->x1, f->x0, f->y1, f->y0};
-        for (int k = 0; k < 5; k++)
-            c->norm2[k] = sqrtf(1.0f + s[k] * s[k]);
-        for (int k = 0; k < 4; k++)
-            c->inv[k] = 1.0f / (1.0f + s[k + 1] * s[k + 1]);
-    }
-}
-
 static inline const float *at(const float *p, size_t stride, size_t i)
 {
     return (const float *)(const void *)((const char *)p + i * stride);

@@ -1,9 +1,9 @@
 /*
- * Keeps each of README.md's C examples identical to its file under
- * tests/robust/ (compiled and run as a test). The README holds the file as
+ * Keeps each C example of README.md and docs/*.md identical to its file
+ * under tests/robust/ (compiled and run as a test). The page holds the file as
  * the fenced ```c block right after the line
  *     <!-- example: tests/robust/NAME.c -->
- * Usage: readme_check README.md path/to/NAME.c
+ * Usage: readme_check PAGE.md path/to/NAME.c
  */
 #include <stdio.h>
 #include <stdlib.h>

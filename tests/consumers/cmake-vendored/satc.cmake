@@ -16,7 +16,8 @@ check_include_file(simde/x86/avx512.h SATC_HAS_SIMDE)
 
 add_library(satc STATIC
   ${SATC_DIR}/src/api/cull.c ${SATC_DIR}/src/core/batch.c
-  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/kernels/dispatch.c
+  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/dispatch/dispatch.c
+  ${SATC_DIR}/src/kernels/frustum_consts.c
   ${SATC_DIR}/src/passes/groups.c ${SATC_DIR}/src/passes/queries.c ${SATC_DIR}/src/passes/query_geom.c
   ${SATC_DIR}/src/passes/run.c
   ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c
@@ -25,8 +26,19 @@ add_library(satc STATIC
   ${SATC_DIR}/src/volumes/frustum.c ${SATC_DIR}/src/volumes/frustum_double.c
   ${SATC_DIR}/src/volumes/frustum_matrix.c ${SATC_DIR}/src/volumes/planes.c
   ${SATC_DIR}/src/volumes/query_volumes.c)
-target_include_directories(satc PUBLIC ${SATC_DIR}/include
+target_include_directories(satc PUBLIC ${SATC_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/satc_include
                            PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/satc_config)
+# satc_version.h from the one place the version is written, meson.build.
+file(STRINGS ${SATC_DIR}/meson.build satc_version_line REGEX "^  version: '[0-9]+\\.[0-9]+\\.[0-9]+',$")
+string(REGEX MATCH "([0-9]+)\\.([0-9]+)\\.([0-9]+)" satc_version "${satc_version_line}")
+if(NOT satc_version)
+  message(FATAL_ERROR "satc: no version line in ${SATC_DIR}/meson.build")
+endif()
+set(SATC_VERSION_MAJOR ${CMAKE_MATCH_1})
+set(SATC_VERSION_MINOR ${CMAKE_MATCH_2})
+set(SATC_VERSION_PATCH ${CMAKE_MATCH_3})
+configure_file(${SATC_DIR}/include/satc_version.h.in
+               ${CMAKE_CURRENT_BINARY_DIR}/satc_include/satc_version.h @ONLY)
 target_compile_options(satc PRIVATE ${SATC_FP_FLAGS})
 target_compile_definitions(satc PRIVATE _POSIX_C_SOURCE=200809L)
 set_target_properties(satc PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON)
@@ -36,7 +48,8 @@ endif()
 
 function(satc_isa name file)
   add_library(${name} OBJECT ${SATC_DIR}/src/${file})
-  target_include_directories(${name} PRIVATE ${SATC_DIR}/include)
+  target_include_directories(${name} PRIVATE ${SATC_DIR}/include
+                             ${CMAKE_CURRENT_BINARY_DIR}/satc_include)
   target_compile_options(${name} PRIVATE ${SATC_FP_FLAGS} ${ARGN})
   set_target_properties(${name} PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
   target_sources(satc PRIVATE $<TARGET_OBJECTS:${name}>)

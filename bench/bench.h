@@ -302,6 +302,11 @@ int frame_targets(const bench_results *r, bench_target *t);
 /* Runs the engine frame on the city scene of size index z (forms.c). */
 void bench_frame_run(bench_results *R, const scn_scene *sc, int z);
 void bench_frame_report(const bench_results *r);
+/* The scalar path against the reference and the per-box peers (scalar.c):
+ * run on the city scene of size index z; the report prints the [speed]
+ * targets and returns 1 when the scalar path's output differs. */
+void bench_scalar_run(const bench_results *R, const scn_scene *sc, int z);
+int bench_scalar_report(void);
 void bench_frame_targets_print(const bench_results *r);
 /* Nonzero when some output differed from the scalar path's (a bug). */
 int bench_any_mismatch(const bench_results *r);

@@ -1179,6 +1179,94 @@ static void group_overflow(scn_rng *r)
     }
 }
 
+/*
+ * The scalar path's early out (kernels/early_out.h) culls an OBB before
+ * its load when bounds from above of the radius and S prove the plane
+ * tier's "outside". Its bound is tightest for a box whose one non-zero
+ * extent runs along the world axis where the plane's |normal| is largest:
+ * such boxes are put outside one plane of random cameras (a quarter far
+ * from the world's origin) within 2^-8 .. 2^-28 (relative) of the plane
+ * tier's boundary (radius + tolerance), either side, so the early out's
+ * slack and the reference's boundary are both crossed; other extents are
+ * mostly 0, axes of any length.
+ */
+static void group_early_out(scn_rng *r)
+{
+    for (int round = 0; round < 8; round++) {
+        satc_camera cam[4];
+        satc_frustum fr[4];
+        random_cameras(r, cam, fr);
+        for (int k = 0; k < 3; k++) { /* perspective kinds only */
+            satc_camera c = cam[k];
+            if (round % 4 == 3) {
+                for (int q = 0; q < 3; q++)
+                    c.origin[q] += (float)scn_uniform(r, -3e6, 3e6);
+                if (satc_frustum_from_camera(&fr[k], &c) != SATC_OK)
+                    continue;
+            }
+            const satc_frustum *f = &fr[k];
+            const size_t n = 3000;
+            batch b;
+            batch_init(&b, n, (unsigned)round % 3);
+            double far = isinf(f->f) ? 1e3 * f->n : (double)f->f;
+            for (size_t i = 0; i < n; i++) {
+                int p = (int)rnd_below(r, 6); /* near, far, x1, x0, y1, y0 */
+                /* Frame-coordinate normal m of the plane (outward) and a
+                 * point on it, at a random depth. */
+                double z = f->n + (far - f->n) * scn_uniform(r, 0, 1), m[3] = {0, 0, 0}, q[3];
+                double sx = f->x0 + (f->x1 - f->x0) * scn_uniform(r, 0, 1);
+                double sy = f->y0 + (f->y1 - f->y0) * scn_uniform(r, 0, 1);
+                q[0] = sx * z, q[1] = sy * z, q[2] = z;
+                switch (p) {
+                case 0: m[2] = -1, q[2] = f->n, q[0] = sx * f->n, q[1] = sy * f->n; break;
+                case 1: m[2] = 1, q[2] = far, q[0] = sx * far, q[1] = sy * far; break;
+                case 2: m[0] = 1, m[2] = -f->x1, q[0] = f->x1 * z; break;
+                case 3: m[0] = -1, m[2] = f->x0, q[0] = f->x0 * z; break;
+                case 4: m[1] = 1, m[2] = -f->y1, q[1] = f->y1 * z; break;
+                default: m[1] = -1, m[2] = f->y0, q[1] = f->y0 * z; break;
+                }
+                /* World normal w = m in world coordinates; the axis c*
+                 * where |w_c| is largest. */
+                double w[3], wl = 0;
+                int cs = 0;
+                for (int c2 = 0; c2 < 3; c2++) {
+                    w[c2] = m[0] * f->frame[0][c2] + m[1] * f->frame[1][c2] + m[2] * f->frame[2][c2];
+                    if (fabs(w[c2]) > fabs(w[cs]))
+                        cs = c2;
+                }
+                wl = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+                double alen = pow(10.0, scn_uniform(r, -3, 3)), e0 = pow(10.0, scn_uniform(r, -3, 2));
+                /* The box's radius on m and the tolerance (m . cf against
+                 * radius + tol is the plane tier's test, m not normalised):
+                 * m . cf = (reach + tol)(1 + t). */
+                double reach = e0 * alen * fabs(w[cs]);
+                double col1 = fabs(f->frame[0][cs]) + fabs(f->frame[1][cs]) + fabs(f->frame[2][cs]);
+                double sd = fabs(q[0]) + fabs(q[1]) + fabs(q[2]) + reach;
+                double tol = f->eps_k * (sd + e0 * alen * col1) + f->tol_t;
+                double t = pow(2.0, -scn_uniform(r, 8, 28)) * (scn_next(r) & 1 ? 1 : -1);
+                double dist = (reach + tol) * (1 + t) / (wl * wl);
+                double cf[3] = {q[0] + m[0] * dist, q[1] + m[1] * dist, q[2] + m[2] * dist};
+                for (int c2 = 0; c2 < 3; c2++) {
+                    b.a[c2][i] = (float)(f->origin[c2] + cf[0] * f->frame[0][c2] +
+                                         cf[1] * f->frame[1][c2] + cf[2] * f->frame[2][c2]);
+                    b.a[3 + c2][i] = c2 == cs ? (float)(scn_next(r) & 1 ? alen : -alen) : 0.0f;
+                }
+                b.a[12][i] = (float)(scn_next(r) & 1 ? e0 : -e0);
+                for (int j = 1; j < 3; j++) {
+                    /* Any axis, a zero or tiny extent. */
+                    for (int c2 = 0; c2 < 3; c2++)
+                        b.a[3 + 3 * j + c2][i] = (float)scn_uniform(r, -1, 1) *
+                                                 (float)pow(10.0, scn_uniform(r, -3, 3));
+                    uint64_t u = scn_next(r) % 8;
+                    b.a[12 + j][i] = u == 1 ? 1e-30f : u == 2 ? (float)(e0 * 1e-6) : 0.0f;
+                }
+            }
+            compare_case(scn_cam_name((scn_cam_kind)k), f, &b, 0, n, round == 0);
+            batch_free(&b);
+        }
+    }
+}
+
 /* Floats in increasing order as integers, and back. */
 static int64_t float_key(float x)
 {
@@ -1347,6 +1435,7 @@ static const group groups[] = {
     {"forms_touching", group_forms_touching}, {"forms_overflow", group_forms_overflow},
     {"forms_flips", group_forms_flips},       {"forms_tails", group_forms_tails},
     {"planes", group_planes},                 {"forms_planes", group_forms_planes},
+    {"early_out", group_early_out},
 };
 
 static uint64_t name_hash(const char *s)

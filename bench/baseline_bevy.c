@@ -6,6 +6,7 @@
  * linear part) and the instance is out when n . (M c + t) + d < -r,
  * leaving at the first such plane. Bevy also tests a world sphere first;
  * that pre-test is left out here (it only adds work on this scene).
+ * Compiled once per instruction set, like baseline_filament.c (FB_NAME).
  */
 #include "bench.h"
 
@@ -27,7 +28,7 @@ static int bevy_one(const bl_frustum *bf, const float *M, const float lc[3], con
     return 1;
 }
 
-size_t fb_bevy_batch(const bl_frustum *bf, const float *m, size_t n, const float lc[3], const float lh[3],
+size_t FB_NAME(fb_bevy_batch)(const bl_frustum *bf, const float *m, size_t n, const float lc[3], const float lh[3],
                      uint8_t *mask)
 {
     size_t vis = 0;

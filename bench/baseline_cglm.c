@@ -5,6 +5,11 @@
  * glm_frustum_planes (RTR 22.14.1) from the view-projection matrix built
  * in double from the scene camera, and glm_aabb_frustum per box.
  * Built without cglm, every entry point reports it absent.
+ *
+ * cglm is header-only, so a user's build decides its instructions:
+ * bl_cglm_batch is compiled once per instruction set (FB_ISA defined,
+ * bench/meson.build: -O3 with -mavx2, or with the AVX-512 flags), as a
+ * cglm user building for that CPU would; the rest once, without FB_ISA.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +24,31 @@ struct bl_cglm {
     vec4 planes[6];
     float (*aabb)[2][3];
 };
+
+static inline size_t cglm_batch(const bl_cglm *c, size_t n, uint8_t *mask)
+{
+    size_t vis = 0;
+    /* glm_aabb_frustum takes non-const arrays; it only reads them. */
+    vec4 *planes = (vec4 *)c->planes;
+    for (size_t i0 = 0; i0 < n; i0 += 8) {
+        unsigned byte = 0;
+        for (size_t j = 0; j < 8 && i0 + j < n; j++) {
+            unsigned v = glm_aabb_frustum(c->aabb[i0 + j], planes) ? 1u : 0u;
+            byte |= v << j;
+            vis += v;
+        }
+        mask[i0 / 8] = (uint8_t)byte;
+    }
+    return vis;
+}
+
+#ifdef FB_ISA
+size_t FB_NAME(bl_cglm_batch)(const bl_cglm *c, size_t n, uint8_t *mask) { return cglm_batch(c, n, mask); }
+
+#else
+/* With the project's flags (no -mavx*): cglm where satc runs its scalar
+ * path (bench/scalar.c). */
+size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask) { return cglm_batch(c, n, mask); }
 
 int bl_cglm_available(void) { return 1; }
 
@@ -94,23 +124,6 @@ bl_cglm *bl_cglm_prepare(const satc_camera *cam, const satc_boxes *b, size_t n)
     return c;
 }
 
-size_t bl_cglm_batch(const bl_cglm *c, size_t n, uint8_t *mask)
-{
-    size_t vis = 0;
-    /* glm_aabb_frustum takes non-const arrays; it only reads them. */
-    vec4 *planes = (vec4 *)c->planes;
-    for (size_t i0 = 0; i0 < n; i0 += 8) {
-        unsigned byte = 0;
-        for (size_t j = 0; j < 8 && i0 + j < n; j++) {
-            unsigned v = glm_aabb_frustum(c->aabb[i0 + j], planes) ? 1u : 0u;
-            byte |= v << j;
-            vis += v;
-        }
-        mask[i0 / 8] = (uint8_t)byte;
-    }
-    return vis;
-}
-
 void bl_cglm_free(bl_cglm *c)
 {
     if (!c)
@@ -119,12 +132,16 @@ void bl_cglm_free(bl_cglm *c)
     free(c);
 }
 
+const void *bl_cglm_aabb(const bl_cglm *c) { return c ? (const void *)c->aabb : NULL; }
+#endif /* FB_ISA */
+
 #else
 
 struct bl_cglm {
     int unused;
 };
 
+#ifndef FB_ISA
 int bl_cglm_available(void) { return 0; }
 const char *bl_cglm_version(void) { return "absent"; }
 
@@ -133,13 +150,22 @@ bl_cglm *bl_cglm_prepare(const satc_camera *cam, const satc_boxes *b, size_t n)
     (void)cam, (void)b, (void)n;
     return NULL;
 }
+#endif
 
-size_t bl_cglm_batch(const bl_cglm *c, size_t n, uint8_t *mask)
+#ifdef FB_ISA
+size_t FB_NAME(bl_cglm_batch)(const bl_cglm *c, size_t n, uint8_t *mask)
 {
     (void)c, (void)n, (void)mask;
     return 0;
 }
-
+#else
+size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask)
+{
+    (void)c, (void)n, (void)mask;
+    return 0;
+}
 void bl_cglm_free(bl_cglm *c) { (void)c; }
+const void *bl_cglm_aabb(const bl_cglm *c) { (void)c; return NULL; }
+#endif
 
 #endif

@@ -154,20 +154,57 @@ typedef struct bl_cglm bl_cglm;
  * planes and the n world AABBs (min, max) of the boxes. NULL if cglm is
  * absent or allocation fails. */
 bl_cglm *bl_cglm_prepare(const satc_camera *cam, const satc_boxes *b, size_t n);
-size_t bl_cglm_batch(const bl_cglm *c, size_t n, uint8_t *mask);
 void bl_cglm_free(bl_cglm *c);
+/* The prepared AABBs (24 B per box), for the stream of the same bytes. */
+const void *bl_cglm_aabb(const bl_cglm *c);
+/* cglm's batch built with the project's flags (no -mavx*), as on a machine
+ * where satc runs its scalar path. */
+size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask);
 
 const char *bl_name(int which);
 const char *bl_label(int which);
 
 /* Engine-frame baselines on 4x4 column-major matrices + one local box
- * (baseline_filament.c, baseline_bevy.c). */
-void fb_filament_arvo(const float *restrict m, size_t n, const float lc[3], const float lh[3],
-                      float *restrict c3, float *restrict h3);
-size_t fb_filament_cull(const bl_frustum *bf, const float *restrict c3, const float *restrict h3, size_t n,
-                        uint8_t *restrict out);
-size_t fb_bevy_batch(const bl_frustum *bf, const float *m, size_t n, const float lc[3], const float lh[3],
-                     uint8_t *mask);
+ * (baseline_filament.c, baseline_bevy.c), and cglm's batch: each built
+ * once per instruction set (bench/meson.build), its symbols suffixed
+ * with the build's name (FB_ISA: avx2, avx512, or base where neither
+ * exists). fb_filament_cull rounds n up to a multiple of 8, as Filament
+ * does: the arrays and out need room for it. */
+#define FB_CAT2(a, b) a##_##b
+#define FB_CAT(a, b) FB_CAT2(a, b)
+#ifdef FB_ISA
+#define FB_NAME(f) FB_CAT(f, FB_ISA)
+#endif
+#define FB_DECLARE(isa)                                                                                          \
+    void fb_filament_arvo_##isa(const float *restrict m, size_t n, const float lc[3], const float le[3],       \
+                                float *restrict c3, float *restrict e3);                                       \
+    size_t fb_filament_cull_##isa(const bl_frustum *bf, const float *restrict c3, const float *restrict e3,    \
+                                  size_t n, uint8_t *restrict out);                                            \
+    size_t fb_bevy_batch_##isa(const bl_frustum *bf, const float *m, size_t n, const float lc[3],              \
+                               const float lh[3], uint8_t *mask);                                              \
+    size_t bl_cglm_batch_##isa(const bl_cglm *c, size_t n, uint8_t *mask);
+FB_DECLARE(avx2)
+FB_DECLARE(avx512)
+FB_DECLARE(base)
+
+/* One build of the peers (peers.c): NULL when it was not built or this
+ * CPU cannot run it. */
+enum { PB_AVX2, PB_AVX512, PB_COUNT };
+typedef struct fb_peer {
+    const char *name;  /* "avx2", "avx512", or "base" (the project's flags, non-x86) */
+    const char *flags; /* the instruction-set flags it was compiled with */
+    satc_isa isa;      /* satc's path on the same instruction set */
+    void (*arvo)(const float *restrict m, size_t n, const float lc[3], const float le[3], float *restrict c3,
+                 float *restrict e3);
+    size_t (*cull)(const bl_frustum *bf, const float *restrict c3, const float *restrict e3, size_t n,
+                   uint8_t *restrict out);
+    size_t (*bevy)(const bl_frustum *bf, const float *m, size_t n, const float lc[3], const float lh[3],
+                   uint8_t *mask);
+    size_t (*cglm)(const bl_cglm *c, size_t n, uint8_t *mask);
+} fb_peer;
+const fb_peer *fb_peer_get(int which);
+/* The build for satc's path isa (AVX-512 or AVX2 build), else any. */
+const fb_peer *fb_peer_for(satc_isa isa);
 
 /* ------------------------------------------------------------------ */
 /* Threads (threads.c)                                                  */
@@ -213,8 +250,13 @@ typedef struct bench_base {
 /* The engine frame (issue 9 §4, forms.c): the city in every box form. */
 enum { FR_INST, FR_AABB3, FR_AABB24, FR_MINMAX, FR_HALFAX, FR_SPHERE, FR_OBB, FR_FORMS };
 /* today's way, Filament end to end, Filament's six-plane pass alone on the
- * stored float3 arrays, Bevy. */
-enum { FB_TODAY, FB_FILAMENT, FB_FIL_CULL, FB_BEVY, FB_COUNT };
+ * stored float3 arrays, Bevy; each peer in its AVX2 build (or the base
+ * build where there is no AVX2) and its AVX-512 build. */
+enum { FB_TODAY, FB_FILAMENT, FB_FILAMENT_512, FB_FIL_CULL, FB_FIL_CULL_512, FB_BEVY, FB_BEVY_512, FB_COUNT };
+/* The peer build of way w (PB_*), -1 for today's way; the way's kind (the
+ * enum's first of its pair: FB_FILAMENT, FB_FIL_CULL, FB_BEVY). */
+int frame_base_peer(int w);
+int frame_base_kind(int w);
 
 typedef struct frame_row {
     int done;
@@ -232,6 +274,11 @@ typedef struct bench_frame {
     frame_row roof[FR_FORMS][BENCH_SIZES];
     frame_row cull[FR_FORMS][2][BENCH_SIZES]; /* [mode: 0 conservative, 1 exact] */
     frame_row base[FB_COUNT][BENCH_SIZES];
+    /* satc on AVX2 when it is not the active path: [0] the matrices exact,
+     * [1] the float3 AABB arrays conservative (to set against the AVX2
+     * builds of the peers). */
+    frame_row sat2[2][BENCH_SIZES];
+    frame_row helpers[BENCH_SIZES];      /* satc_obb_from_matrix + satc_box_arrays_set alone */
     int mismatch[FR_FORMS];              /* some path's bitmask differs from scalar's */
     char mismatch_note[FR_FORMS][64];
 } bench_frame;
@@ -240,6 +287,11 @@ const char *frame_form_name(int form);
 double frame_form_bytes(int form);   /* bytes read per box */
 const char *frame_base_name(int which);
 double frame_base_bytes(int which); /* read + written per box, output included */
+/* satc's row way w is compared with (same instruction set), its path's
+ * name, and the streaming read of the bytes the way reads (ns per box). */
+const frame_row *frame_satc_for(const bench_frame *F, int w, int z);
+const char *frame_satc_isa_name(const bench_frame *F, int w);
+double frame_base_stream(const bench_frame *F, int w, int z);
 
 typedef struct bench_results {
     /* configuration */
@@ -262,6 +314,7 @@ typedef struct bench_results {
     int mismatch[BENCH_PATHS][BENCH_SCENES][BENCH_SIZES]; /* bitmask differs from scalar's */
     bench_base base[BL_COUNT][BENCH_SCENES][BENCH_SIZES];
     int have_cglm;
+    bench_stats cglm_roof[BENCH_SCENES][BENCH_SIZES]; /* streaming read of cglm's 24 B AABBs */
     size_t hoff_lost[BENCH_SCENES][BENCH_SIZES];   /* visible, lost by Hoff as written */
     size_t hoff_fn_written[BENCH_SCENES][BENCH_SIZES]; /* as written vs satc exact */
     size_t hoff_fn_written_true[BENCH_SCENES][BENCH_SIZES]; /* of those, oracle-visible */
@@ -292,12 +345,13 @@ typedef struct bench_target {
     double value, limit;
     int avail;        /* 0: not measured */
     int pass;
+    const char *tag;  /* the printed tag when not the table's own (e.g. "speed") */
 } bench_target;
 
 #define BENCH_MAX_TARGETS 40
 int bench_targets(const bench_results *r, bench_target *t);
 /* The engine frame's targets (issue 9), printed PASS/MISS [forms]. */
-#define FRAME_MAX_TARGETS 20
+#define FRAME_MAX_TARGETS 28
 int frame_targets(const bench_results *r, bench_target *t);
 /* Runs the engine frame on the city scene of size index z (forms.c). */
 void bench_frame_run(bench_results *R, const scn_scene *sc, int z);

@@ -34,18 +34,34 @@ static const double form_bytes[FR_FORMS] = {64, 24, 24, 24, 48, 16, 60};
 const char *frame_form_name(int f) { return f >= 0 && f < FR_FORMS ? form_names[f] : "?"; }
 double frame_form_bytes(int f) { return f >= 0 && f < FR_FORMS ? form_bytes[f] : 0; }
 
+int frame_base_peer(int w)
+{
+    return w == FB_TODAY || w < 0 || w >= FB_COUNT ? -1 : (w - 1) % 2 ? PB_AVX512 : PB_AVX2;
+}
+
+int frame_base_kind(int w) { return w == FB_TODAY ? FB_TODAY : 1 + (w - 1) / 2 * 2; }
+
 const char *frame_base_name(int w)
 {
-    static const char *const names[FB_COUNT] = {
-        "(a) today: obb_from_matrix+arrays_set, exact", "(b) Filament: Arvo AABB + 6 planes",
-        "(b') Filament 6-plane pass alone, stored AABB", "(c) Bevy: 6 planes on affine, per box"};
-    return w >= 0 && w < FB_COUNT ? names[w] : "?";
+    static char names[FB_COUNT][72];
+    if (w < 0 || w >= FB_COUNT)
+        return "?";
+    int k = frame_base_kind(w), pb = frame_base_peer(w);
+    const fb_peer *p = pb < 0 ? NULL : fb_peer_get(pb);
+    const char *what = k == FB_TODAY      ? "(a) today: obb_from_matrix+arrays_set, exact"
+                       : k == FB_FILAMENT ? "(b) Filament: Arvo AABB + 6 planes"
+                       : k == FB_FIL_CULL ? "(b') Filament 6-plane pass, stored AABB"
+                                          : "(c) Bevy: 6 planes on affine, per box";
+    if (k == FB_TODAY)
+        return what;
+    snprintf(names[w], sizeof names[w], "%s, %s", what, p ? p->name : pb == PB_AVX512 ? "avx512 n/a" : "n/a");
+    return names[w];
 }
 
 /* Bytes read + written per box by each baseline (output included). */
 double frame_base_bytes(int w)
 {
-    switch (w) {
+    switch (frame_base_kind(w)) {
     case FB_TODAY: return 64 + 60 + 60 + 0.125;   /* matrices, arrays written, arrays read */
     case FB_FILAMENT: return 64 + 24 + 24 + 1;    /* matrices, AABBs written and read, a byte out */
     case FB_FIL_CULL: return 24 + 1;
@@ -74,7 +90,7 @@ static void frame_make(frame_data *d, const scn_scene *sc)
 {
     size_t n = sc->count;
     d->n = n, d->obb = &sc->boxes;
-    d->mat = falloc(16 * n), d->c3 = falloc(3 * n), d->h3 = falloc(3 * n);
+    d->mat = falloc(16 * n), d->c3 = falloc(3 * n + 24), d->h3 = falloc(3 * n + 24);
     d->aabb = falloc(6 * n), d->mm = falloc(6 * n), d->ha = falloc(12 * n), d->sph = falloc(4 * n);
     for (int k = 0; k < 3; k++)
         d->lc[k] = 0.0f, d->lh[k] = 1.0f;
@@ -138,6 +154,8 @@ typedef struct fctx {
     satc_mode mode;
     const bl_frustum *bf;
     const satc_frustum *f;
+    const fb_peer *peer; /* the build a peer's way runs */
+    satc_isa isa;        /* run_satc_isa: the path */
     uint8_t *mask;       /* bitmask, or a byte per object (Filament) */
     float *c3, *h3;      /* Filament's per-frame world AABBs */
     satc_box_arrays arr; /* today's way: the arrays the helpers fill */
@@ -150,6 +168,14 @@ static void run_satc(void *p)
     fctx *c = p;
     satc_results r = {c->mask, NULL, NULL, 0};
     c->bad |= satc_cull(c->f, &c->d->batch[c->form], 0, c->d->n, c->mode, &r) != SATC_OK;
+    c->visible = r.visible;
+}
+
+static void run_satc_isa(void *p)
+{
+    fctx *c = p;
+    satc_results r = {c->mask, NULL, NULL, 0};
+    c->bad |= satc_cull_isa(c->isa, c->f, &c->d->batch[c->form], 0, c->d->n, c->mode, &r) != SATC_OK;
     c->visible = r.visible;
 }
 
@@ -169,20 +195,27 @@ static void run_roof(void *p)
     }
 }
 
+/* What a satc 0.1 user writes: one helper call per instance. */
+static void helpers(fctx *c)
+{
+    static const float lmin[3] = {-1, -1, -1}, lmax[3] = {1, 1, 1};
+    for (size_t i = 0; i < c->d->n; i++) {
+        satc_obb o;
+        c->bad |= satc_obb_from_matrix(&o, c->d->mat + 16 * i, SATC_MATRIX_COLUMN_MAJOR, lmin, lmax) != SATC_OK;
+        c->bad |= satc_box_arrays_set(&c->arr, i, &o) != SATC_OK;
+    }
+}
+
+static void run_helpers(void *p) { helpers(p); }
+
 static void run_base(void *p)
 {
     fctx *c = p;
     const frame_data *d = c->d;
     size_t n = d->n;
-    switch (c->which) {
+    switch (frame_base_kind(c->which)) {
     case FB_TODAY: {
-        /* What a satc 0.1 user writes: one helper call per instance. */
-        for (size_t i = 0; i < n; i++) {
-            satc_obb o;
-            static const float lmin[3] = {-1, -1, -1}, lmax[3] = {1, 1, 1};
-            c->bad |= satc_obb_from_matrix(&o, d->mat + 16 * i, SATC_MATRIX_COLUMN_MAJOR, lmin, lmax) != SATC_OK;
-            satc_box_arrays_set(&c->arr, i, &o);
-        }
+        helpers(c);
         satc_boxes v = satc_box_arrays_view(&c->arr);
         satc_results r = {c->mask, NULL, NULL, 0};
         c->bad |= satc_cull_batch(c->f, &v, 0, n, SATC_EXACT, &r) != SATC_OK;
@@ -190,11 +223,11 @@ static void run_base(void *p)
         break;
     }
     case FB_FILAMENT:
-        fb_filament_arvo(d->mat, n, d->lc, d->lh, c->c3, c->h3);
-        c->visible = fb_filament_cull(c->bf, c->c3, c->h3, n, c->mask);
+        c->peer->arvo(d->mat, n, d->lc, d->lh, c->c3, c->h3);
+        c->visible = c->peer->cull(c->bf, c->c3, c->h3, n, c->mask);
         break;
-    case FB_FIL_CULL: c->visible = fb_filament_cull(c->bf, d->c3, d->h3, n, c->mask); break;
-    case FB_BEVY: c->visible = fb_bevy_batch(c->bf, d->mat, n, d->lc, d->lh, c->mask); break;
+    case FB_FIL_CULL: c->visible = c->peer->cull(c->bf, d->c3, d->h3, n, c->mask); break;
+    case FB_BEVY: c->visible = c->peer->bevy(c->bf, d->mat, n, d->lc, d->lh, c->mask); break;
     }
 }
 
@@ -273,11 +306,13 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     }
 
     /* 2. Contexts: roofline, cons, exact per form, then the baselines. */
-    enum { NJ = 3 * FR_FORMS + FB_COUNT };
+    /* ... and satc on AVX2 (matrices exact, float3 AABBs conservative)
+     * for the peers' AVX2 builds. */
+    enum { NB = 3 * FR_FORMS, NJ = NB + FB_COUNT + 3 };
     fctx ctx[NJ];
     bench_job *jobs = calloc(NJ, sizeof *jobs);
     uint8_t *masks = calloc(NJ, n + 64);
-    float *c3 = falloc(3 * n), *h3 = falloc(3 * n);
+    float *c3 = falloc(3 * n + 24), *h3 = falloc(3 * n + 24);
     satc_box_arrays arr;
     if (!jobs || !masks || satc_box_arrays_alloc(&arr, n) != SATC_OK) {
         fprintf(stderr, "bench: out of memory\n");
@@ -291,23 +326,43 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
         if (j < 3 * FR_FORMS) {
             c->form = j / 3, c->mode = (satc_mode)(j % 3 == 2);
             jobs[j].fn = j % 3 == 0 ? run_roof : run_satc;
-        } else {
-            c->which = j - 3 * FR_FORMS;
+        } else if (j < NB + FB_COUNT) {
+            c->which = j - NB;
+            int pb = frame_base_peer(c->which);
+            c->peer = pb < 0 ? NULL : fb_peer_get(pb);
             jobs[j].fn = run_base;
+        } else if (j < NJ - 1) {
+            c->isa = SATC_ISA_AVX2, c->form = j == NB + FB_COUNT ? FR_INST : FR_AABB3;
+            c->mode = j == NB + FB_COUNT ? SATC_EXACT : SATC_CONSERVATIVE;
+            jobs[j].fn = run_satc_isa;
+        } else {
+            jobs[j].fn = run_helpers;
         }
         jobs[j].ctx = c;
     }
+    /* Jobs that cannot run here (a build or a path this CPU lacks) go. */
+    int sat2 = (satc_isa_native() & SATC_ISA_AVX2) != 0;
+    int live[NJ], nl = 0;
+    for (int j = 0; j < NJ; j++) {
+        int skip = (j >= NB && j < NB + FB_COUNT && frame_base_peer(j - NB) >= 0 && !ctx[j].peer) ||
+                   (j >= NB + FB_COUNT && j < NJ - 1 && !sat2);
+        if (!skip)
+            live[nl++] = j;
+    }
     /* Baselines' answers, untimed, against satc exact on the same data. */
     for (int w = 0; w < FB_COUNT; w++) {
-        fctx *c = &ctx[3 * FR_FORMS + w];
+        fctx *c = &ctx[NB + w];
+        if (frame_base_peer(w) >= 0 && !c->peer)
+            continue;
         run_base(c);
-        if (w == FB_FILAMENT || w == FB_FIL_CULL)
+        int kind = frame_base_kind(w);
+        if (kind == FB_FILAMENT || kind == FB_FIL_CULL)
             bytes_to_bits(c->mask, n, tmp);
         else
             memcpy(tmp, c->mask, bytes);
         frame_row *b = &F->base[w][z];
         b->visible = c->visible;
-        const uint8_t *same = exact[w == FB_FIL_CULL ? FR_AABB3 : FR_INST];
+        const uint8_t *same = exact[kind == FB_FIL_CULL ? FR_AABB3 : FR_INST];
         b->fp = bench_andnot_count(tmp, same, bytes);
         b->fp_obb = bench_andnot_count(tmp, exact[FR_OBB], bytes);
         /* Boxes satc exact keeps that the way culls: the oracle says
@@ -327,8 +382,18 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
         }
     }
 
-    /* 3. Timings, round-robin. */
-    bench_time_jobs(jobs, NJ, n, cached, reps);
+    /* 3. Timings, round-robin, of the jobs that run here. */
+    bench_job *lj = calloc(NJ, sizeof *lj);
+    if (!lj) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
+    }
+    for (int i = 0; i < nl; i++)
+        lj[i] = jobs[live[i]];
+    bench_time_jobs(lj, nl, n, cached, reps);
+    for (int i = 0; i < nl; i++)
+        jobs[live[i]].st = lj[i].st;
+    free(lj);
     for (int f = 0; f < FR_FORMS; f++) {
         F->roof[f][z].ns = jobs[3 * f].st, F->roof[f][z].done = 1;
         for (int m = 0; m < 2; m++) {
@@ -337,7 +402,13 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
         }
     }
     for (int w = 0; w < FB_COUNT; w++)
-        F->base[w][z].ns = jobs[3 * FR_FORMS + w].st, F->base[w][z].done = 1;
+        F->base[w][z].ns = jobs[NB + w].st, F->base[w][z].done = frame_base_peer(w) < 0 || ctx[NB + w].peer;
+    for (int q = 0; q < 2; q++) {
+        fctx *c = &ctx[NB + FB_COUNT + q];
+        F->sat2[q][z].ns = jobs[NB + FB_COUNT + q].st;
+        F->sat2[q][z].done = sat2 && !c->bad;
+    }
+    F->helpers[z].ns = jobs[NJ - 1].st, F->helpers[z].done = !ctx[NJ - 1].bad;
     F->done = 1;
     fprintf(stderr, "bench: engine frame %7zu boxes: %d jobs x %d samples in %.1f s\n", n, NJ, reps,
             (bench_now_ns() - t0) * 1e-9);

@@ -7,6 +7,40 @@
 
 static double pct(size_t a, size_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
+/* satc's row way w is set against: the same instruction set as the way's
+ * build (the AVX2 rows when the active path is not AVX2); Filament's
+ * pass alone against conservative on the float3 AABB arrays, the others
+ * against exact on the matrices. */
+static int satc_on_avx2(const bench_frame *F, int w, int z)
+{
+    int pb = frame_base_peer(w);
+    const fb_peer *p = pb < 0 ? NULL : fb_peer_get(pb);
+    return p && p->isa == SATC_ISA_AVX2 && satc_isa_active() != SATC_ISA_AVX2 && F->sat2[0][z].done;
+}
+
+const frame_row *frame_satc_for(const bench_frame *F, int w, int z)
+{
+    int cull = frame_base_kind(w) == FB_FIL_CULL;
+    if (satc_on_avx2(F, w, z))
+        return &F->sat2[cull][z];
+    return cull ? &F->cull[FR_AABB3][0][z] : &F->cull[FR_INST][1][z];
+}
+
+const char *frame_satc_isa_name(const bench_frame *F, int w)
+{
+    return satc_on_avx2(F, w, 0) ? satc_isa_name(SATC_ISA_AVX2) : F->path;
+}
+
+double frame_base_stream(const bench_frame *F, int w, int z)
+{
+    switch (frame_base_kind(w)) {
+    case FB_TODAY: return F->roof[FR_INST][z].ns.med + F->roof[FR_OBB][z].ns.med;
+    case FB_FILAMENT: return F->roof[FR_INST][z].ns.med + F->roof[FR_AABB3][z].ns.med;
+    case FB_FIL_CULL: return F->roof[FR_AABB3][z].ns.med;
+    default: return F->roof[FR_INST][z].ns.med;
+    }
+}
+
 void bench_frame_report(const bench_results *r)
 {
     const bench_frame *F = &r->frame;
@@ -27,26 +61,37 @@ void bench_frame_report(const bench_results *r)
                    range, e->ns.med / rf->ns.med, pct(c->fp, c->visible), pct(c->fp_obb, c->visible),
                    pct(e->fp_obb, e->visible), pct(e->visible, n), F->mismatch[f] ? "  OUTPUT DIFFERS" : "");
         }
-        const frame_row *ie = &F->cull[FR_INST][1][z];
-        printf("%-46s %6s %8s %-15s %8s %7s %7s %8s %5s %7s\n", "engine way (on the matrices unless said)", "B/box",
-               "ns", "[min-max]", "x satc", "FP", "FP/OBB", "visible", "FN", "FN true");
+        printf("%-50s %6s %8s %-15s %8s %-7s %7s %7s %7s %8s %5s %7s\n", "engine way (on the matrices unless said)",
+               "B/box", "ns", "[min-max]", "x satc", "on", "xstream", "FP", "FP/OBB", "visible", "FN", "FN true");
         for (int w = 0; w < FB_COUNT; w++) {
             const frame_row *b = &F->base[w][z];
-            /* Filament's pass alone compares with satc on the same AABB arrays. */
-            const frame_row *ref = w == FB_FIL_CULL ? &F->cull[FR_AABB3][0][z] : ie;
+            if (!b->done)
+                continue;
+            const frame_row *ref = frame_satc_for(F, w, z);
             char range[32];
             snprintf(range, sizeof range, "[%.3g-%.3g]", b->ns.min, b->ns.max);
-            printf("%-46s %6.1f %8.3f %-15s %8.2f %6.2f%% %6.2f%% %7.3f%% %5zu %7zu\n", frame_base_name(w),
-                   frame_base_bytes(w), b->ns.med, range, b->ns.med / ref->ns.med, pct(b->fp, b->visible),
-                   pct(b->fp_obb, b->visible), pct(b->visible, n), b->fn, b->fn_true);
+            printf("%-50s %6.1f %8.3f %-15s %8.2f %-7s %7.2f %6.2f%% %6.2f%% %7.3f%% %5zu %7zu\n", frame_base_name(w),
+                   frame_base_bytes(w), b->ns.med, range, b->ns.med / ref->ns.med, frame_satc_isa_name(F, w),
+                   b->ns.med / frame_base_stream(F, w, z), pct(b->fp, b->visible), pct(b->fp_obb, b->visible),
+                   pct(b->visible, n), b->fn, b->fn_true);
         }
+        if (F->helpers[z].done)
+            printf("%-50s %6s %8.3f [%.3g-%.3g]\n", "satc_obb_from_matrix + satc_box_arrays_set alone", "",
+                   F->helpers[z].ns.med, F->helpers[z].ns.min, F->helpers[z].ns.max);
     }
+    for (int p = 0; p < PB_COUNT; p++)
+        if (fb_peer_get(p))
+            printf("(peer build %s: %s, -ffp-contract=off, gcc; each way's ratio is to satc on the path named \"on\")\n",
+                   fb_peer_get(p)->name, fb_peer_get(p)->flags);
     printf("(ns per box, median; roof: streaming read of the form's bytes; xroof: time / roof; FPcons: of the\n"
            " boxes conservative mode keeps, share exact mode on the same form culls; FPc/OBB, FPe/OBB: share\n"
            " satc exact on the true boxes (Eberly arrays) culls, i.e. the form's own looseness too; x satc:\n"
-           " baseline time / satc exact on the matrices ((b'): / satc conservative on the AABB float3 arrays);\n"
-           " FP of a way: share of its kept boxes satc exact culls on the same data; FN: boxes satc exact keeps that\n"
-           " the way culls, FN true: of those, boxes the double-precision oracle says meet the frustum)\n");
+           " baseline time / satc exact on the matrices on the same instruction set ((b'): / satc conservative\n"
+           " on the AABB float3 arrays); xstream: time / the streaming reads of the bytes the way reads (b: the\n"
+           " matrices and the AABBs, its 24 B of writes not counted; b': the AABBs; c: the matrices; a: the\n"
+           " matrices and the Eberly arrays); FP of a way: share of its kept boxes satc exact culls on the same\n"
+           " data; FN: boxes satc exact keeps that the way culls, FN true: of those, boxes the double-precision\n"
+           " oracle says meet the frustum)\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -82,15 +127,26 @@ int frame_targets(const bench_results *r, bench_target *t)
 
     add(t, &k, idone, ibad, inote, ie, &F->roof[FR_INST][L].ns, 1.3, 1, "the read",
         "matrices 4x4 + 1 local AABB, exact, 1M: <= 1.3 x streaming read of the matrices");
-    add(t, &k, idone, ibad, inote, &F->base[FB_FILAMENT][L].ns, ie, 1.0, 0, "faster",
-        "matrices 4x4 + 1 local AABB, exact, 1M: faster end to end than Filament's way");
+    for (int w = FB_FILAMENT; w <= FB_FILAMENT_512; w++) {
+        if (!F->base[w][L].done)
+            continue;
+        snprintf(what, sizeof what, "matrices 4x4 + 1 local AABB, exact, 1M: faster end to end than Filament's way (%s)",
+                 fb_peer_get(frame_base_peer(w))->name);
+        add(t, &k, idone, ibad, inote, &F->base[w][L].ns, &frame_satc_for(F, w, L)->ns, 1.0, 0, "faster", what);
+    }
     add(t, &k, idone, ibad, inote, &F->base[FB_TODAY][L].ns, ie, 10.0, 0, "faster",
         "matrices 4x4 + 1 local AABB, exact, 1M: >= 10 x faster than today's helpers + cull");
 
     const frame_row *ac = &F->cull[FR_AABB3][0][S], *ae = &F->cull[FR_AABB3][1][S];
     int abad = F->mismatch[FR_AABB3];
-    add(t, &k, ac->done, abad, F->mismatch_note[FR_AABB3], &ac->ns, &F->base[FB_FIL_CULL][S].ns, 1.0, 1,
-        "Filament's pass", "AABB c/h float3 arrays, conservative, 4096: no slower than Filament's 6-plane pass");
+    for (int w = FB_FIL_CULL; w <= FB_FIL_CULL_512; w++) {
+        if (!F->base[w][S].done)
+            continue;
+        snprintf(what, sizeof what, "AABB c/h float3 arrays, conservative, 4096: no slower than Filament's pass (%s)",
+                 fb_peer_get(frame_base_peer(w))->name);
+        add(t, &k, ac->done, abad, F->mismatch_note[FR_AABB3], &frame_satc_for(F, w, S)->ns, &F->base[w][S].ns,
+            1.0, 1, "Filament's pass", what);
+    }
     add(t, &k, ae->done && ac->done, abad, F->mismatch_note[FR_AABB3], &ae->ns, &ac->ns, 1.3, 1, "conservative",
         "AABB c/h float3 arrays, exact, 4096: <= 1.3 x its conservative");
 
@@ -104,6 +160,39 @@ int frame_targets(const bench_results *r, bench_target *t)
         add(t, &k, e->done, F->mismatch[f], F->mismatch_note[f], &e->ns, &F->roof[f][L].ns, 1.5, 1, "the read",
             what);
     }
+
+    /* Issue 27's [speed] targets against the peers built for the same
+     * instruction set, 1M from memory. */
+    for (int w = FB_FILAMENT; w <= FB_FILAMENT_512; w++) {
+        if (!F->base[w][L].done)
+            continue;
+        const frame_row *sr = frame_satc_for(F, w, L);
+        snprintf(what, sizeof what, "engine frame, 1M, exact on %s: >= 2.5 x faster than Filament's way built for %s",
+                 frame_satc_isa_name(F, w), fb_peer_get(frame_base_peer(w))->name);
+        add(t, &k, sr->done, ibad, inote, &F->base[w][L].ns, &sr->ns, 2.5, 0, "faster", what);
+        t[k - 1].tag = "speed";
+    }
+    for (int w = FB_FIL_CULL; w <= FB_FIL_CULL_512; w++) {
+        if (!F->base[w][L].done)
+            continue;
+        const frame_row *sr = frame_satc_for(F, w, L);
+        snprintf(what, sizeof what, "world AABBs (float3 arrays) conservative, 1M, %s: <= 0.5 x Filament's pass built for %s",
+                 frame_satc_isa_name(F, w), fb_peer_get(frame_base_peer(w))->name);
+        add(t, &k, sr->done, abad, F->mismatch_note[FR_AABB3], &sr->ns, &F->base[w][L].ns, 0.5, 1,
+            "Filament's pass", what);
+        t[k - 1].tag = "speed";
+    }
+    {
+        const frame_row *h = &F->helpers[L];
+        bench_target *x = &t[k++];
+        memset(x, 0, sizeof *x);
+        snprintf(x->what, sizeof x->what, "satc_obb_from_matrix + satc_box_arrays_set, 1M: <= 40 ns per instance");
+        snprintf(x->figure, sizeof x->figure, "%.1f ns (min %.1f; 4096: %.1f)", h->ns.med, h->ns.min,
+                 F->helpers[S].ns.med);
+        x->value = h->ns.med, x->limit = 40.0, x->avail = h->done;
+        x->pass = h->done && h->ns.med <= 40.0;
+        x->tag = "speed";
+    }
     return k;
 }
 
@@ -115,7 +204,7 @@ void bench_frame_targets_print(const bench_results *r)
         return;
     printf("\n== engine-frame targets (issue 9; single thread; information only unless an output differs) ==\n");
     for (int i = 0; i < k; i++) {
-        printf("%s [forms] %-84s %s", t[i].pass ? "PASS" : "MISS", t[i].what,
+        printf("%s [%s] %-84s %s", t[i].pass ? "PASS" : "MISS", t[i].tag ? t[i].tag : "forms", t[i].what,
                t[i].avail ? t[i].figure : "not measured");
         if (t[i].note[0])
             printf("  (%s)", t[i].note);

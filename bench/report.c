@@ -123,6 +123,11 @@ static void print_baselines(const bench_results *r, int s, int z)
                co->done ? b->ns.med / co->ns.med : 0.0, 100.0 * (double)b->visible / (double)n, b->fn, b->fn_true,
                b->fp);
     }
+    const bench_base *cg = &r->base[BL_CGLM][s][z];
+    const fb_peer *peer = fb_peer_for((satc_isa)(1u << r->best));
+    if (cg->done && peer)
+        printf("(d) cglm, header-only, built %s for %s: %.2f x the streaming read of its 24 B/box (%.3f ns)\n",
+               peer->flags, bench_path_name(r->best), cg->ns.med / r->cglm_roof[s][z].med, r->cglm_roof[s][z].med);
     if (r->base[BL_HOFF][s][z].done)
         printf("Hoff as written (no box-edge completion) loses %zu visible boxes; its FN against satc exact: %zu "
                "(%zu true)\n",

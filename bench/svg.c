@@ -200,7 +200,8 @@ static int frame_collect(const bench_results *r, group *g)
 {
     static const char *const short_form[FR_FORMS] = {"matrix", "aabb3", "aabb24", "minmax", "halfax",
                                                      "sphere", "eberly"};
-    static const char *const short_base[FB_COUNT] = {"today", "Filament", "Fil. pass", "Bevy"};
+    static const char *const short_base[FB_COUNT] = {"today",     "Fil. avx2", "Fil. 512", "pass avx2",
+                                                      "pass 512", "Bevy avx2", "Bevy 512"};
     const bench_frame *F = &r->frame;
     int k = 0;
     for (int fm = 0; fm < FR_FORMS; fm++)
@@ -212,7 +213,7 @@ static int frame_collect(const bench_results *r, group *g)
             g[k].baseline = 0;
         }
     for (int w = 0; w < FB_COUNT; w++, k++) {
-        static const char *const tag[FB_COUNT] = {"(a)", "(b)", "(b')", "(c)"};
+        static const char *const tag[FB_COUNT] = {"(a)", "(b)", "(b)", "(b')", "(b')", "(c)", "(c)"};
         snprintf(g[k].top, sizeof g[k].top, "%s", tag[w]);
         snprintf(g[k].bottom, sizeof g[k].bottom, "%s", short_base[w]);
         for (int z = 0; z < BENCH_SIZES; z++)

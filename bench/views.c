@@ -19,9 +19,6 @@
 
 #include "bench.h"
 
-size_t fb_filament_cull(const bl_frustum *bf, const float *c3, const float *h3, size_t n,
-                        uint8_t *out);
-
 #define KMAX 64
 
 typedef struct vctx {
@@ -53,11 +50,21 @@ static void run_singles(void *p)
     }
 }
 
+/* Filament's pass, built for the instruction set of satc's active path. */
+static const fb_peer *g_fil;
+
 static void run_filament(void *p)
 {
     vctx *c = p;
     for (int v = 0; v < c->k; v++)
-        c->visible[v] = fb_filament_cull(&c->bl[v], c->c3, c->h3, c->n, c->bits[v]);
+        c->visible[v] = g_fil->cull(&c->bl[v], c->c3, c->h3, c->n, c->bits[v]);
+}
+
+/* The streaming read of the 24 B per box Filament's pass reads per view. */
+static void run_stream24(void *p)
+{
+    vctx *c = p;
+    bench_sink ^= bench_read(c->c3, 12 * c->n) | bench_read(c->h3, 12 * c->n);
 }
 
 /* A camera at o looking along d (unit), up hint u (not parallel). */
@@ -249,7 +256,14 @@ int main(int argc, char **argv)
     printf("views against %zu city boxes as world AABBs (24 B/box) in Z-order, from memory,\n"
            "path %s, exact mode, median ns per box for the whole set of views\n", n,
            satc_isa_name(satc_isa_active()));
-    printf("(group bounds of 128: satc_group_bounds took %.2f ns/box, once for static scenes)\n\n", tb);
+    printf("(group bounds of 128: satc_group_bounds took %.2f ns/box, once for static scenes)\n", tb);
+    g_fil = fb_peer_for(satc_isa_active());
+    if (!g_fil) {
+        fprintf(stderr, "no build of the peers runs here\n");
+        return 2;
+    }
+    printf("(filament: Filament's 6-plane pass once per view, built %s, gcc -ffp-contract=off)\n\n",
+           g_fil->flags);
     printf("%-20s %3s %9s %9s %9s %9s %9s %8s %8s %8s\n", "views", "K", "pass", "K calls",
            "pass+grp", "calls+grp", "filament", "calls/pass", "grp", "fil/grp");
     int bad = 0;
@@ -280,14 +294,15 @@ int main(int argc, char **argv)
         sg.b = &grouped;
         for (int v = 0; v < vs->k; v++)
             sf.bits[v] = bits[v], sg.bits[v] = bits2[v], fl.bits[v] = fil[v];
-        static bench_job jobs[5];
+        static bench_job jobs[6];
         memset(jobs, 0, sizeof jobs);
         jobs[0].fn = run_views, jobs[0].ctx = &cf;
         jobs[1].fn = run_singles, jobs[1].ctx = &sf;
         jobs[2].fn = run_views, jobs[2].ctx = &cg;
         jobs[3].fn = run_singles, jobs[3].ctx = &sg;
         jobs[4].fn = run_filament, jobs[4].ctx = &fl;
-        bench_time_jobs(jobs, 5, n, 0, reps);
+        jobs[5].fn = run_stream24, jobs[5].ctx = &fl;
+        bench_time_jobs(jobs, 6, n, 0, reps);
         /* Grouped and flat, one pass and single calls: the same bits. */
         size_t wb = vs->k <= 8 ? 1 : vs->k <= 16 ? 2 : vs->k <= 32 ? 4 : 8;
         if (memcmp(masks, masks2, n * wb))
@@ -317,6 +332,8 @@ int main(int argc, char **argv)
         printf("%-20s %3d %9.2f %9.2f %9.2f %9.2f %9.2f %8.2fx %7.2fx %7.1fx  (%.1f visible per view)\n",
                vs->name, vs->k, f[0], f[1], f[2], f[3], f[4], f[1] / f[0], f[1] / f[2], f[4] / f[2],
                (double)tot / vs->k);
+        printf("%-24s filament per view %.2f ns/box = %.2f x the stream of its 24 B (%.2f)\n", "", f[4] / vs->k,
+               f[4] / vs->k / jobs[5].st.med, jobs[5].st.med);
     }
 
     /* The cascades on the same boxes in no spatial order: the pass's own

@@ -843,10 +843,14 @@ typedef enum satc_isa {
     SATC_ISA_SSE41 = 2,  /**< 4 boxes per register */
     SATC_ISA_AVX2 = 4,   /**< 8 boxes per register */
     SATC_ISA_NEON = 8,   /**< 4 boxes per register */
-    SATC_ISA_AVX512 = 16 /**< 16 boxes per register: AVX-512 F, VL, DQ and BW (x86-64-v4),
+    SATC_ISA_AVX512 = 16, /**< 16 boxes per register: AVX-512 F, VL, DQ and BW (x86-64-v4),
                               native when CPUID and XGETBV report them and the ZMM state;
                               on an x86 CPU without them it runs emulated (from AVX2)
                               when built with -Davx512_emu=enabled */
+    SATC_ISA_SIMD128 = 32 /**< 4 boxes per register: WebAssembly SIMD128 (-msimd128, no
+                              relaxed SIMD), compiled only into the satc-simd128.wasm module;
+                              always runnable there (the loader picks that module only
+                              where WebAssembly.validate accepts SIMD128) */
 } satc_isa;
 
 /** Paths compiled into this library, emulated ones included (bit mask). */
@@ -861,9 +865,10 @@ SATC_API unsigned satc_isa_native(void);
 /**
  * The path satc_cull_batch uses, chosen at first use (thread-safe) and
  * again by each satc_isa_set_mask: the path named by the environment
- * variable SATC_ISA=scalar|sse41|avx2|avx512|neon (read at each choice)
- * when it is runnable (emulated ones too) and allowed by the mask;
- * otherwise the best native path the mask allows. The mask always wins:
+ * variable SATC_ISA=scalar|sse41|avx2|avx512|neon|simd128 (read at each
+ * choice; WebAssembly has no environment, so there only the mask) when it
+ * is runnable (emulated ones too) and allowed by the mask; otherwise the
+ * best native path the mask allows (SIMD128 in the SIMD128 module). The mask always wins:
  * satc_isa_set_mask(0) gives scalar whatever SATC_ISA says.
  */
 SATC_API satc_isa satc_isa_active(void);
@@ -875,7 +880,7 @@ SATC_API satc_isa satc_isa_active(void);
  */
 SATC_API satc_status satc_isa_set_mask(unsigned mask);
 
-/** Name of one path ("scalar", "sse41", "avx2", "avx512", "neon"), or "unknown". */
+/** Name of one path ("scalar", "sse41", "avx2", "avx512", "neon", "simd128"), or "unknown". */
 SATC_API const char *satc_isa_name(satc_isa isa);
 
 /**

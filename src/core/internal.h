@@ -121,9 +121,12 @@ extern const satc_kernels satc_kernels_avx2;
 extern const satc_kernels satc_kernels_avx512;
 extern const satc_kernels satc_kernels_avx512_emu; /* x86: the same source emulated from AVX2 */
 extern const satc_kernels satc_kernels_neon;
+extern const satc_kernels satc_kernels_simd128; /* WebAssembly SIMD128 (src/wasm) */
 
 /* Every path bit (satc_isa). */
-#define SATC_ISA_ALL (SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON | SATC_ISA_AVX512)
+#define SATC_ISA_ALL                                                                              \
+    (SATC_ISA_SCALAR | SATC_ISA_SSE41 | SATC_ISA_AVX2 | SATC_ISA_NEON | SATC_ISA_AVX512 |          \
+     SATC_ISA_SIMD128)
 
 /* The table of one runnable path, or NULL. */
 const satc_kernels *satc_kernels_for(satc_isa isa);

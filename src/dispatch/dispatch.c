@@ -15,6 +15,12 @@
 #if defined(__aarch64__)
 #define SATC_ARM64 1
 #endif
+/* WebAssembly: the build sets it per module (src/wasm/meson.build). There
+ * is no cpuid: the loader instantiates the SIMD128 module only where the
+ * engine validates SIMD128, so inside it the path is native. */
+#ifndef SATC_HAVE_SIMD128
+#define SATC_HAVE_SIMD128 0
+#endif
 
 unsigned satc_isa_compiled(void)
 {
@@ -30,6 +36,9 @@ unsigned satc_isa_compiled(void)
 #endif
 #if SATC_HAVE_AVX512
     m |= SATC_ISA_AVX512;
+#endif
+#if SATC_HAVE_SIMD128
+    m |= SATC_ISA_SIMD128;
 #endif
     return m;
 }
@@ -78,6 +87,7 @@ unsigned satc_isa_native(void)
 #elif SATC_ARM64
     m |= SATC_ISA_NEON & satc_isa_compiled();
 #endif
+    m |= SATC_ISA_SIMD128 & satc_isa_compiled();
     atomic_store_explicit(&native_cache, m, memory_order_relaxed);
     return m;
 }
@@ -105,6 +115,7 @@ const char *satc_isa_name(satc_isa isa)
     case SATC_ISA_AVX2: return "avx2";
     case SATC_ISA_NEON: return "neon";
     case SATC_ISA_AVX512: return "avx512";
+    case SATC_ISA_SIMD128: return "simd128";
     }
     return "unknown";
 }
@@ -130,6 +141,9 @@ const satc_kernels *satc_kernels_for(satc_isa isa)
 #if SATC_HAVE_NEON
     case SATC_ISA_NEON: return &satc_kernels_neon;
 #endif
+#if SATC_HAVE_SIMD128
+    case SATC_ISA_SIMD128: return &satc_kernels_simd128;
+#endif
 #if SATC_HAVE_AVX512
     case SATC_ISA_AVX512:
 #if SATC_HAVE_AVX512_EMU
@@ -150,14 +164,20 @@ static satc_isa choose(void)
 {
     /* The mask bounds both: SATC_ISA picks within it (issue 15). */
     unsigned mask = atomic_load(&user_mask);
+#if defined(__wasm__)
+    const char *env = NULL; /* no environment on the web (and no WASI import for it) */
+#else
     const char *env = getenv("SATC_ISA");
+#endif
     if (env) {
-        for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_AVX512; isa <<= 1) {
+        for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1) {
             if (!strcmp(env, satc_isa_name((satc_isa)isa)) && (satc_isa_runnable() & mask & isa))
                 return (satc_isa)isa;
         }
     }
     unsigned m = satc_isa_native() & mask;
+    if (m & SATC_ISA_SIMD128)
+        return SATC_ISA_SIMD128;
     if (m & SATC_ISA_AVX512)
         return SATC_ISA_AVX512;
     if (m & SATC_ISA_AVX2)

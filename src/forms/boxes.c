@@ -92,6 +92,18 @@ satc_status satc_boxes_get(const satc_boxes *b, size_t i, satc_obb *out)
     return SATC_OK;
 }
 
+/* Whether a * b is exact in double: Dekker's product, its error term
+ * zero. Exact for the values here (from floats: no overflow of the split,
+ * no underflow); inline, where fma() is a library call on targets
+ * built without FMA, each call spilling the registers. */
+static int prod_exact(double a, double b)
+{
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double p = a * b, ta = split * a, tb = split * b;
+    double ah = ta - (ta - a), al = a - ah, bh = tb - (tb - b), bl = b - bh;
+    return ((ah * bh - p) + ah * bl + al * bh) + al * bl == 0.0;
+}
+
 static int finite_n(const float *v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -190,11 +202,12 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
             return SATC_ERR_BOX;
     }
     /* Rounded outward: the float box holds the mapped local box. Rounding
-     * the center and axes moves a corner by at most g (2-norm); in the
-     * float axes (orthonormal to about 2^-23) that is at most 1.01 g per
-     * coordinate, added to every extent (with 2^-50 h_k when h_k is inexact). */
+     * the center and axes moves a corner by at most g (2-norm, bounded by
+     * the 1-norms of the roundings: no square roots); in the float axes
+     * (orthonormal to about 2^-23) that is at most 1.01 g per coordinate,
+     * added to every extent (with 2^-50 h_k when h_k is inexact). */
     satc_obb b;
-    double g2 = 0, g = 0, h[3];
+    double g = 0, h[3];
     for (int r = 0; r < 3; r++) {
         double c = M(r, 3);
         for (int k = 0; k < 3; k++)
@@ -202,25 +215,26 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
         b.center[r] = (float)c;
         if (!isfinite(b.center[r]))
             return SATC_ERR_BOX;
-        g2 += (c - b.center[r]) * (c - b.center[r]);
+        g += fabs(c - b.center[r]);
     }
-    g = sqrt(g2);
     for (int k = 0; k < 3; k++) {
         h[k] = 0.5 * ((double)lmax[k] - lmin[k]) * len[k];
-        double d2 = 0;
+        double d1 = 0;
         for (int r = 0; r < 3; r++) {
             double a = col[k][r] / len[k];
             b.axis[k][r] = (float)a;
-            d2 += (a - b.axis[k][r]) * (a - b.axis[k][r]);
+            d1 += fabs(a - b.axis[k][r]);
         }
-        g += h[k] * sqrt(d2);
+        g += h[k] * d1;
     }
     for (int k = 0; k < 3; k++) {
-        /* h_k is exact when len_k and the product are: no margin then. */
+        /* h_k is exact when len_k and the product are: no margin then.
+         * The squares of the float entries are exact in double, so sq is
+         * the sum len_k was taken of. */
         double hd = 0.5 * ((double)lmax[k] - lmin[k]), sq = 0;
         for (int r = 0; r < 3; r++)
-            sq = fma(col[k][r], col[k][r], sq);
-        int exact = fma(len[k], len[k], -sq) == 0.0 && fma(hd, len[k], -h[k]) == 0.0;
+            sq += col[k][r] * col[k][r];
+        int exact = len[k] * len[k] == sq && prod_exact(len[k], len[k]) && prod_exact(hd, len[k]);
         double e = h[k] + 1.01 * g + (exact ? 0.0 : 0x1p-50 * h[k]);
         b.extent[k] = satc_float_up(e);
         if (!isfinite(b.extent[k]))

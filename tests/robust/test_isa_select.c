@@ -105,7 +105,7 @@ static int child_mask(void)
         }
     }
     satc_isa_set_mask(SATC_ISA_SCALAR);
-    const unsigned junk[] = {32u, 0x100u, 0x80000000u, SATC_ISA_AVX2 | 64u};
+    const unsigned junk[] = {64u, 0x100u, 0x80000000u, SATC_ISA_AVX2 | 128u}; /* 32: simd128 */
     for (size_t k = 0; k < sizeof junk / sizeof junk[0]; k++) {
         satc_status st = satc_isa_set_mask(junk[k]);
         if (st != SATC_ERR_FLAGS || satc_isa_active() != SATC_ISA_SCALAR) {

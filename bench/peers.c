@@ -1,0 +1,47 @@
+/* The builds of the peer baselines (bench/meson.build compiles
+ * baseline_filament.c, baseline_bevy.c and cglm's batch once per
+ * instruction set): which exist, their flags, and whether this CPU runs
+ * them (the library's own CPU check). */
+#include <stddef.h>
+
+#include "bench.h"
+
+#define PEER(isa, fl, satc_path)                                                                                 \
+    {#isa, fl, satc_path, fb_filament_arvo_##isa, fb_filament_cull_##isa, fb_bevy_batch_##isa,               \
+     bl_cglm_batch_##isa}
+
+#define AVX512_FLAGS "-O3 -mavx512f -mavx512vl -mavx512dq -mavx512bw"
+
+const fb_peer *fb_peer_get(int which)
+{
+    unsigned run = satc_isa_runnable();
+#if defined(SATC_BENCH_PEER_AVX2)
+    static const fb_peer p2 = PEER(avx2, "-O3 -mavx2", SATC_ISA_AVX2);
+    if (which == PB_AVX2)
+        return run & SATC_ISA_AVX2 ? &p2 : NULL;
+#elif defined(SATC_BENCH_PEER_BASE)
+    static const fb_peer pb = PEER(base, "-O3 (the project's target flags)", SATC_ISA_SCALAR);
+    if (which == PB_AVX2)
+        return &pb;
+#endif
+#if defined(SATC_BENCH_PEER_AVX512)
+    static const fb_peer p5 = PEER(avx512, AVX512_FLAGS, SATC_ISA_AVX512);
+    if (which == PB_AVX512)
+        return run & SATC_ISA_AVX512 ? &p5 : NULL;
+#endif
+    (void)run, (void)which;
+    return NULL;
+}
+
+const fb_peer *fb_peer_for(satc_isa isa)
+{
+    for (int w = PB_COUNT - 1; w >= 0; w--) {
+        const fb_peer *p = fb_peer_get(w);
+        if (p && p->isa == isa)
+            return p;
+    }
+    for (int w = PB_COUNT - 1; w >= 0; w--)
+        if (fb_peer_get(w))
+            return fb_peer_get(w);
+    return NULL;
+}

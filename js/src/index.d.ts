@@ -1,0 +1,352 @@
+/**
+ * satc: separating-axis culling of bounding volumes against view frusta,
+ * in WebAssembly (SIMD128 where the engine has it, else scalar). Every
+ * answer equals the native C library's, bit for bit.
+ *
+ * Units are world units; matrices are 16 numbers, column-major (three.js
+ * `Matrix4.elements`) unless `rowMajor`. A volume with a NaN or infinite
+ * field is never culled. Every failure throws a {@link SatcError} naming
+ * the satc status; on error nothing is written.
+ */
+
+/** Numbers in any array-like: number[], Float32Array, Float64Array. */
+export type Numbers = ArrayLike<number>;
+/** Three numbers (x, y, z). */
+export type Vec3 = ArrayLike<number>;
+
+/** Culling mode: 'conservative' (plane test, may keep a few outside volumes near edges) or 'exact' (full separating-axis test). */
+export type Mode = 'conservative' | 'exact';
+/** Which outputs a cull writes. */
+export type OutputKind = 'indices' | 'bitmask' | 'classes';
+/** Volume forms (satc_form). */
+export type Form = 'aabb' | 'minmax' | 'spheres' | 'obb' | 'halfAxes' | 'instances';
+/** Instance matrix layouts: 16 floats column-major (three.js), 12 floats in rows of 4, or 12 floats in columns of 3. */
+export type MatrixLayout = 'column-major-4x4' | 'rows-3x4' | 'column-major-4x3';
+
+/** Class bytes of output 'classes'. */
+export const OUTSIDE: 0;
+export const INTERSECTING: 1;
+export const INSIDE: 2;
+
+/** satc status codes by name without the SATC_ prefix: Status.ERR_MATRIX === -7. */
+export const Status: Readonly<Record<string, number>>;
+/** satc status names by code: STATUS_NAMES[-7] === 'SATC_ERR_MATRIX'. */
+export const STATUS_NAMES: Readonly<Record<number, string>>;
+
+/** Thrown on every failure; message "satc: <call>: SATC_ERR_X (<satc_status_string>)". */
+export class SatcError extends Error {
+  /** The satc_status code (negative). */
+  readonly status: number;
+  /** Its name, e.g. "SATC_ERR_MATRIX". */
+  readonly statusName: string;
+}
+
+/** Options of {@link load}. */
+export interface LoadOptions {
+  /** Force the SIMD128 (true) or scalar (false) module; default: detect with WebAssembly.validate. */
+  simd?: boolean;
+  /** The module instead of the packaged file: bytes, a compiled Module, a fetch Response or a URL. */
+  wasm?: BufferSource | WebAssembly.Module | Response | URL | string;
+  /** Bytes of heap to reserve at load, so that batches up to that size never grow the memory (no view is ever detached). */
+  reserve?: number;
+}
+
+/** Loads and instantiates satc (node: reads the file; browsers and bundlers: fetch of new URL(…, import.meta.url)). */
+export function load(options?: LoadOptions): Promise<Satc>;
+export default load;
+
+/** True when this engine validates WebAssembly SIMD128. */
+export function simdSupported(): boolean;
+
+/** Options of {@link Satc.frustumFromMatrix}. */
+export interface MatrixOptions {
+  /** Clip depth range: 'webgl' [-1, 1] (default) or 'webgpu' [0, 1]; '[-1,1]' and '[0,1]' are accepted too. */
+  depth?: 'webgl' | 'webgpu' | '[-1,1]' | '[0,1]';
+  /** Reversed Z: near maps to the far end of the range. */
+  reversed?: boolean;
+  /** The projection has no far plane. */
+  infiniteFar?: boolean;
+  /** The 16 numbers are row-major (element (r, c) at m[4 r + c]). */
+  rowMajor?: boolean;
+}
+
+/** A symmetric perspective camera. */
+export interface PerspectiveParams {
+  eye: Vec3;
+  /** Unit view direction. */
+  dir: Vec3;
+  /** Unit up vector, orthogonal to dir. */
+  up: Vec3;
+  /** Vertical field of view in radians, (0, pi). */
+  fovy: number;
+  /** Width / height, > 0. */
+  aspect: number;
+  /** 0 < near < far. */
+  near: number;
+  /** May be Infinity (the default). */
+  far?: number;
+}
+
+/** Eberly's camera: frame left, up, dir right-handed orthonormal (left x up = dir). */
+export interface CameraParams {
+  origin: Vec3;
+  left: Vec3;
+  up: Vec3;
+  dir: Vec3;
+  /** Bounds along left (l0 < l1) and up (u0 < u1): on the near plane (perspective) or of the box (orthographic). */
+  l0: number;
+  l1: number;
+  u0: number;
+  u1: number;
+  near: number;
+  far: number;
+  orthographic?: boolean;
+  /** Volumes are stored relative to this origin (large worlds): satc_frustum_from_camera_d, origin kept in double. */
+  batchOrigin?: Vec3;
+}
+
+/** A query box: center, half extents, optional orthonormal axes (9 numbers, rows A0 A1 A2; default world axes). */
+export interface BoxParams {
+  center: Vec3;
+  half: Vec3;
+  axes?: Numbers;
+}
+
+/** One oriented box: center, unit axes (9 numbers, rows A0 A1 A2), half extents. */
+export interface Obb {
+  center: number[];
+  axes: number[];
+  extent: number[];
+}
+
+/** A frustum precomputed for culling: a copy of satc_frustum's bytes, no disposal needed. */
+export class Frustum {
+  /** The satc_frustum struct (1352 bytes). */
+  readonly bytes: Uint8Array;
+  readonly kind: 'perspective' | 'orthographic' | 'planes' | undefined;
+  readonly infinite: boolean;
+  /** Apex (perspective) or frame origin. */
+  readonly origin: [number, number, number];
+  /** Rows left, up, dir. */
+  readonly frame: number[][];
+  readonly near: number;
+  readonly far: number;
+  /** Planes of a 'planes' volume, 0 otherwise. */
+  readonly planeCount: number;
+  clone(): Frustum;
+}
+
+/** Options of {@link Satc.batch} for 'instances'. */
+export interface BatchOptions {
+  /** Matrix layout of 'instances' (default 'column-major-4x4', three.js instanceMatrix order). */
+  layout?: MatrixLayout;
+  /** Local boxes of 'instances': one shared box (default), one per instance, or a table of `meshes` boxes indexed by meshIds. */
+  local?: 'shared' | 'per-instance' | { meshes: number };
+}
+
+/** Fields a batch may hold, all in module memory. */
+export interface BatchFields {
+  /** 'aabb', 'spheres', 'obb', 'halfAxes': centers, 3 floats per volume. */
+  center?: Float32Array;
+  /** 'aabb': half extents, 3 per volume. */
+  half?: Float32Array;
+  /** 'minmax': corners, 3 per volume. */
+  min?: Float32Array;
+  max?: Float32Array;
+  /** 'spheres': radii, 1 per volume. */
+  radius?: Float32Array;
+  /** 'obb': unit axes A0 A1 A2 (9 per volume); 'halfAxes': half-axis vectors H0 H1 H2 (9 per volume). */
+  axes?: Float32Array;
+  /** 'obb': half extents along the axes, 3 per volume. */
+  extent?: Float32Array;
+  /** 'instances': affine matrices, 16 (or 12) per instance. */
+  matrices?: Float32Array;
+  /** 'instances': local box center and half size (3 floats: shared; 3 per instance; 3 per mesh). */
+  localCenter?: Float32Array;
+  localHalf?: Float32Array;
+  /** 'instances' with { meshes }: one local-box id per instance (an id >= meshes is never culled). */
+  meshIds?: Uint32Array;
+}
+
+/** The fields each form always has. */
+export interface FieldsOf {
+  aabb: 'center' | 'half';
+  minmax: 'min' | 'max';
+  spheres: 'center' | 'radius';
+  obb: 'center' | 'axes' | 'extent';
+  halfAxes: 'center' | 'axes';
+  instances: 'matrices' | 'localCenter' | 'localHalf';
+}
+
+/** A batch of form F, its fields typed as present. */
+export type BatchOf<F extends Form> = Batch & Required<Pick<BatchFields, FieldsOf[F]>>;
+
+/** Arrays to copy into a batch (plain arrays or typed arrays). */
+export type BatchArrays = { [K in keyof BatchFields]?: ArrayLike<number> };
+
+/** Caller-owned arrays culled with one copy: { form, ...fields, layout?, local? }. */
+export type ArraysBatch = BatchArrays & BatchOptions & { form: Form };
+
+/**
+ * Volumes of one form in module memory. Its fields are typed arrays over
+ * the module's memory, re-derived whenever the memory grows: read them
+ * from the batch each time (a view kept across an allocation may be
+ * detached), or load with `reserve`.
+ */
+export class Batch implements BatchFields {
+  readonly form: Form;
+  /** Volumes the fields hold. */
+  readonly capacity: number;
+  /** Volumes a cull takes by default, 0..capacity. */
+  count: number;
+  readonly disposed: boolean;
+  /** Names of this batch's fields. */
+  readonly fields: string[];
+  /** Number of attached groups (0: none). */
+  readonly groupCount: number;
+  readonly center?: Float32Array;
+  readonly half?: Float32Array;
+  readonly min?: Float32Array;
+  readonly max?: Float32Array;
+  readonly radius?: Float32Array;
+  readonly axes?: Float32Array;
+  readonly extent?: Float32Array;
+  readonly matrices?: Float32Array;
+  readonly localCenter?: Float32Array;
+  readonly localHalf?: Float32Array;
+  readonly meshIds?: Uint32Array;
+  /** A field by name (throws SATC_ERR_FLAGS for a field the form lacks). */
+  array(name: keyof BatchFields): Float32Array | Uint32Array;
+  /** Copies arrays into fields (from volume `at`); every length is checked first (SATC_ERR_LAYOUT), nothing written on error. */
+  set(arrays: BatchArrays, at?: number, exact?: boolean): void;
+  /** Attaches group bounds: `size` consecutive volumes per group, or offsets (ngroups + 1 nondecreasing indices). Answers are unchanged, culls faster on coherent data. */
+  setGroups(spec: number | { offsets: ArrayLike<number> }): void;
+  /** Recomputes the group bounds after volumes moved. */
+  updateGroups(): void;
+  clearGroups(): void;
+  /** Frees its module memory; later use throws SATC_ERR_NULL. */
+  dispose(): void;
+}
+
+/** Options shared by cull and the queries. */
+export interface CullOptions {
+  /** Default 'conservative'. */
+  mode?: Mode;
+  /** First volume (default 0). */
+  first?: number;
+  /** Volumes from first (default batch.count - first). first + count must not exceed the capacity (SATC_ERR_RANGE). */
+  count?: number;
+  /** Outputs to write (default 'indices'). */
+  output?: OutputKind | OutputKind[];
+  /** Write into these module-owned buffers instead of returning copies (no copy out); returned. */
+  into?: Output;
+}
+
+/** What a cull returns without `into`: copies. */
+export interface CullResult {
+  /** Volumes visible (hits). */
+  visible: number;
+  /** Increasing absolute indices of the visible volumes. */
+  indices?: Uint32Array;
+  /** Bit j % 8 of byte j / 8 for volume first + j. */
+  bitmask?: Uint8Array;
+  /** One byte per volume: OUTSIDE, INTERSECTING or INSIDE. */
+  classes?: Uint8Array;
+}
+
+/** queryRay's result: entry parameters and the nearest hit. */
+export interface RayResult extends CullResult {
+  /** Entry parameter of each hit, in index order (NaN for a non-finite volume). */
+  t: Float32Array;
+  /** Index of the hit with the smallest t, -1 when none. */
+  nearest: number;
+}
+
+/** Module-owned output buffers (Satc.output): views are taken afresh on each read. */
+export class Output {
+  readonly visible: number;
+  readonly count: number;
+  readonly indices: Uint32Array | null;
+  readonly bitmask: Uint8Array | null;
+  readonly classes: Uint8Array | null;
+  readonly t: Float32Array | null;
+  dispose(): void;
+}
+
+/** Options of {@link Satc.cullViews}. */
+export interface ViewsOptions extends Omit<CullOptions, 'output' | 'into'> {
+  /** Per-volume view masks (default true). */
+  masks?: boolean;
+  /** Per-view index lists. */
+  indices?: boolean;
+  /** Per-view class bytes. */
+  classes?: boolean;
+}
+
+/** What cullViews returns (copies). */
+export interface ViewsResult {
+  /** Visible volumes per view. */
+  visible: number[];
+  /** One word per volume, bit v for view v: Uint8Array up to 8 views, Uint16Array 16, Uint32Array 32, BigUint64Array 64. */
+  masks?: Uint8Array | Uint16Array | Uint32Array | BigUint64Array;
+  indices?: Uint32Array[];
+  classes?: Uint8Array[];
+}
+
+/** One instantiated satc module. */
+export class Satc {
+  /** True when the SIMD128 module was loaded. */
+  readonly simd: boolean;
+  /** The path culling runs on: "simd128" or "scalar". */
+  readonly isa: string;
+  /** The library's version from the module. */
+  readonly version: string;
+  /** The module's memory (its buffer is replaced on growth). */
+  readonly memory: WebAssembly.Memory;
+  readonly memoryBytes: number;
+  /** Incremented by each memory growth. */
+  readonly memoryEpoch: number;
+  /** Calls fn after each growth, once the package's own views are re-derived; returns an unsubscribe function. */
+  onMemoryGrow(fn: (epoch: number) => void): () => void;
+  /** Reserves heap so that `bytes` more can be allocated without growth. */
+  reserve(bytes: number): void;
+  /** satc_status_string. */
+  statusString(status: number): string;
+
+  /** Frustum of a view-projection matrix (three.js: projectionMatrix x matrixWorldInverse). Into `target` when given (unchanged on error). */
+  frustumFromMatrix(m: Numbers, opts?: MatrixOptions, target?: Frustum): Frustum;
+  frustumPerspective(c: PerspectiveParams, target?: Frustum): Frustum;
+  frustumFromCamera(c: CameraParams, target?: Frustum): Frustum;
+  /** Convex volume of 1..16 planes a x + b y + c z + d >= 0; exact mode needs it bounded (else SATC_ERR_FAR). */
+  frustumFromPlanes(planes: Numbers | number[][], margin?: number, target?: Frustum): Frustum;
+  /** A query box as a frustum (cull with it: box-vs-batch queries). */
+  frustumFromBox(box: BoxParams, target?: Frustum): Frustum;
+  /** A segment as a query frustum. */
+  frustumFromSegment(p0: Vec3, p1: Vec3, target?: Frustum): Frustum;
+
+  /** satc_obb_from_aabb: { center, axes (rows A0 A1 A2), extent }; SATC_ERR_BOX for min > max or non-finite input. */
+  obbFromAABB(min: Vec3, max: Vec3): Obb;
+  /** satc_obb_from_quat: center, quaternion (x, y, z, w; normalised here), half extents >= 0. */
+  obbFromQuat(center: Vec3, q: Numbers, half: Vec3): Obb;
+  /** satc_obb_from_matrix: a world matrix (no shear) applied to the local box [lmin, lmax]; extents rounded outward. */
+  obbFromMatrix(m: Numbers, lmin: Vec3, lmax: Vec3, opts?: { rowMajor?: boolean }): Obb;
+  /** Restricts the paths (bit mask: 1 scalar, 32 simd128; satc_isa_set_mask); returns the active path's name. */
+  setIsaMask(mask: number): string;
+
+  /** A batch in module memory; `arrays` (optional) are copied in and must fill their fields. */
+  batch<F extends Form>(form: F, capacity: number, opts?: BatchOptions, arrays?: BatchArrays): BatchOf<F>;
+  /** Output buffers in module memory for cull(…, { into }). */
+  output(capacity?: number): Output;
+
+  /** Culls a batch (or caller arrays, one copy) against a frustum. */
+  cull(frustum: Frustum, batch: Batch | ArraysBatch, opts?: CullOptions & { into?: undefined }): CullResult;
+  cull(frustum: Frustum, batch: Batch | ArraysBatch, opts: CullOptions & { into: Output }): Output;
+  /** 1..64 views in one pass; each view's answer equals its own cull. */
+  cullViews(frusta: Frustum[], batch: Batch | ArraysBatch, opts?: ViewsOptions): ViewsResult;
+  /** Volumes touching a ball; exact mode decides in double. */
+  querySphere(center: Vec3, radius: number, batch: Batch | ArraysBatch, opts?: CullOptions): CullResult;
+  /** Volumes a ray (0 <= t <= tmax, tmax may be Infinity) touches, with entry parameters and the nearest. */
+  queryRay(origin: Vec3, dir: Vec3, tmax: number, batch: Batch | ArraysBatch, opts?: CullOptions): RayResult;
+  /** World AABBs of volumes (float3 arrays). */
+  toAABBs(batch: Batch | ArraysBatch, opts?: { first?: number; count?: number }): { center: Float32Array; half: Float32Array };
+}

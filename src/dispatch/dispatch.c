@@ -21,6 +21,12 @@
 #ifndef SATC_HAVE_SIMD128
 #define SATC_HAVE_SIMD128 0
 #endif
+/* A build whose scalar path is only a fallback (the SIMD128 wasm module)
+ * may run the reference instead: the same bits, and the width-1 kernels
+ * (37 KB gzip of wasm) are left out by the linker. */
+#ifndef SATC_SCALAR_AS_REF
+#define SATC_SCALAR_AS_REF 0
+#endif
 
 unsigned satc_isa_compiled(void)
 {
@@ -130,8 +136,12 @@ const satc_kernels *satc_kernels_for(satc_isa isa)
         return NULL;
     switch (isa) {
     case SATC_ISA_SCALAR:
+#if SATC_SCALAR_AS_REF
+        return &satc_kernels_ref;
+#else
         return atomic_load_explicit(&scalar_ref, memory_order_relaxed) ? &satc_kernels_ref
                                                                        : &satc_kernels_scalar;
+#endif
 #if SATC_HAVE_SSE41
     case SATC_ISA_SSE41: return &satc_kernels_sse41;
 #endif

@@ -123,7 +123,7 @@ SATC_AI int early_out_v(const vconst *k, const satc_batch *b, size_t i, int rec_
 }
 
 /* After the load, when the plane tier will count inside planes: test 2. */
-SATC_AI int planes_out_v(const vconst *k, const vbox *o, M bad, const int form, const int ortho)
+SATC_NI int planes_out_v(const vconst *k, const vbox *o, M bad, const int form, const int ortho)
 {
     vplanes p = ortho == 2 ? planes_vol_v(k, o, bad, form, 0)
                 : ortho    ? planes_ortho_v(k, o, bad, 0)

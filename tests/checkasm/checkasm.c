@@ -1196,7 +1196,12 @@ static void group_early_out(scn_rng *r)
         satc_camera cam[4];
         satc_frustum fr[4];
         random_cameras(r, cam, fr);
-        for (int k = 0; k < 3; k++) { /* perspective kinds only */
+        /* The three perspective kinds, then an axis-aligned camera (where
+         * the bound of |dx| + |dy| + |dz| is tight). */
+        exact_camera(r, 0, round % 3, &cam[3]);
+        if (satc_frustum_from_camera(&fr[3], &cam[3]) != SATC_OK)
+            continue;
+        for (int k = 0; k < 4; k++) {
             satc_camera c = cam[k];
             if (round % 4 == 3) {
                 for (int q = 0; q < 3; q++)
@@ -1261,7 +1266,8 @@ static void group_early_out(scn_rng *r)
                     b.a[12 + j][i] = u == 1 ? 1e-30f : u == 2 ? (float)(e0 * 1e-6) : 0.0f;
                 }
             }
-            compare_case(scn_cam_name((scn_cam_kind)k), f, &b, 0, n, round == 0);
+            compare_case(k == 3 ? "axis-aligned" : scn_cam_name((scn_cam_kind)k), f, &b, 0, n,
+                         round == 0);
             batch_free(&b);
         }
     }

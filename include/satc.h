@@ -638,7 +638,9 @@ typedef struct satc_batch {
  * hierarchical culling).
  *
  * Precondition: each bound contains its group's volumes (as satc_to_aabbs
- * or satc_group_bounds compute them). A volume with a NaN or infinite
+ * or satc_group_bounds compute them; when some volumes move,
+ * satc_group_bounds_dirty or satc_group_bounds_range recompute their
+ * groups only). A volume with a NaN or infinite
  * field is in no bound: give its group a non-finite bound (the helpers
  * do) and the group is culled volume by volume, so the volume stays
  * visible. A bound with a NaN, an infinite or a negative field, or so
@@ -669,12 +671,16 @@ SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
 
 /**
  * World AABBs of groups of a batch's volumes, for satc_groups: group g
- * (as satc_groups defines it from size, offsets and ngroups) gets the
- * smallest float AABB containing every volume's satc_to_aabbs box,
- * rounded outward: center[3 g + k], half[3 g + k] (float3 arrays:
- * SATC_VEC3S_AOS(center, 12)). A group holding a volume with a NaN or
- * infinite field gets center NaN and half +Inf (culled volume by volume);
- * an empty group gets center 0 and half 0. Reads volumes [0, count) only:
+ * (as satc_groups defines it from size, offsets and ngroups) gets a float
+ * AABB containing every one of its volumes' satc_to_aabbs boxes:
+ * center[3 g + k], half[3 g + k] (float3 arrays: SATC_VEC3S_AOS(center,
+ * 12)). Built at the speed of a read of the volumes on the SIMD paths
+ * (each 32 volumes' float box, then one outward widening per group of
+ * 2^-21 times the group's coordinate magnitude, about 0.5 mm at 1 km), and
+ * bit for bit the same on every path (satc_isa_active picks the path). A
+ * group holding a volume with a NaN or infinite field (or a mesh id past
+ * the table) gets center NaN and half +Inf (culled volume by volume); an
+ * empty group gets center 0 and half 0. Reads volumes [0, count) only:
  * groups are cut at count (a last group of fixed size may be short).
  * Returns SATC_OK, SATC_ERR_NULL (b, or center or half with ngroups > 0,
  * or offsets with size 0), SATC_ERR_FLAGS (unknown form), SATC_ERR_RANGE
@@ -684,6 +690,39 @@ SATC_API satc_batch satc_batch_from_boxes(const satc_boxes *b);
 SATC_API satc_status satc_group_bounds(const satc_batch *b, size_t count, size_t size,
                                        const uint32_t *offsets, size_t ngroups, float *center,
                                        float *half);
+
+/**
+ * satc_group_bounds for groups [first_group, first_group + group_count)
+ * only (after their volumes moved: a server's range of moving entities):
+ * writes center[3 g + k] and half[3 g + k] for those g, the same bits
+ * satc_group_bounds writes for them, and nothing else; the arrays keep
+ * room for all ngroups (they are indexed by group). The layout arguments
+ * are satc_group_bounds's; only the updated groups' offsets are read.
+ * Costs about group_count / ngroups of a full call. Returns SATC_OK (also
+ * for group_count 0), the statuses of satc_group_bounds, and
+ * SATC_ERR_RANGE when the range passes ngroups or overflows; on error
+ * nothing is written.
+ */
+SATC_API satc_status satc_group_bounds_range(const satc_batch *b, size_t count, size_t size,
+                                             const uint32_t *offsets, size_t ngroups,
+                                             size_t first_group, size_t group_count,
+                                             float *center, float *half);
+
+/**
+ * satc_group_bounds for the groups marked in the bit mask `dirty` only:
+ * group g is recomputed when bit g % 64 of dirty[g / 64] is set
+ * ((ngroups + 63) / 64 words; bits at and past ngroups are ignored), with
+ * the same bits satc_group_bounds writes for it; the other groups'
+ * entries are left as they are. A game server sets the bit of an
+ * entity's group when it moves (dirty[(i / size) / 64] |= 1ull << (i /
+ * size) % 64) and clears the mask after the call. Only the marked
+ * groups' offsets are read. Returns SATC_OK, SATC_ERR_NULL (dirty NULL
+ * with ngroups > 0, or as satc_group_bounds), the other statuses of
+ * satc_group_bounds; on error nothing is written.
+ */
+SATC_API satc_status satc_group_bounds_dirty(const satc_batch *b, size_t count, size_t size,
+                                             const uint32_t *offsets, size_t ngroups,
+                                             const uint64_t *dirty, float *center, float *half);
 
 /**
  * World AABBs of volumes [first, first + count) of batch b, any form
@@ -815,14 +854,20 @@ typedef struct satc_view_results {
  * once for all views (RTR 22.14.1); each view culls or accepts whole
  * boxes with a margin of twice the largest tolerance in them (as for
  * satc_groups, so its bits and classes stay its own cull's) and runs its
- * kernel on the other volumes only. Batches whose neighbours in memory
+ * kernel on the other volumes only. With satc_groups (every path), each
+ * view decides each group's bound once, after the unions of the groups of
+ * each 1024 and each 16384 volumes (a view far from most of the batch,
+ * a player on a large map, skips it in a few decisions): per group, the
+ * views it may touch and those it lies inside; a group outside every
+ * view is not read, and each view runs its kernel only on the groups it
+ * left undecided. Batches whose neighbours in memory
  * are neighbours in space gain most; where the boxes decide under a
  * quarter of the volumes, the pass stops building them (trying again
  * every 32nd chunk) and instead transposes records and float3 arrays
  * once for all views and loads each volume once for orthographic views
  * with one origin and frame, bit for bit (a light's cascades built in
  * its frame), in sets of 4. The call uses about 55 KB of stack (64
- * views). Returns SATC_OK, SATC_ERR_NULL
+ * views, with or without groups). Returns SATC_OK, SATC_ERR_NULL
  * (views, b or out NULL, or a stream of b with count > 0), SATC_ERR_FLAGS
  * (unknown mode or form, a view not built by satc), SATC_ERR_FAR (exact
  * mode with an unbounded SATC_FRUSTUM_PLANES view), SATC_ERR_RANGE

@@ -71,8 +71,10 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
 
 /* Volumes per micro bound of a views pass (a multiple of every W). */
 #define SATC_MICRO 32
-/* The world box of each of the n / SATC_MICRO full groups of SATC_MICRO
- * volumes [first, first + n) of a batch of any form and layout:
+/* The world box of each of the n / span full groups of span volumes
+ * (span a multiple of SATC_MICRO: SATC_MICRO for the views pass, a
+ * group's length for satc_group_bounds, one lane reduction per group)
+ * [first, first + n) of a batch of any form and layout:
  * component q of group g is lo[q * ng + g], hi[q * ng + g], each the
  * least / greatest float corner of its volumes (AABBs, spheres: fl(c -+
  * |h|); min/max boxes: as stored; OBBs, half axes, instances: computed
@@ -81,8 +83,8 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
  * wanted): per group the largest extra term of S (instances: sum_r sum_k
  * |m_rk lc_k| as the kernels compute it; 0 for other forms), NaN with
  * the box. flags: SATC_K_LAST as for a kernel. */
-typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, unsigned flags,
-                               float *lo, float *hi, float *xs);
+typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, size_t span,
+                               unsigned flags, float *lo, float *hi, float *xs);
 
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];

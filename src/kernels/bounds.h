@@ -107,16 +107,17 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
  * widens and uses them).
  */
 SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigned flags,
-                            float *lo, float *hi, float *xs, const int form, const int soa)
+                            float *lo, float *hi, float *xs, const int form, const int soa,
+                            const size_t span)
 {
     const V fmax_ = v_set1(3.40282347e38f);
     const int inst = form == SATC_FORM_INSTANCES;
     const int derived = inst || form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES;
-    size_t nm = n / SATC_MICRO, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    size_t nm = n / span, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     for (size_t g = 0; g < nm; g++) {
         V mn[3], mx[3], sum = v_set1(0.0f), mp = sum;
-        for (size_t j = 0; j < SATC_MICRO; j += W) {
-            size_t i = g * SATC_MICRO + j;
+        for (size_t j = 0; j < span; j += W) {
+            size_t i = g * span + j;
             int rec_ok = i + W < rec_end;
             V x[3], y[3], r = sum, p = sum;
             if (derived) {
@@ -172,13 +173,16 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
 }
 
 /* One variant per form; plain arrays of the forms most often stored so
- * get their own (compile time: each variant is on every path). */
-static void micro_bounds(const satc_batch *b, size_t first, size_t n, unsigned flags, float *lo,
-                         float *hi, float *xs)
+ * get their own (compile time: each variant is on every path). span: the
+ * volumes per box (SATC_MICRO for the views pass; a group's length, a
+ * multiple of SATC_MICRO, for satc_group_bounds: one lane reduction per
+ * group, the cost of the boxes of 32 on AVX-512). */
+static void span_bounds(const satc_batch *b, size_t first, size_t n, size_t span, unsigned flags,
+                        float *lo, float *hi, float *xs)
 {
     const satc_batch bl = *b;
     int soa = batch_soa(&bl);
-#define SATC_MB(form_, soa_) micro_bounds_t(&bl, first, n, flags, lo, hi, xs, form_, soa_)
+#define SATC_MB(form_, soa_) micro_bounds_t(&bl, first, n, flags, lo, hi, xs, form_, soa_, span)
     switch (bl.form) {
     case SATC_FORM_AABB:
         if (soa)

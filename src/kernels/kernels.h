@@ -69,7 +69,7 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_inst_p, cull_inst_o, cull_inst_v},
                                        {cull_sphere_p, cull_sphere_o, cull_sphere_v}},
                                       soa_copy,
-                                      micro_bounds,
+                                      span_bounds,
                                       {NULL, multi_obb, multi_aabb, multi_minmax, multi_half,
                                        multi_inst, multi_sphere}};
 

@@ -18,6 +18,13 @@ static inline void satc_group_range(const satc_groups *gs, size_t g, size_t *lo,
     }
 }
 
+/* The first group whose range ends after volume i (ngroups if none). */
+size_t satc_group_at(const satc_groups *gs, size_t i);
+
+/* Asks the caches for volumes [lo, hi) of b (every stream of its form):
+ * scattered groups are read while others are worked on. */
+void satc_prefetch(const satc_batch *b, size_t lo, size_t hi);
+
 /* Class bytes of n volumes from a kernel's vis and inside words. */
 void satc_put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, size_t n);
 

@@ -6,8 +6,7 @@
 
 #include "passes.h"
 
-/* The first group whose range ends after volume i (ngroups if none). */
-static size_t group_at(const satc_groups *gs, size_t i)
+size_t satc_group_at(const satc_groups *gs, size_t i)
 {
     if (gs->size)
         return i / gs->size < gs->ngroups ? i / gs->size : gs->ngroups;
@@ -20,6 +19,42 @@ static size_t group_at(const satc_groups *gs, size_t i)
             lo = mid + 1;
     }
     return lo;
+}
+
+/* Touches the cache lines of volumes [lo, hi) of stream p (stride bytes
+ * apart, 4 bytes each). */
+static void fetch(const void *p, size_t stride, size_t lo, size_t hi)
+{
+    if (!stride || hi <= lo)
+        return;
+    const char *a = (const char *)p + lo * stride, *e = (const char *)p + (hi - 1) * stride + 4;
+    for (; a < e; a += 64)
+        __builtin_prefetch(a);
+    __builtin_prefetch(e - 1);
+}
+
+void satc_prefetch(const satc_batch *b, size_t lo, size_t hi)
+{
+    const satc_vec3s *v[5];
+    const satc_floats *f;
+    int nv = satc_batch_streams(b, v, &f);
+    if (nv < 0) {
+        const satc_instances *s = &b->instances;
+        fetch(s->matrix, s->stride, lo, hi);
+        if (s->mesh)
+            fetch(s->mesh, s->mesh_stride, lo, hi);
+        else
+            v[0] = &s->local_center, v[1] = &s->local_half, nv = 2;
+    }
+    for (int q = 0; q < nv; q++) {
+        fetch(v[q]->x, v[q]->stride, lo, hi);
+        if (v[q]->stride < 12) { /* separate component arrays */
+            fetch(v[q]->y, v[q]->stride, lo, hi);
+            fetch(v[q]->z, v[q]->stride, lo, hi);
+        }
+    }
+    if (f)
+        fetch(f->p, f->stride, lo, hi);
 }
 
 /* Bits [at, at + n) of dst |= bits [0, n) of src. */
@@ -69,7 +104,7 @@ void satc_chunk_run(satc_kernel_fn fn, const satc_frustum *f, const satc_gview *
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = in[w] = 0;
     size_t end = first + n, run = first; /* [run, i): volumes waiting for the kernel */
-    size_t i = first, g = group_at(gs, first);
+    size_t i = first, g = satc_group_at(gs, first);
     while (i < end) {
         size_t lo = end, hi = end;
         if (g < gs->ngroups)

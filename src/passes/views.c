@@ -4,7 +4,14 @@
  * its bits are satc_cull's. */
 #include <string.h>
 
+#if defined(__GNUC__)
+#define SATC_NOINLINE __attribute__((noinline))
+#else
+#define SATC_NOINLINE
+#endif
+
 #include "passes.h"
+#include "views_grouped.h"
 #include "views_pre.h"
 
 static satc_status check_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
@@ -26,21 +33,35 @@ static satc_status check_views(const satc_frustum *views, size_t nviews, const s
     return count ? satc_check_groups(b) : SATC_OK;
 }
 
-/* Bit v of the mask word of each visible volume in a chunk. */
+/* Bit v of the mask word of each visible volume in a chunk (one loop per
+ * width: the switch out of the per-bit loop). */
+#define SET_MASKS(T)                                                                              \
+    do {                                                                                          \
+        T *m_ = (T *)masks + base;                                                                \
+        const T b_ = (T)((T)1 << v);                                                              \
+        for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)                                             \
+            for (uint64_t m = vis[w]; m; m &= m - 1)                                              \
+                m_[w * 64 + (size_t)__builtin_ctzll(m)] |= b_;                                    \
+    } while (0)
+
 static void set_masks(void *masks, size_t bytes, size_t base, const uint64_t *vis, size_t v)
 {
-    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
-        uint64_t m = vis[w];
-        for (; m; m &= m - 1) {
-            size_t j = base + w * 64 + (size_t)__builtin_ctzll(m);
-            switch (bytes) {
-            case 1: ((uint8_t *)masks)[j] |= (uint8_t)(1u << v); break;
-            case 2: ((uint16_t *)masks)[j] |= (uint16_t)(1u << v); break;
-            case 4: ((uint32_t *)masks)[j] |= (uint32_t)1u << v; break;
-            default: ((uint64_t *)masks)[j] |= (uint64_t)1 << v; break;
-            }
-        }
+    switch (bytes) {
+    case 1: SET_MASKS(uint8_t); break;
+    case 2: SET_MASKS(uint16_t); break;
+    case 4: SET_MASKS(uint32_t); break;
+    default: SET_MASKS(uint64_t); break;
     }
+}
+#undef SET_MASKS
+
+/* SWAR count (the baseline x86-64 has no POPCNT). */
+static size_t count_bits(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (size_t)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* Volumes per step of a pass sharing rows (the rows' length), and per
@@ -105,11 +126,12 @@ static void emit(const satc_view_results *out, size_t bytes, size_t v, size_t fi
     if (classes)
         satc_put_classes(classes + done, vis, in, n);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
-        for (uint64_t m = vis[w]; m; m &= m - 1) {
-            if (indices)
-                indices[*visible] = (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
-            ++*visible;
+        if (!indices) {
+            *visible += count_bits(vis[w]);
+            continue;
         }
+        for (uint64_t m = vis[w]; m; m &= m - 1)
+            indices[(*visible)++] = (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
     }
 }
 
@@ -137,26 +159,37 @@ static void frame_sets(const satc_kernels *k, const satc_frustum *views, size_t 
     }
 }
 
-static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
-                             const satc_batch *b, size_t first, size_t count, satc_mode mode,
-                             satc_view_results *out)
+/* satc_views_grouped's emit: the caller's outputs. */
+typedef struct gemit {
+    const satc_view_results *out;
+    size_t bytes, first, *visible;
+} gemit;
+
+static void grouped_emit(void *ctx, size_t v, size_t done, size_t n, const uint64_t *vis,
+                         const uint64_t *in)
 {
-    satc_status st = check_views(views, nviews, b, first, count, mode, out);
-    if (st != SATC_OK)
-        return st;
-    size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
-    if (out->masks && count)
-        memset(out->masks, 0, count * bytes);
-    size_t visible[SATC_MAX_VIEWS] = {0}, set[SATC_MAX_VIEWS];
+    gemit *e = ctx;
+    emit(e->out, e->bytes, v, e->first, done, n, vis, in, &e->visible[v]);
+}
+
+/* The pass without the caller's groups (its own prefilter, shared rows,
+ * frame sets); out of line, so that its 45 KB of stack are not also
+ * taken by the pass with groups. */
+static SATC_NOINLINE void run_flat(const satc_kernels *k, const satc_frustum *views,
+                                   size_t nviews, const satc_batch *b, size_t first,
+                                   size_t count, unsigned exact, const satc_view_results *out,
+                                   size_t bytes, size_t *visible)
+{
+    size_t set[SATC_MAX_VIEWS];
     int size[SATC_MAX_VIEWS];
     int pre = prefilter(k, b, nviews), share = share_loads(k, b, nviews);
     frame_sets(k, views, nviews, b, set, size); /* used where the prefilter is off */
-    /* The views' plane tests (with groups or the prefilter) and rows for
-     * PRE_ROWS streams (shared only where the prefilter is off: the
-     * prefilter needs a SIMD path, as the rows do): about 45 KB of stack. */
+    /* The views' plane tests (with the prefilter) and rows for PRE_ROWS
+     * streams (shared only where the prefilter is off: the prefilter
+     * needs a SIMD path, as the rows do): about 45 KB of stack. */
     satc_gview gv[SATC_MAX_VIEWS];
     float rows[PRE_ROWS * SHARE_STEP];
-    for (size_t v = 0; (b->groups || pre) && v < nviews; v++)
+    for (size_t v = 0; pre && v < nviews; v++)
         satc_gview_init(&gv[v], &views[v], b);
     uint64_t vis[SATC_MULTI_MAX][SATC_CHUNK_WORDS], in[SATC_MULTI_MAX][SATC_CHUNK_WORDS];
     float mlo[3 * SATC_PRE_GROUPS], mhi[3 * SATC_PRE_GROUPS], mxs[SATC_PRE_GROUPS];
@@ -164,7 +197,6 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     satc_batch rb;
     if (share)
         rb = rows_batch(b, rows);
-    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
     /* The prefilter stays on while it decides at least a quarter of the
      * volumes x views; off, it is tried again every 32nd chunk (a batch in
      * no spatial order pays the bounds for nothing). */
@@ -181,7 +213,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
         if (sh)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         if (on) {
-            k->bounds(b, first + done, n, last, mlo, mhi, mxs);
+            k->bounds(b, first + done, n, SATC_MICRO, last, mlo, mhi, mxs);
             satc_pre_chunk(&pc, mlo, mhi, mxs, n / SATC_MICRO, n, b->form);
         }
         size_t undecided = 0;
@@ -213,11 +245,31 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
             else if (sh)
                 fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
             else
-                satc_chunk_run(fn, f, &gv[v], b, first + done, n, flags | last, vis[0], in[0]);
+                fn(f, b, first + done, n, flags | last, vis[0], in[0]);
             emit(out, bytes, v, first, done, n, vis[0], in[0], &visible[v]);
         }
         if (on)
             pre_on = undecided * 4 <= 3 * nviews * n;
+    }
+}
+
+static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
+                             const satc_batch *b, size_t first, size_t count, satc_mode mode,
+                             satc_view_results *out)
+{
+    satc_status st = check_views(views, nviews, b, first, count, mode, out);
+    if (st != SATC_OK)
+        return st;
+    size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
+    if (out->masks && count)
+        memset(out->masks, 0, count * bytes);
+    size_t visible[SATC_MAX_VIEWS] = {0};
+    const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
+    if (b->groups && count) {
+        gemit e = {out, bytes, first, visible};
+        satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit, &e);
+    } else if (count) {
+        run_flat(k, views, nviews, b, first, count, exact, out, bytes, visible);
     }
     if (out->visible)
         memcpy(out->visible, visible, nviews * sizeof visible[0]);

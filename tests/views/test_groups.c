@@ -162,6 +162,44 @@ static void layout_make(layout *L, const satc_batch *b, size_t n, int kind, rb_r
 
 static void layout_free(layout *L) { free(L->off), free(L->c), free(L->h); }
 
+/* The views pass with groups against each view's flat single cull:
+ * visible counts, masks, classes and indices, every path and mode. */
+static void compare_views(const satc_frustum *views, int K, const satc_batch *grouped,
+                          size_t first, size_t count, const char *what)
+{
+    satc_batch flat = *grouped;
+    flat.groups = NULL;
+    uint8_t *m = malloc(count + 1), *cls[4];
+    uint32_t *idx[4];
+    for (int v = 0; v < K; v++)
+        cls[v] = malloc(count + 1), idx[v] = malloc((count + 1) * sizeof *idx[v]);
+    outs o;
+    outs_alloc(&o, count);
+    for (int p = 0; p < g_npaths; p++) {
+        for (int mode = 0; mode < 2; mode++) {
+            size_t vis[4];
+            satc_view_results r = {m, NULL, NULL, vis};
+            r.classes = cls, r.indices = idx;
+            satc_status st = satc_cull_views_isa(g_paths[p], views, (size_t)K, grouped, first,
+                                                 count, (satc_mode)mode, &r);
+            int ok = st == SATC_OK;
+            for (int v = 0; v < K && ok; v++) {
+                cull(g_paths[p], &views[v], &flat, first, count, (satc_mode)mode, &o, 1);
+                ok &= o.vis == vis[v] && !memcmp(o.cls, cls[v], count) &&
+                      !memcmp(o.idx, idx[v], vis[v] * sizeof *idx[v]);
+                for (size_t i = 0; i < count && ok; i++)
+                    ok &= (unsigned)(m[i] >> v & 1) == (unsigned)(o.mask[i / 8] >> (i % 8) & 1);
+            }
+            rb_check(ok, "%s: views pass with groups differs from the single culls (%s, mode %d)",
+                     what, satc_isa_name(g_paths[p]), mode);
+        }
+    }
+    outs_free(&o);
+    for (int v = 0; v < K; v++)
+        free(cls[v]), free(idx[v]);
+    free(m);
+}
+
 /* Every engine layout of every form, volumes around random frusta sorted
  * into coherent groups, every group layout, whole batch and sub-ranges. */
 static void test_forms(rb_rng *r, int quick)
@@ -200,6 +238,15 @@ static void test_forms(rb_rng *r, int quick)
                 compare(&f, &gb, 0, n, what);
                 size_t first = (size_t)rb_uniform(r, 0, 70), count = n - first - (size_t)rb_uniform(r, 0, 70);
                 compare(&f, &gb, first, count, what);
+                /* the views pass: this view, one ortho, one far from all */
+                satc_frustum vv[3] = {f};
+                satc_camera c2;
+                float e2[3] = {eye[0] + 5.0f, 4.0f, eye[2] - 5.0f}, e3[3] = {1e5f, 0.0f, 1e5f};
+                rb_camera_ortho(&c2, r, e2, 25.0f, 15.0f, -10.0f, 150.0f);
+                satc_frustum_from_camera(&vv[1], &c2);
+                rb_camera_persp(&c2, r, e3, 0.5f, 100.0f);
+                satc_frustum_from_camera(&vv[2], &c2);
+                compare_views(vv, 3, &gb, first, count, what);
                 layout_free(&L);
             }
             fm_mem_free(&mem);
@@ -328,6 +375,55 @@ static void test_city_views(rb_rng *r, int quick)
         }
     }
 
+    /* The views pass with groups (per group a mask of the views it may
+     * touch and lies inside): each view's bits, classes, indices and
+     * count equal its own flat cull's, on a sub-range, with a view far
+     * from every volume (culled whole at the block level). */
+    {
+        satc_frustum vv[K + 1];
+        memcpy(vv, views, sizeof views);
+        satc_camera far_cam;
+        float far_eye[3] = {1e5f, 30.0f, 1e5f};
+        rb_camera_persp(&far_cam, r, far_eye, 0.3f, 400.0f);
+        satc_frustum_from_camera(&vv[K], &far_cam);
+        size_t first = 37, count = n - 100;
+        uint8_t *cls[K + 1];
+        uint32_t *idx[K + 1];
+        for (int v = 0; v <= K; v++)
+            cls[v] = malloc(count), idx[v] = malloc(count * sizeof *idx[v]);
+        outs o1;
+        outs_alloc(&o1, count);
+        for (int p = 0; p < g_npaths; p++) {
+            for (int mode = 0; mode < 2; mode++) {
+                size_t vis[K + 1];
+                for (int v = 0; v <= K; v++)
+                    memset(cls[v], 0xAB, count);
+                satc_view_results o = {m1, NULL, NULL, vis};
+                o.indices = idx, o.classes = cls;
+                satc_status st = satc_cull_views_isa(g_paths[p], vv, K + 1, &gb, first, count,
+                                                     (satc_mode)mode, &o);
+                int ok = st == SATC_OK;
+                for (int v = 0; v <= K && ok; v++) {
+                    cull(g_paths[p], &vv[v], &b, first, count, (satc_mode)mode, &o1, 1);
+                    ok &= o1.vis == vis[v] && !memcmp(o1.cls, cls[v], count) &&
+                          !memcmp(o1.idx, idx[v], vis[v] * sizeof *idx[v]);
+                    for (size_t i = 0; i < count && ok; i++)
+                        ok &= (unsigned)(m1[i] >> v & 1) == (unsigned)(o1.mask[i / 8] >> (i % 8) & 1);
+                    if (!ok)
+                        printf("view %d: visible %zu vs %zu, classes %d, indices %d\n", v, o1.vis,
+                               vis[v], !memcmp(o1.cls, cls[v], count),
+                               !memcmp(o1.idx, idx[v], vis[v] * sizeof *idx[v]));
+                }
+                /* the far view keeps only the NaN volume (never culled) */
+                rb_check(ok && vis[K] == 1, "views pass with groups: every view its flat cull's"
+                         " bits, classes, indices (%s, mode %d)", satc_isa_name(g_paths[p]), mode);
+            }
+        }
+        outs_free(&o1);
+        for (int v = 0; v <= K; v++)
+            free(cls[v]), free(idx[v]);
+    }
+
     /* The NaN volume stays visible in the views that see its group. */
     outs a;
     outs_alloc(&a, n);
@@ -355,6 +451,14 @@ static void test_city_views(rb_rng *r, int quick)
                  "far bounds cull every group (%s: %zu visible)",
                  satc_isa_name(g_paths[p]), a.vis);
     }
+    for (int p = 0; p < g_npaths; p++) {
+        size_t vis[K];
+        satc_view_results o = {m1, NULL, NULL, vis};
+        satc_status st = satc_cull_views_isa(g_paths[p], views, K, &lb, 0, n, SATC_EXACT, &o);
+        rb_check(st == SATC_OK && vis[0] == 1 && (m1[500] & 1),
+                 "far bounds cull every group in the views pass too (%s: %zu visible)",
+                 satc_isa_name(g_paths[p]), vis[0]);
+    }
     for (size_t i = 0; i < ng; i++)
         memcpy(lc + 3 * i, deep, sizeof deep);
     for (int p = 0; p < g_npaths; p++) {
@@ -365,6 +469,18 @@ static void test_city_views(rb_rng *r, int quick)
         rb_check(a.st == SATC_OK && a.vis == n && ins == n,
                  "inner bounds keep every group, inside (%s: %zu visible, %zu inside)",
                  satc_isa_name(g_paths[p]), a.vis, ins);
+        /* the views pass takes them too: view 0 keeps all, class inside */
+        size_t vis[K];
+        uint8_t *cl[K] = {a.cls};
+        satc_view_results o = {m1, NULL, NULL, vis};
+        o.classes = cl;
+        satc_status st = satc_cull_views_isa(g_paths[p], views, K, &lb, 0, n, SATC_CONSERVATIVE, &o);
+        ins = 0;
+        for (size_t i = 0; i < n; i++)
+            ins += a.cls[i] == SATC_INSIDE;
+        rb_check(st == SATC_OK && vis[0] == n && ins == n,
+                 "inner bounds keep every group in the views pass (%s: %zu visible, %zu inside)",
+                 satc_isa_name(g_paths[p]), vis[0], ins);
     }
 
     /* Bad descriptors: a status, nothing written. */

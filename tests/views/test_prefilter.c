@@ -469,7 +469,7 @@ static void test_bounds(rb_rng *r)
                     if (!k || !k->bounds)
                         continue;
                     unsigned fl = first + n == N ? SATC_K_LAST : 0u;
-                    k->bounds(&b, first, n, fl, lo, hi, xs);
+                    k->bounds(&b, first, n, SATC_MICRO, fl, lo, hi, xs);
                     int same = 1;
                     for (size_t j = 0; j < 3 * ng; j++)
                         same &= same_bits(elo[j], lo[j]) && same_bits(ehi[j], hi[j]);
@@ -479,12 +479,39 @@ static void test_bounds(rb_rng *r)
                              satc_isa_name(g_paths[p]), g_lname[L], first);
                     /* xs is optional: the boxes without it are the same */
                     float lo2[3 * 32], hi2[3 * 32];
-                    k->bounds(&b, first, n, fl, lo2, hi2, NULL);
+                    k->bounds(&b, first, n, SATC_MICRO, fl, lo2, hi2, NULL);
                     same = 1;
                     for (size_t j = 0; j < 3 * ng; j++)
                         same &= same_bits(lo2[j], lo[j]) && same_bits(hi2[j], hi[j]);
                     rb_check(same, "bounds %s, %s, first %zu: differ without xs",
                              satc_isa_name(g_paths[p]), g_lname[L], first);
+                    /* Boxes of 128 (satc_group_bounds' span): the least and
+                     * greatest of their four boxes of 32, bit for bit (NaN
+                     * when one of them is). */
+                    size_t n4 = n / 128 * 128, g4 = n4 / 128;
+                    float lo4[3 * 8], hi4[3 * 8], xs4[8];
+                    if (g4) {
+                        k->bounds(&b, first, n4, 128, first + n4 == N ? SATC_K_LAST : 0u, lo4, hi4, xs4);
+                        same = 1;
+                        for (size_t g = 0; g < g4; g++) {
+                            int bad = 0;
+                            float pm = 0.0f;
+                            for (size_t u = 4 * g; u < 4 * g + 4; u++)
+                                bad |= isnan(xs[u]), pm = xs[u] > pm ? xs[u] : pm;
+                            same &= bad ? isnan(xs4[g]) : same_bits(xs4[g], pm);
+                            for (int q = 0; q < 3; q++) {
+                                float l = INFINITY, u2 = -INFINITY;
+                                for (size_t u = 4 * g; u < 4 * g + 4; u++) {
+                                    l = lo[(size_t)q * ng + u] < l ? lo[(size_t)q * ng + u] : l;
+                                    u2 = hi[(size_t)q * ng + u] > u2 ? hi[(size_t)q * ng + u] : u2;
+                                }
+                                same &= bad ? isnan(lo4[(size_t)q * g4 + g]) && isnan(hi4[(size_t)q * g4 + g])
+                                            : same_bits(lo4[(size_t)q * g4 + g], l) && same_bits(hi4[(size_t)q * g4 + g], u2);
+                            }
+                        }
+                        rb_check(same, "bounds of 128 %s, %s, first %zu: not the union of those of 32",
+                                 satc_isa_name(g_paths[p]), g_lname[L], first);
+                    }
                 }
             }
             store_free(&st);
@@ -572,7 +599,7 @@ static void test_decisions(rb_rng *r)
             for (int cls = 0; cls < 2; cls++) {
                 satc_pre pc;
                 uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-                k->bounds(&b, 0, n, SATC_K_LAST, lo, hi, xs);
+                k->bounds(&b, 0, n, SATC_MICRO, SATC_K_LAST, lo, hi, xs);
                 satc_pre_chunk(&pc, lo, hi, xs, n / 32, n, b.form);
                 g_calls = 0;
                 unsigned flags = SATC_K_LAST | (cls ? SATC_K_CLASSIFY : 0u);

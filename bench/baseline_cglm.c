@@ -25,8 +25,7 @@ struct bl_cglm {
     float (*aabb)[2][3];
 };
 
-#ifdef FB_ISA
-size_t FB_NAME(bl_cglm_batch)(const bl_cglm *c, size_t n, uint8_t *mask)
+static inline size_t cglm_batch(const bl_cglm *c, size_t n, uint8_t *mask)
 {
     size_t vis = 0;
     /* glm_aabb_frustum takes non-const arrays; it only reads them. */
@@ -43,7 +42,13 @@ size_t FB_NAME(bl_cglm_batch)(const bl_cglm *c, size_t n, uint8_t *mask)
     return vis;
 }
 
+#ifdef FB_ISA
+size_t FB_NAME(bl_cglm_batch)(const bl_cglm *c, size_t n, uint8_t *mask) { return cglm_batch(c, n, mask); }
+
 #else
+/* With the project's flags (no -mavx*): cglm where satc runs its scalar
+ * path (bench/scalar.c). */
+size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask) { return cglm_batch(c, n, mask); }
 
 int bl_cglm_available(void) { return 1; }
 
@@ -154,6 +159,11 @@ size_t FB_NAME(bl_cglm_batch)(const bl_cglm *c, size_t n, uint8_t *mask)
     return 0;
 }
 #else
+size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask)
+{
+    (void)c, (void)n, (void)mask;
+    return 0;
+}
 void bl_cglm_free(bl_cglm *c) { (void)c; }
 const void *bl_cglm_aabb(const bl_cglm *c) { (void)c; return NULL; }
 #endif

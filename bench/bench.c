@@ -422,8 +422,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench: %-8s %7zu boxes: scene made in %.1f s\n",
                         scn_name(scene_kinds[s]), R->sizes[z], (bench_now_ns() - t0) * 1e-9);
             bench_scene(R, &sc, s, z);
-            if (scene_kinds[s] == SCN_CITY)
+            if (scene_kinds[s] == SCN_CITY) {
                 bench_frame_run(R, &sc, z);
+                bench_scalar_run(R, &sc, z);
+            }
             scn_free(&sc);
         }
     }
@@ -434,6 +436,7 @@ int main(int argc, char **argv)
     bench_frame_report(R);
     bench_report_targets(R);
     bench_frame_targets_print(R);
+    int scalar_bad = bench_scalar_report();
     if (json) {
         if (bench_write_json(R, json) == 0)
             printf("\nJSON: %s\n", json);
@@ -447,7 +450,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench: cannot write %s\n", svg);
     }
     /* A path that disagrees with scalar is a bug, not a figure (issue 16). */
-    int bad = bench_any_mismatch(R);
+    int bad = bench_any_mismatch(R) || scalar_bad;
     if (bad)
         printf("\nbench: FAILED: some path's output differs from the scalar path's (see above)\n");
     free(R);

@@ -157,6 +157,9 @@ bl_cglm *bl_cglm_prepare(const satc_camera *cam, const satc_boxes *b, size_t n);
 void bl_cglm_free(bl_cglm *c);
 /* The prepared AABBs (24 B per box), for the stream of the same bytes. */
 const void *bl_cglm_aabb(const bl_cglm *c);
+/* cglm's batch built with the project's flags (no -mavx*), as on a machine
+ * where satc runs its scalar path. */
+size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask);
 
 const char *bl_name(int which);
 const char *bl_label(int which);
@@ -353,6 +356,11 @@ int frame_targets(const bench_results *r, bench_target *t);
 /* Runs the engine frame on the city scene of size index z (forms.c). */
 void bench_frame_run(bench_results *R, const scn_scene *sc, int z);
 void bench_frame_report(const bench_results *r);
+/* The scalar path against the reference and the per-box peers (scalar.c):
+ * run on the city scene of size index z; the report prints the [speed]
+ * targets and returns 1 when the scalar path's output differs. */
+void bench_scalar_run(const bench_results *R, const scn_scene *sc, int z);
+int bench_scalar_report(void);
 void bench_frame_targets_print(const bench_results *r);
 /* Nonzero when some output differed from the scalar path's (a bug). */
 int bench_any_mismatch(const bench_results *r);

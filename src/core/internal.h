@@ -113,15 +113,17 @@ static inline void satc_vec3s_get(const satc_vec3s *v, size_t i, float out[3])
     out[2] = *(const float *)(const void *)((const char *)v->z + o);
 }
 
-/* Kernel tables of each path (defined in the per-ISA files). */
+/* Kernel tables of each path (defined in the per-ISA files). The scalar
+ * path is the kernels one lane wide (scalar/cull_w1.c); satc_kernels_ref
+ * is the reference itself, one volume at a time (scalar/cull_scalar.c). */
 extern const satc_kernels satc_kernels_scalar;
+extern const satc_kernels satc_kernels_ref;
 extern const satc_kernels satc_kernels_sse41;
 extern const satc_kernels satc_kernels_avx2;
 extern const satc_kernels satc_kernels_avx512;
 extern const satc_kernels satc_kernels_avx512_emu; /* x86: the same source emulated from AVX2 */
 extern const satc_kernels satc_kernels_neon;
 extern const satc_kernels satc_kernels_simd128; /* WebAssembly SIMD128 (src/wasm) */
-extern const satc_kernels satc_kernels_lane1;   /* the wasm scalar module's path (src/wasm) */
 
 /* Every path bit (satc_isa). */
 #define SATC_ISA_ALL                                                                              \
@@ -130,6 +132,11 @@ extern const satc_kernels satc_kernels_lane1;   /* the wasm scalar module's path
 
 /* The table of one runnable path, or NULL. */
 const satc_kernels *satc_kernels_for(satc_isa isa);
+
+/* Tests and the benchmark: while on (process-wide), SATC_ISA_SCALAR runs
+ * satc_kernels_ref instead of the scalar path, so the public entry points
+ * give the reference's outputs to compare every path with. */
+void satc_scalar_use_ref(int on);
 
 /* The checks satc_cull makes before culling (SATC_OK or the status). */
 satc_status satc_check_call(const satc_frustum *f, const satc_batch *b, size_t first,

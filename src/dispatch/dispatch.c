@@ -21,11 +21,11 @@
 #ifndef SATC_HAVE_SIMD128
 #define SATC_HAVE_SIMD128 0
 #endif
-/* The scalar wasm module culls with the generic kernels one volume wide
- * (src/wasm/cull_lane1.c): the reference's bits, batched like the SIMD
- * paths. */
-#ifndef SATC_HAVE_LANE1
-#define SATC_HAVE_LANE1 0
+/* A build whose scalar path is only a fallback (the SIMD128 wasm module)
+ * may run the reference instead: the same bits, and the width-1 kernels
+ * (37 KB gzip of wasm) are left out by the linker. */
+#ifndef SATC_SCALAR_AS_REF
+#define SATC_SCALAR_AS_REF 0
 #endif
 
 unsigned satc_isa_compiled(void)
@@ -126,15 +126,21 @@ const char *satc_isa_name(satc_isa isa)
     return "unknown";
 }
 
+static _Atomic int scalar_ref = 0;
+
+void satc_scalar_use_ref(int on) { atomic_store(&scalar_ref, on != 0); }
+
 const satc_kernels *satc_kernels_for(satc_isa isa)
 {
     if (!(satc_isa_runnable() & (unsigned)isa))
         return NULL;
     switch (isa) {
-#if SATC_HAVE_LANE1
-    case SATC_ISA_SCALAR: return &satc_kernels_lane1; /* the scalar wasm module */
+    case SATC_ISA_SCALAR:
+#if SATC_SCALAR_AS_REF
+        return &satc_kernels_ref;
 #else
-    case SATC_ISA_SCALAR: return &satc_kernels_scalar;
+        return atomic_load_explicit(&scalar_ref, memory_order_relaxed) ? &satc_kernels_ref
+                                                                       : &satc_kernels_scalar;
 #endif
 #if SATC_HAVE_SSE41
     case SATC_ISA_SSE41: return &satc_kernels_sse41;

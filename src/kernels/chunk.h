@@ -19,8 +19,8 @@ SATC_AI void redecide_v(const satc_frustum *f, const satc_batch *b, size_t first
 
 /* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
 SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
-                    int rec_ok, vpend *pd, unsigned *npend, uint64_t *vis, uint64_t *inside,
-                    const int form, const int ortho, const int exact, const int classify,
+                    int rec_ok, vpend *pd, unsigned *npend, eo_state *eo, uint64_t *vis,
+                    uint64_t *inside, const int form, const int ortho, const int exact, const int classify,
                     const int soa)
 {
     const int need_in = exact || classify;
@@ -28,7 +28,17 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     const int aabb = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
     unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
     vbox o;
+#if W == 1 /* early decisions of a one-lane layer (early_out.h) */
+    if (early_out_v(k, b, i, rec_ok, form, ortho, soa, eo))
+        return;
+#else
+    (void)eo;
+#endif
     M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa);
+#if W == 1
+    if (need_in && planes_out_v(k, &o, bad, form, ortho))
+        return;
+#endif
     vplanes p = ortho == 2 ? planes_vol_v(k, &o, bad, form, need_in)
                 : ortho    ? planes_ortho_v(k, &o, bad, need_in)
                            : planes_persp_v(k, &o, bad, need_in);
@@ -80,6 +90,7 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     vconst k;
     vpend pd;
     unsigned np = 0;
+    eo_state eo = {0, 0, 0};
     vconst_init(&k, f);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         vis[w] = inside[w] = pd.band[w] = 0;
@@ -91,8 +102,8 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
      * once per kernel (compile time and code size). */
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
-        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, vis, inside, form,
-               ortho, exact, classify, soa);
+        step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, &eo, vis, inside,
+               form, ortho, exact, classify, soa);
     }
     if (exact && np)
         pend_drain(&k, &pd, np, vis, sphere, ortho, 1);

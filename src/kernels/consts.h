@@ -55,12 +55,19 @@ typedef struct vconst {
     V c[3], h[3], nh[3], tolt;
     V pabs[5][3], col1[3], norm2[5], inv[4];
     V lane; /* 0, 1, ..., W - 1 */
+#if W == 1
+    float eo_k[5], eo_m3; /* early_out.h's radius factors */
+#endif
     /* SATC_FRUSTUM_PLANES: margin2 broadcast; planes, vertices and edges
      * are broadcast from fr where used (kept here, 16 planes took 7 KB of
      * stack per view on AVX-512). */
     const satc_frustum *fr;
     V margin2;
 } vconst;
+
+#if W == 1
+static void early_out_init(vconst *k, const satc_fconsts *fc);
+#endif
 
 static void vconst_init(vconst *k, const satc_frustum *f)
 {
@@ -99,6 +106,9 @@ static void vconst_init(vconst *k, const satc_frustum *f)
     k->tolt = v_set1(f->tol_t);
     k->fr = f;
     k->margin2 = v_set1(f->kind == SATC_FRUSTUM_PLANES ? f->margin2 : 0.0f);
+#if W == 1
+    early_out_init(k, &fc);
+#endif
 }
 
 /*

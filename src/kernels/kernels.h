@@ -34,6 +34,7 @@
  *   plane_volumes.h plane volumes (both tiers)
  *   sphere.h        the exact sphere tier
  *   exact_queue.h   undecided lanes queued for the exact tier
+ *   early_out.h     one-lane layers: early decisions of culled volumes
  *   chunk.h         step, chunk loop, emitted bits; the kernels of each form
  *   bounds.h        the views pass's rows and bounds
  *   multi.h         views sharing loads
@@ -55,6 +56,7 @@
 
 #include "sphere.h"
 #include "exact_queue.h"
+#include "early_out.h"
 #include "chunk.h"
 #include "bounds.h"
 #include "multi.h"

@@ -1,6 +1,7 @@
 /* Helpers of the robustness tests (see robust_util.h). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS next to the project's _POSIX_C_SOURCE */
 #include "robust_util.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <signal.h>
@@ -167,7 +168,11 @@ void rb_reference(const satc_frustum *f, const satc_boxes *b, size_t first, size
                   satc_mode mode, rb_out *o)
 {
     satc_results res = {o->bitmask, o->classes, o->indices, 0};
+    /* The reference itself (satc_kernels_ref), not the scalar path: that
+     * path is one of those compared with it. */
+    satc_scalar_use_ref(1);
     satc_status st = satc_cull_batch_isa(SATC_ISA_SCALAR, f, b, first, count, mode, &res);
+    satc_scalar_use_ref(0);
     if (st != SATC_OK) {
         fprintf(stderr, "scalar reference failed: %s\n", satc_status_string(st));
         exit(2);

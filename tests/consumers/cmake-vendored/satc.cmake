@@ -19,9 +19,9 @@ add_library(satc STATIC
   ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/dispatch/dispatch.c
   ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/redecide.c
   ${SATC_DIR}/src/passes/groups.c ${SATC_DIR}/src/passes/queries.c ${SATC_DIR}/src/passes/query_geom.c
-  ${SATC_DIR}/src/passes/run.c
-  ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c
-  ${SATC_DIR}/src/scalar/cull_planes.c
+  ${SATC_DIR}/src/passes/group_bounds.c ${SATC_DIR}/src/passes/run.c
+  ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c ${SATC_DIR}/src/passes/views_groups.c
+  ${SATC_DIR}/src/scalar/cull_planes.c ${SATC_DIR}/src/scalar/cull_w1.c
   ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c
   ${SATC_DIR}/src/volumes/frustum.c ${SATC_DIR}/src/volumes/frustum_double.c
   ${SATC_DIR}/src/volumes/frustum_matrix.c ${SATC_DIR}/src/volumes/planes.c

@@ -1,8 +1,8 @@
 // A satc_frustum held as a copy of its bytes in JavaScript memory: the C
 // struct has no pointers ("copy freely"), so a frustum needs no disposal
-// and survives memory growth; a cull copies it into the module (1352 B).
+// and survives memory growth; a cull copies it into the module (1356 B).
 
-export const FRUSTUM_BYTES = 1352; // sizeof(satc_frustum) on wasm32
+export const FRUSTUM_BYTES = 1356; // sizeof(satc_frustum) on wasm32
 const KINDS = { 1: 'perspective', 2: 'orthographic', 3: 'planes' };
 
 export class Frustum {

@@ -121,7 +121,7 @@ export interface Obb {
 
 /** A frustum precomputed for culling: a copy of satc_frustum's bytes, no disposal needed. */
 export class Frustum {
-  /** The satc_frustum struct (1352 bytes). */
+  /** The satc_frustum struct (1356 bytes on wasm32). */
   readonly bytes: Uint8Array;
   readonly kind: 'perspective' | 'orthographic' | 'planes' | undefined;
   readonly infinite: boolean;

@@ -236,6 +236,14 @@ static void build(const scn_scene *s, data *d)
     }
 }
 
+static void release(data *d)
+{
+    free(d->rec), free(d->hc), free(d->ha), free(d->m4), free(d->m4l);
+    free(d->lc), free(d->lh), free(d->sc), free(d->sr);
+    for (int k = 0; k < 3; k++)
+        free(d->mn[k]), free(d->mx[k]);
+}
+
 static satc_batch batch(const scn_scene *s, const data *d, int form)
 {
     satc_batch b;
@@ -395,6 +403,8 @@ int main(int argc, char **argv)
     make_frus(&s.cam, &F);
     for (int form = 0; form < NF; form++)
         run_form(&s, &d, &F, form);
+    release(&d);
+    scn_free(&s);
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -3,9 +3,9 @@
 // (same seed, same three.js math: the same visible count in both).
 import * as THREE from 'three';
 
-/** A seeded generator (mulberry32). */
+/** A seeded generator (mulberry32); the tests use it too. */
 /** @param {number} seed */
-function rng(seed) {
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,15 +1,6 @@
 // Shared by the tests: a seeded generator, camera matrices, volume data.
 
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from '../demo/city.js';
 
 /** Column-major 4x4 product a * b. */
 export function mul(a, b) {

@@ -29,7 +29,10 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
     vbox o;
 #if W == 1 /* early decisions of a one-lane layer (early_out.h) */
-    if (early_out_v(k, b, i, rec_ok, form, ortho, soa, eo))
+    int eo_r = early_out_v(k, b, i, rec_ok, form, ortho, soa, !need_in, eo);
+    if (eo_r == 2) /* proved visible: conservative mode's whole answer */
+        vis[pos >> 6] |= (uint64_t)1 << (pos & 63);
+    if (eo_r)
         return;
 #else
     (void)eo;

@@ -6,8 +6,9 @@
  * count, no exact tier), so its bits are 0 whatever else would run.
  *
  * early_out_v() returns 1 only when the reference's plane tier culls the
- * volume (outside a plane, and not 'bad'); otherwise step_v runs as on
- * every path and decides. Two tests:
+ * volume (outside a plane, and not 'bad'), 2 (conservative mode only)
+ * when it proves the volume visible; otherwise step_v runs as on every
+ * path and decides. Three tests:
  *
  * 1. Oriented boxes against a perspective frustum, before the load: the
  *    center's frame coordinates with the loader's own expressions (the
@@ -32,11 +33,34 @@
  * 2. In exact and classification modes, after the load: the plane tier
  *    without the inside counts; a culled volume stops there, any other
  *    runs the whole tier as on every path.
+ * 3. Axis-aligned boxes (c/h and min/max) against perspective and
+ *    orthographic frusta, before the load: cglm's test (the p-vertex per
+ *    plane, RTR 22.10.1, stop at the first plane that culls) made a proof.
+ *    Plane p is an inward world normal m_p (the tier's, rounded: D, -D,
+ *    x1 D - L, L - x0 D, y1 D - U, U - y0 D; orthographic -D, D, ...) and
+ *    an offset o_p (n, -f, 0, ...; orthographic the box's sides), so that
+ *    the tier's term for p is o_p - (m_p . c + |m_p| . h) up to rounding.
+ *    In world coordinates (no subtraction of E per box: o_p + m_p . E once
+ *    per call), T_p = fl(o_p' - sum_q max(m_pq lo_q, m_pq hi_q)) (or
+ *    m . c + |m| . |h|). T_p and the reference's term both lie within
+ *    2^-17 (|o_p| + K (sig + 2 |E|_1)) of the exact value (about 30
+ *    roundings of at most 2^-24 each), sig = sum_q |lo_q| + |hi_q| (or
+ *    |c_q| + |h_q|), so |c|_1 + |h|_1 <= sig + |E|_1 for the loader's c, h;
+ *    K bounds every normal's and frame column's 1-norm; S <= (1 + g) (M3
+ *    (sig + |E|_1) + S_FLOOR). So T_p > alpha sig + beta (those bounds,
+ *    inflated by (1 + g)^4, plus 2^-100 for underflow and flush to zero)
+ *    implies gap > tol: OUTSIDE in every mode; sig < eo_smax implies S <
+ *    SATC_MAX_MAGNITUDE (not 'bad') and no overflow here. Every T_p below
+ *    -(alpha sig + beta) implies gap < 0 <= tol: visible, conservative
+ *    mode's whole answer (step_v sets the bit). NaN and infinities fail
+ *    the compares and fall through to step_v. The slack g is about 500
+ *    times the rounding it covers: boxes within about 6e-5 sig of a plane
+ *    take the full path.
  */
 #ifndef SATC_K_EARLY_OUT_H
 #define SATC_K_EARLY_OUT_H
 
-/* Test 1's hit rate in the current chunk (one-lane layers). */
+/* Tests 1 and 3's hit rate in the current chunk (one-lane layers). */
 typedef struct eo_state {
     unsigned tries, hits, skip;
 } eo_state;
@@ -44,6 +68,8 @@ typedef struct eo_state {
 #if W == 1
 
 #define EO_G 1.52587890625e-05f /* 2^-16 */
+
+static void early_box_init(vconst *k, const satc_frustum *f, const satc_fconsts *fc);
 
 /* Per call: K_p >= max_c (pabs_pc + g (1 + |s_p|) col1_c) and
  * M3 >= max_c col1_c, both inflated by 1 + g (s_p the plane's slope). */
@@ -62,6 +88,114 @@ static void early_out_init(vconst *k, const satc_fconsts *fc)
         k->eo_k[p] = kp * (1.0f + EO_G);
     }
     k->eo_m3 = m3 * (1.0f + EO_G);
+    if (k->fr->kind != SATC_FRUSTUM_PLANES)
+        early_box_init(k, k->fr, fc);
+}
+
+/* Test 3's planes: inward normals, world offsets and the bound's factors. */
+static void early_box_init(vconst *k, const satc_frustum *f, const satc_fconsts *fc)
+{
+    const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
+    const int persp = f->kind == SATC_FRUSTUM_PERSPECTIVE;
+    float m3 = 0.0f, smax = 1.0f, omax = 0.0f, off[6], rf;
+    float o1 = (fabsf(f->origin[0]) + fabsf(f->origin[1])) + fabsf(f->origin[2]);
+    for (int c = 0; c < 3; c++) {
+        float (*m)[3] = k->eo_n;
+        m3 = fc->col1[c] > m3 ? fc->col1[c] : m3;
+        if (persp) {
+            m[0][c] = D[c], m[1][c] = -D[c];
+            m[2][c] = f->x1 * D[c] - L[c], m[3][c] = L[c] - f->x0 * D[c];
+            m[4][c] = f->y1 * D[c] - U[c], m[5][c] = U[c] - f->y0 * D[c];
+        } else { /* depth first, as for perspective */
+            const float *row[3] = {D, L, U};
+            for (int a = 0; a < 3; a++)
+                m[2 * a][c] = -row[a][c], m[2 * a + 1][c] = row[a][c];
+        }
+    }
+    if (persp) {
+        const float sl[4] = {f->x0, f->x1, f->y0, f->y1};
+        off[0] = f->n, off[1] = -f->f;
+        off[2] = off[3] = off[4] = off[5] = 0.0f;
+        for (int p = 0; p < 4; p++)
+            smax = fabsf(sl[p]) > smax ? fabsf(sl[p]) : smax;
+        omax = fabsf(f->n);
+        if (fabsf(f->f) < INFINITY) /* an infinite far plane's term is -inf */
+            omax = fabsf(f->f) > omax ? fabsf(f->f) : omax;
+        rf = (fabsf(f->f) < INFINITY ? f->f : 1e4f * f->n) * (1.0f + smax) * 2.0f;
+    } else {
+        const int ax[3] = {2, 0, 1};
+        rf = 0.0f;
+        for (int a = 0; a < 3; a++) {
+            float c = f->center[ax[a]], h = f->half[ax[a]], mag = fabsf(c) + h;
+            off[2 * a] = -(c + h), off[2 * a + 1] = c - h;
+            omax = mag > omax ? mag : omax;
+        }
+        rf = 4.0f * omax;
+    }
+    /* The offsets in world coordinates: o_p + m_p . E. */
+    for (int p = 0; p < 6; p++) {
+        const float *m = k->eo_n[p];
+        k->eo_off[p] = off[p] + ((m[0] * f->origin[0] + m[1] * f->origin[1]) + m[2] * f->origin[2]);
+        for (int c = 0; c < 3; c++)
+            k->eo_abs[p][c] = fabsf(m[c]);
+    }
+    /* (1 + g)^4; K >= |L_q| + s |D_q| etc. for every q. */
+    const float gg = (1.0f + EO_G) * (1.0f + EO_G) * (1.0f + EO_G) * (1.0f + EO_G);
+    float kk = m3 * (1.0f + smax) * (1.0f + EO_G);
+    k->eo_alpha = gg * (f->eps_k * m3 + EO_G * kk);
+    k->eo_beta = gg * ((f->eps_k * (m3 * o1 + SATC_S_FLOOR) + f->tol_t) + EO_G * (omax + 2.0f * kk * o1)) +
+                 0x1p-100f;
+    /* sig + |E|_1 < SATC_MAX_MAGNITUDE / (2 M3), and K sig < 2^100; 0 (test
+     * off) when K or the tolerance is not finite. */
+    float lim = 0.5f * SATC_MAX_MAGNITUDE / (m3 * (1.0f + EO_G)) - o1 * (1.0f + EO_G);
+    float lk = 0x1p100f / kk;
+    k->eo_smax = lk < lim ? lk : lim;
+    /* The fast bound: for sig < eo_scap (the frustum's reach and E, four
+     * times over) the bound is below eo_tcap. */
+    float scap = 4.0f * (o1 + rf);
+    k->eo_scap = scap < k->eo_smax ? scap : k->eo_smax;
+    k->eo_tcap = (k->eo_alpha * k->eo_scap + k->eo_beta) * (1.0f + EO_G);
+    if (!(kk < INFINITY) || !(k->eo_tcap < INFINITY) || !(k->eo_smax > 0.0f) ||
+        !(f->eps_k >= 0.0f) || !(f->tol_t >= 0.0f)) /* the proofs need tol >= 0 */
+        k->eo_smax = k->eo_scap = 0.0f;
+}
+
+/* Test 3; 0 when it proves nothing. The plane's test alone decides the
+ * branch (t > eo_tcap, the unpredictable one); sig < eo_scap, almost
+ * always true, and the exact bound for boxes just outside a plane come
+ * after, off that branch's path. */
+SATC_AI int box_out(const vconst *k, const satc_batch *b, size_t i, int rec_ok, const int form,
+                    const int soa, const int vis_ok)
+{
+    const int mm = form == SATC_FORM_MINMAX;
+    V a[3], z[3];
+    ld3s(mm ? &b->minmax.min : &b->aabb.center, i, 1, rec_ok, a, soa);
+    ld3s(mm ? &b->minmax.max : &b->aabb.half, i, 1, rec_ok, z, soa);
+    float sig = ((fabsf(a[0]) + fabsf(z[0])) + (fabsf(a[1]) + fabsf(z[1]))) + (fabsf(a[2]) + fabsf(z[2]));
+    float tmax = -INFINITY;
+    for (int p = 0; p < 6; p++) {
+        const float *m = k->eo_n[p], *am = k->eo_abs[p];
+        float reach;
+        if (mm) { /* the p-vertex */
+            reach = v_max(m[0] * a[0], m[0] * z[0]) + v_max(m[1] * a[1], m[1] * z[1]);
+            reach = reach + v_max(m[2] * a[2], m[2] * z[2]);
+        } else {
+            reach = (m[0] * a[0] + m[1] * a[1]) + m[2] * a[2];
+            reach = reach + ((am[0] * fabsf(z[0]) + am[1] * fabsf(z[1])) + am[2] * fabsf(z[2]));
+        }
+        float t = k->eo_off[p] - reach;
+        if (t > k->eo_tcap) {
+            if (sig < k->eo_scap)
+                return 1;
+        }
+        tmax = v_max(t, tmax);
+    }
+    float bound = k->eo_alpha * sig + k->eo_beta;
+    if (!(sig < k->eo_smax))
+        return 0;
+    /* Every plane's term below -bound: the reference's gap is below 0 <=
+     * tol, so the box is visible (conservative mode's whole answer). */
+    return tmax > bound ? 1 : vis_ok && tmax < -bound ? 2 : 0;
 }
 
 /* Test 1; 0 when it proves nothing. */
@@ -120,16 +254,18 @@ SATC_AI int obb_persp_out(const vconst *k, const satc_batch *b, size_t i, int re
  * than 40 culled it rests for 192 volumes. Either way the bits are the
  * plane tier's. */
 SATC_AI int early_out_v(const vconst *k, const satc_batch *b, size_t i, int rec_ok,
-                        const int form, const int ortho, const int soa, eo_state *st)
+                        const int form, const int ortho, const int soa, const int vis_ok,
+                        eo_state *st)
 {
-    if (form != SATC_FORM_OBB || ortho)
+    const int box = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
+    if (!(form == SATC_FORM_OBB && !ortho) && !(box && ortho != 2))
         return 0;
     if (st->skip) {
         st->skip--;
         return 0;
     }
-    int out = obb_persp_out(k, b, i, rec_ok, soa);
-    st->hits += (unsigned)out;
+    int out = box ? box_out(k, b, i, rec_ok, form, soa, vis_ok) : obb_persp_out(k, b, i, rec_ok, soa);
+    st->hits += out != 0;
     if (++st->tries == 64) {
         st->skip = st->hits < 40 ? 192 : 0;
         st->tries = st->hits = 0;

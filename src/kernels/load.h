@@ -76,6 +76,10 @@ SATC_NI V ld1_any(const float *p, size_t stride, size_t i, unsigned nl)
  * file rather than once per kernel (compile time). */
 SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
 {
+#if W == 1 /* one float at any stride: nothing to decide per volume */
+    (void)nl, (void)soa;
+    return *satc_at(p, soa ? sizeof(float) : stride, i);
+#endif
     if (nl == W && (soa || stride == sizeof(float)))
         return v_load(p + i);
     return ld1_any(p, stride, i, nl);
@@ -94,6 +98,12 @@ SATC_NI void ld3_any(const satc_vec3s *v, size_t i, unsigned nl, V out[3])
  * transposing load when the 4th float read may be. */
 SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3], const int soa)
 {
+#if W == 1 /* three floats at any stride, records and shared elements alike */
+    const size_t st = soa ? sizeof(float) : v->stride;
+    (void)nl, (void)rec_ok;
+    out[0] = *satc_at(v->x, st, i), out[1] = *satc_at(v->y, st, i), out[2] = *satc_at(v->z, st, i);
+    return;
+#endif
 #ifdef SATC_VLAYER_F3
     if (!soa && nl == W && v->stride == 3 * sizeof(float) && v->y == v->x + 1 && v->z == v->x + 2) {
         v_load_f3(satc_at(v->x, v->stride, i), out);

@@ -1273,6 +1273,98 @@ static void group_early_out(scn_rng *r)
     }
 }
 
+/*
+ * Test 3 of the scalar path's early out (kernels/early_out.h) culls an
+ * axis-aligned box before its load from world-space planes and a bound of
+ * the tolerance, and in conservative mode proves a box visible the same
+ * way. Boxes are put outside or inside one plane of random cameras of
+ * every kind (a quarter far from the world's origin) within 2^-2 .. 2^-28
+ * of the plane tier's boundary (relative to radius + tolerance), either
+ * side; extents on one to three world axes or none (points). Every form
+ * is compared (the AABB forms read the center and the extents).
+ */
+static void group_early_box(scn_rng *r)
+{
+    for (int round = 0; round < 8; round++) {
+        satc_camera cam[4];
+        satc_frustum fr[4];
+        random_cameras(r, cam, fr);
+        for (int k = 0; k < 4; k++) {
+            if (round % 4 == 3) {
+                satc_camera c = cam[k];
+                for (int q = 0; q < 3; q++)
+                    c.origin[q] += (float)scn_uniform(r, -3e6, 3e6);
+                if (satc_frustum_from_camera(&fr[k], &c) != SATC_OK)
+                    continue;
+            }
+            const satc_frustum *f = &fr[k];
+            const int ortho = f->kind != SATC_FRUSTUM_PERSPECTIVE;
+            const size_t n = 1500;
+            batch b;
+            batch_init(&b, n, (unsigned)round % 3);
+            double far = isinf(f->f) ? 1e3 * f->n : (double)f->f;
+            for (size_t i = 0; i < n; i++) {
+                int p = (int)rnd_below(r, 6);
+                double m[3] = {0, 0, 0}, q[3], e[3];
+                if (ortho) { /* face p / 2 of the box, outward normal m */
+                    int ax = p / 2;
+                    double sg = p & 1 ? -1.0 : 1.0;
+                    for (int c2 = 0; c2 < 3; c2++)
+                        q[c2] = f->center[c2] + f->half[c2] * scn_uniform(r, -1, 1);
+                    q[ax] = f->center[ax] + sg * f->half[ax];
+                    m[ax] = sg;
+                } else { /* near, far, x1, x0, y1, y0 at a random depth */
+                    double z = f->n + (far - f->n) * scn_uniform(r, 0, 1);
+                    double sx = f->x0 + (f->x1 - f->x0) * scn_uniform(r, 0, 1);
+                    double sy = f->y0 + (f->y1 - f->y0) * scn_uniform(r, 0, 1);
+                    q[0] = sx * z, q[1] = sy * z, q[2] = z;
+                    switch (p) {
+                    case 0: m[2] = -1, q[2] = f->n, q[0] = sx * f->n, q[1] = sy * f->n; break;
+                    case 1: m[2] = 1, q[2] = far, q[0] = sx * far, q[1] = sy * far; break;
+                    case 2: m[0] = 1, m[2] = -f->x1, q[0] = f->x1 * z; break;
+                    case 3: m[0] = -1, m[2] = f->x0, q[0] = f->x0 * z; break;
+                    case 4: m[1] = 1, m[2] = -f->y1, q[1] = f->y1 * z; break;
+                    default: m[1] = -1, m[2] = f->y0, q[1] = f->y0 * z; break;
+                    }
+                }
+                /* The box's radius on m (world normal w) and its S. */
+                double w[3], reach = 0, sh = 0, sd = 0;
+                int shape = (int)rnd_below(r, 8);
+                for (int c2 = 0; c2 < 3; c2++) {
+                    w[c2] = m[0] * f->frame[0][c2] + m[1] * f->frame[1][c2] + m[2] * f->frame[2][c2];
+                    e[c2] = shape == 0 || (shape < 4 && c2 != shape - 1) ? 0.0
+                                                                       : pow(10.0, scn_uniform(r, -3, 2));
+                    reach += e[c2] * fabs(w[c2]);
+                    sh += e[c2] * (fabs(f->frame[0][c2]) + fabs(f->frame[1][c2]) + fabs(f->frame[2][c2]));
+                }
+                double mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+                double t = pow(2.0, -scn_uniform(r, 2, 28)) * (scn_next(r) & 1 ? 1 : -1);
+                for (int it = 0; it < 2; it++) { /* S from the center found in the first pass */
+                    double tol = f->eps_k * (sd + sh) + f->tol_t;
+                    double dist = (reach + tol) * (1 + t) / mm;
+                    sd = 0;
+                    for (int c2 = 0; c2 < 3; c2++) {
+                        double cf = q[c2] + m[c2] * dist;
+                        sd += fabs(cf);
+                        b.a[c2][i] = (float)(f->origin[c2] + (q[0] + m[0] * dist) * f->frame[0][c2] +
+                                             (q[1] + m[1] * dist) * f->frame[1][c2] +
+                                             (q[2] + m[2] * dist) * f->frame[2][c2]);
+                    }
+                }
+                for (int c2 = 0; c2 < 3; c2++) {
+                    for (int j = 0; j < 3; j++)
+                        b.a[3 + 3 * j + c2][i] = j == c2 ? 1.0f : 0.0f;
+                    b.a[12 + c2][i] = (float)(scn_next(r) & 1 ? e[c2] : -e[c2]);
+                }
+            }
+            g_forms = 1;
+            compare_case(scn_cam_name((scn_cam_kind)k), f, &b, 0, n, round == 0);
+            g_forms = 0;
+            batch_free(&b);
+        }
+    }
+}
+
 /* Floats in increasing order as integers, and back. */
 static int64_t float_key(float x)
 {
@@ -1441,7 +1533,7 @@ static const group groups[] = {
     {"forms_touching", group_forms_touching}, {"forms_overflow", group_forms_overflow},
     {"forms_flips", group_forms_flips},       {"forms_tails", group_forms_tails},
     {"planes", group_planes},                 {"forms_planes", group_forms_planes},
-    {"early_out", group_early_out},
+    {"early_out", group_early_out},           {"early_box", group_early_box},
 };
 
 static uint64_t name_hash(const char *s)

@@ -56,7 +56,7 @@ typedef struct vconst {
     V pabs[5][3], col1[3], norm2[5], inv[4];
     V lane; /* 0, 1, ..., W - 1 */
 #if W == 1
-    float eo_k[5], eo_m3; /* early_out.h's radius factors (test 1) */
+    float eo_k[5], eo_m3, eo_scap1, eo_tcap1; /* early_out.h's test 1 */
     float eo_n[6][3], eo_abs[6][3], eo_off[6]; /* its planes (test 3) */
     float eo_alpha, eo_beta, eo_smax, eo_scap, eo_tcap;
 #endif

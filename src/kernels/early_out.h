@@ -183,6 +183,9 @@ SATC_AI int box_out(const vconst *k, const satc_batch *b, size_t i, int rec_ok, 
     ld3s(mm ? &b->minmax.max : &b->aabb.half, i, 1, rec_ok, z, soa);
     float sig = ((fabsf(a[0]) + fabsf(z[0])) + (fabsf(a[1]) + fabsf(z[1]))) + (fabsf(a[2]) + fabsf(z[2]));
     float tmax = -INFINITY;
+    /* A branch per plane (near, far, sides): city 4096 min/max, back to
+     * back, 5.0 ns/box; planes in pairs under one branch 5.6, in threes
+     * 6.4, all six 11.4 (the work, not the mispredictions, bounds it). */
     for (int p = 0; p < 6; p++) {
         const float *m = k->eo_n[p], *am = k->eo_abs[p];
         float reach;
@@ -194,11 +197,9 @@ SATC_AI int box_out(const vconst *k, const satc_batch *b, size_t i, int rec_ok, 
             reach = reach + ((am[0] * fabsf(z[0]) + am[1] * fabsf(z[1])) + am[2] * fabsf(z[2]));
         }
         float t = k->eo_off[p] - reach;
-        if (t > k->eo_tcap) {
-            if (sig < k->eo_scap)
-                return 1;
-        }
-        tmax = v_max(t, tmax);
+        if (t > k->eo_tcap && sig < k->eo_scap)
+            return 1;
+        tmax = p == 0 ? t : v_max(t, tmax);
     }
     float bound = k->eo_alpha * sig + k->eo_beta;
     if (!(sig < k->eo_smax))
@@ -286,6 +287,10 @@ SATC_AI int early_out_v(const vconst *k, const satc_batch *b, size_t i, int rec_
     const int box = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
     if (!(form == SATC_FORM_OBB && !ortho) && !(box && ortho != 2))
         return 0;
+    /* Conservative mode: test 3 decides both ways, so it is never wasted
+     * (a volume it leaves costs about 6 planes more); no hit counting. */
+    if (box && vis_ok)
+        return box_out(k, b, i, rec_ok, form, soa, vis_ok);
     if (st->skip) {
         st->skip--;
         return 0;

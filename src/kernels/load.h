@@ -77,8 +77,8 @@ SATC_NI V ld1_any(const float *p, size_t stride, size_t i, unsigned nl)
 SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
 {
 #if W == 1 /* one float at any stride: nothing to decide per volume */
-    (void)nl, (void)soa;
-    return *satc_at(p, soa ? sizeof(float) : stride, i);
+    (void)nl;
+    return *satc_at(p, soa == 1 ? sizeof(float) : stride, i);
 #endif
     if (nl == W && (soa || stride == sizeof(float)))
         return v_load(p + i);
@@ -99,8 +99,13 @@ SATC_NI void ld3_any(const satc_vec3s *v, size_t i, unsigned nl, V out[3])
 SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3], const int soa)
 {
 #if W == 1 /* three floats at any stride, records and shared elements alike */
-    const size_t st = soa ? sizeof(float) : v->stride;
+    const size_t st = soa == 1 ? sizeof(float) : v->stride;
     (void)nl, (void)rec_ok;
+    if (soa == 2) { /* records (batch_rec): one pointer for the three */
+        const float *r = satc_at(v->x, st, i);
+        out[0] = r[0], out[1] = r[1], out[2] = r[2];
+        return;
+    }
     out[0] = *satc_at(v->x, st, i), out[1] = *satc_at(v->y, st, i), out[2] = *satc_at(v->z, st, i);
     return;
 #endif
@@ -403,5 +408,26 @@ static inline int batch_soa(const satc_batch *b)
     }
     return 1;
 }
+
+
+#if W == 1
+/* Every stream of an AABB form an x, y, z record (any stride): the
+ * one-lane layer's third variant (soa == 2) reads them from one pointer. */
+static inline int batch_rec(const satc_batch *b)
+{
+    const satc_vec3s *v[2];
+    if (b->form == SATC_FORM_AABB)
+        v[0] = &b->aabb.center, v[1] = &b->aabb.half;
+    else if (b->form == SATC_FORM_MINMAX)
+        v[0] = &b->minmax.min, v[1] = &b->minmax.max;
+    else
+        return 0;
+    for (int q = 0; q < 2; q++) {
+        if (v[q]->y != v[q]->x + 1 || v[q]->z != v[q]->x + 2)
+            return 0;
+    }
+    return 1;
+}
+#endif
 
 #endif

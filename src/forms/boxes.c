@@ -62,13 +62,10 @@ satc_status satc_box_arrays_set(const satc_box_arrays *a, size_t i, const satc_o
         return SATC_ERR_NULL;
     if (i >= a->capacity)
         return SATC_ERR_RANGE;
-    /* The 15 pointers tested together, one branch, then plain stores. */
-    unsigned ok = 1;
-    for (int k = 0; k < 3; k++)
-        ok &= (a->center[k] != NULL) & (a->extent[k] != NULL) & (a->axis[k][0] != NULL) &
-              (a->axis[k][1] != NULL) & (a->axis[k][2] != NULL);
-    if (!ok)
-        return SATC_ERR_NULL;
+    for (int k = 0; k < 3; k++) {
+        if (!a->center[k] || !a->extent[k] || !a->axis[k][0] || !a->axis[k][1] || !a->axis[k][2])
+            return SATC_ERR_NULL;
+    }
     for (int k = 0; k < 3; k++) {
         a->center[k][i] = b->center[k];
         a->extent[k][i] = b->extent[k];
@@ -120,18 +117,6 @@ static int finite_n(const float *v, int n)
         if (!isfinite(v[i]))
             return 0;
     return 1;
-}
-
-/* 1 if any of v is NaN or infinite: on the bits, no branch per value. */
-static unsigned nonfinite_n(const float *v, int n)
-{
-    unsigned bad = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, v + i, sizeof u);
-        bad |= (u & 0x7f800000u) == 0x7f800000u;
-    }
-    return bad;
 }
 
 satc_status satc_obb_from_aabb(satc_obb *out, const float min[3], const float max[3])
@@ -221,7 +206,7 @@ static float float_up_pos(double x)
 }
 
 /* The matrix's columns and translation in double (exact). */
-static void load_matrix(const float m[16], int row, double col[3][3], double t[3], float last[4])
+static inline void load_matrix(const float m[16], int row, double col[3][3], double t[3], float last[4])
 {
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++)
@@ -296,18 +281,24 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
     if (conventions & ~SATC_MATRIX_ROW_MAJOR)
         return SATC_ERR_FLAGS;
     /* Every check folded into one flag and one branch: ordinary input
-     * meets no data-dependent branch (at 1M instances they mispredict). */
-    unsigned bad = nonfinite_n(m, 16) | nonfinite_n(lmin, 3) | nonfinite_n(lmax, 3);
+     * meets no data-dependent branch (at 1M instances they mispredict).
+     * A NaN or an infinity fails a test below: in the last row (!= 0,
+     * != 1), a column (its length not below +Inf), lmin or lmax (not <=,
+     * or a center that is not finite). */
+    unsigned bad = 0;
     int row = (conventions & SATC_MATRIX_ROW_MAJOR) != 0;
     double col[3][3], t[3], len[3], mid[3], hd[3], hh[3];
     float last[4];
-    load_matrix(m, row, col, t, last);
+    if (row) /* two copies of the load, so the values stay in registers */
+        load_matrix(m, 1, col, t, last);
+    else
+        load_matrix(m, 0, col, t, last);
     bad |= (last[0] != 0.0f) | (last[1] != 0.0f) | (last[2] != 0.0f) | (last[3] != 1.0f);
     for (int k = 0; k < 3; k++) {
         const double *v = col[k];
         bad |= !(lmin[k] <= lmax[k]);
         len[k] = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        bad |= !(len[k] > 0.0);
+        bad |= !(len[k] > 0.0 && len[k] < INFINITY);
     }
     for (int a = 0; a < 3; a++) {
         int b2 = (a + 1) % 3;
@@ -346,11 +337,13 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
         ha += hh[k];
     }
     ge += 0x1p-148 * ha;
+    /* 2^-49 h_k also covers this sum's rounding (h_k's own needs 3 ulps
+     * of the 8 it gets), 1.01 the rounding of G's. */
     for (int k = 0; k < 3; k++)
-        b.extent[k] = float_up_pos(sum_up(hh[k], 0x1p-49 * hh[k] + 1.01 * (gm + ge)));
+        b.extent[k] = float_up_pos(hh[k] + (0x1p-49 * hh[k] + 1.01 * (gm + ge)));
     /* Six zeros: every column on a world axis, the float axes exact; the
      * careful way when the a-priori terms alone crossed a float. */
-    if (zeros == 6) {
+    if (zeros == 6 && !bad) {
         unsigned careful = 0;
         for (int k = 0; k < 3; k++)
             careful |= (double)float_up_pos(sum_up(hh[k], 1.01 * gc)) < (double)b.extent[k];

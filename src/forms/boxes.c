@@ -293,13 +293,18 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
         load_matrix(m, 1, col, t, last);
     else
         load_matrix(m, 0, col, t, last);
-    bad |= (last[0] != 0.0f) | (last[1] != 0.0f) | (last[2] != 0.0f) | (last[3] != 1.0f);
+    uint32_t lb[4]; /* the last row on its bits: +-0, +-0, +-0, 1 */
+    memcpy(lb, last, sizeof lb);
+    bad |= (((lb[0] | lb[1] | lb[2]) & 0x7fffffffu) != 0) | (lb[3] != 0x3f800000u);
     for (int k = 0; k < 3; k++) {
         const double *v = col[k];
         bad |= !(lmin[k] <= lmax[k]);
         len[k] = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        bad |= !(len[k] > 0.0 && len[k] < INFINITY);
     }
+    /* Each length is in [2^-149, 2^129): the product is 0, +Inf or NaN
+     * only when a length is. */
+    double lp = len[0] * len[1] * len[2];
+    bad |= !(lp > 0.0 && lp < INFINITY);
     for (int a = 0; a < 3; a++) {
         int b2 = (a + 1) % 3;
         double d = col[a][0] * col[b2][0] + col[a][1] * col[b2][1] + col[a][2] * col[b2][2];
@@ -307,11 +312,14 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
     }
     if (bad)
         return SATC_ERR_BOX;
-    /* The a-priori terms (see above): the double roundings at 2^-50 of
-     * what they round, the float axes' at 2^-24 |a_k|_1 (2^-150 per
-     * subnormal entry). */
+    /* G from the center's float rounding and a-priori terms (see above):
+     * 2^-50 of what each double rounding rounds (|t|_1, and per column
+     * |col_k|_1 (|mid_k| + hd_k) twice over: center, local box, axis),
+     * and the float axes' 2^-24 |a_k|_1 times h_k, which is 2^-24 hd_k
+     * |col_k|_1 (a subnormal entry's 2^-150 more is far inside the 1.01
+     * of G). |lmin| + |lmax| >= |mid| + hd. */
     satc_obb b;
-    double gm = 0, ge = 0, ha = 0;
+    double gc = 0, tn = 0, ga = 0;
     for (int k = 0; k < 3; k++) {
         mid[k] = 0.5 * ((double)lmin[k] + lmax[k]), hd[k] = 0.5 * ((double)lmax[k] - lmin[k]);
         hh[k] = hd[k] * len[k];
@@ -319,39 +327,36 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
     for (int r = 0; r < 3; r++) {
         double c = t[r] + col[0][r] * mid[0] + col[1][r] * mid[1] + col[2][r] * mid[2];
         b.center[r] = (float)c;
-        bad |= !isfinite(b.center[r]);
-        gm += fabs(c - b.center[r]);
-        ge += fabs(t[r]);
+        gc += fabs(c - b.center[r]);
+        tn += fabs(t[r]);
     }
-    double gc = gm;
-    ge *= 0x1p-50;
-    int zeros = 0;
+    unsigned on_axes = 1;
     for (int k = 0; k < 3; k++) {
         const double *v = col[k];
         double inv = 1.0 / len[k], n1 = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
         for (int r = 0; r < 3; r++)
             b.axis[k][r] = (float)(v[r] * inv);
-        zeros += (v[0] == 0.0) + (v[1] == 0.0) + (v[2] == 0.0);
-        gm += hh[k] * (0x1p-24 * (n1 * inv));
-        ge += 0x1p-49 * (fabs(mid[k]) + hd[k]) * n1;
-        ha += hh[k];
+        on_axes &= n1 == len[k]; /* one nonzero entry (or one that dwarfs the others) */
+        ga += n1 * (0x1p-24 * hd[k] + 0x1p-49 * (fabs((double)lmin[k]) + fabs((double)lmax[k])));
     }
-    ge += 0x1p-148 * ha;
+    double g1 = 1.01 * (gc + 0x1p-50 * tn + ga);
     /* 2^-49 h_k also covers this sum's rounding (h_k's own needs 3 ulps
      * of the 8 it gets), 1.01 the rounding of G's. */
     for (int k = 0; k < 3; k++)
-        b.extent[k] = float_up_pos(hh[k] + (0x1p-49 * hh[k] + 1.01 * (gm + ge)));
-    /* Six zeros: every column on a world axis, the float axes exact; the
-     * careful way when the a-priori terms alone crossed a float. */
-    if (zeros == 6 && !bad) {
+        b.extent[k] = float_up_pos(hh[k] + (0x1p-49 * hh[k] + g1));
+    /* Every column on a world axis, the float axes exact: the careful way
+     * when the a-priori terms alone crossed a float. */
+    if (on_axes && !bad) {
         unsigned careful = 0;
         for (int k = 0; k < 3; k++)
             careful |= (double)float_up_pos(sum_up(hh[k], 1.01 * gc)) < (double)b.extent[k];
         if (careful)
             obb_careful(m, row, lmin, lmax, &b);
     }
-    for (int k = 0; k < 3; k++)
-        bad |= !isfinite(b.extent[k]);
+    /* A float that is not finite makes the sum not finite (no overflow
+     * in double). */
+    double fs = (double)b.center[0] + b.center[1] + b.center[2] + b.extent[0] + b.extent[1] + b.extent[2];
+    bad |= !(fabs(fs) < INFINITY);
     if (bad)
         return SATC_ERR_BOX;
     *out = b;

@@ -225,7 +225,8 @@ static inline void load_matrix(const float m[16], int row, double col[3][3], dou
  * of 1-norms); the float axes are orthonormal to about 2^-20
  * (SATC_AXIS_TOLERANCE), so D is at most 1.01 G along each A_k, added to
  * every extent. Each double rounding in G is covered by 2^-50 (8 ulps)
- * of what it rounds, h_k's own by 2^-49 h_k. */
+ * of what it rounds; h_k's own (3 ulps) by 2^-49 h_k on the careful way,
+ * inside G's 1.01 on the fast one. */
 
 /* The careful way, for boxes on the world axes whose fast bound crosses
  * a float only by its a-priori terms (integer scales and centers: the
@@ -287,63 +288,62 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
      * or a center that is not finite). */
     unsigned bad = 0;
     int row = (conventions & SATC_MATRIX_ROW_MAJOR) != 0;
-    double col[3][3], t[3], len[3], mid[3], hd[3], hh[3];
-    float last[4];
-    if (row) /* two copies of the load, so the values stay in registers */
-        load_matrix(m, 1, col, t, last);
-    else
-        load_matrix(m, 0, col, t, last);
+    /* Element (r, k) of the linear part at m[k cs + r rs]. */
+    int cs = row ? 1 : 4, rs = row ? 4 : 1;
+#define E(r, k) ((double)m[(k) * cs + (r) * rs])
     uint32_t lb[4]; /* the last row on its bits: +-0, +-0, +-0, 1 */
-    memcpy(lb, last, sizeof lb);
+    for (int c = 0; c < 4; c++)
+        memcpy(&lb[c], &m[c * cs + 3 * rs], sizeof lb[c]);
     bad |= (((lb[0] | lb[1] | lb[2]) & 0x7fffffffu) != 0) | (lb[3] != 0x3f800000u);
+    double len[3], dot[3];
     for (int k = 0; k < 3; k++) {
-        const double *v = col[k];
+        int k2 = (k + 1) % 3;
         bad |= !(lmin[k] <= lmax[k]);
-        len[k] = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        len[k] = sqrt(E(0, k) * E(0, k) + E(1, k) * E(1, k) + E(2, k) * E(2, k));
+        dot[k] = E(0, k) * E(0, k2) + E(1, k) * E(1, k2) + E(2, k) * E(2, k2);
     }
-    /* Each length is in [2^-149, 2^129): the product is 0, +Inf or NaN
-     * only when a length is. */
     double lp = len[0] * len[1] * len[2];
     bad |= !(lp > 0.0 && lp < INFINITY);
-    for (int a = 0; a < 3; a++) {
-        int b2 = (a + 1) % 3;
-        double d = col[a][0] * col[b2][0] + col[a][1] * col[b2][1] + col[a][2] * col[b2][2];
-        bad |= fabs(d) > SATC_AXIS_TOLERANCE * len[a] * len[b2];
-    }
+    for (int a = 0; a < 3; a++)
+        bad |= fabs(dot[a]) > SATC_AXIS_TOLERANCE * len[a] * len[(a + 1) % 3];
     if (bad)
         return SATC_ERR_BOX;
-    /* G from the center's float rounding and a-priori terms (see above):
-     * 2^-50 of what each double rounding rounds (|t|_1, and per column
-     * |col_k|_1 (|mid_k| + hd_k) twice over: center, local box, axis),
-     * and the float axes' 2^-24 |a_k|_1 times h_k, which is 2^-24 hd_k
-     * |col_k|_1 (a subnormal entry's 2^-150 more is far inside the 1.01
-     * of G). |lmin| + |lmax| >= |mid| + hd. */
+    /* One pass per column. G: the center's float rounding, measured, and
+     * a priori 2^-50 of what each double rounding rounds (|t|_1, and per
+     * column |col_k|_1 (|mid_k| + hd_k) twice over: center, local box,
+     * axis; |lmin| + |lmax| >= |mid| + hd), and the float axes' 2^-24
+     * |a_k|_1 times h_k, which is 2^-24 hd_k |col_k|_1 (a subnormal
+     * entry's 2^-150 more is far inside the 1.01). */
     satc_obb b;
-    double gc = 0, tn = 0, ga = 0;
-    for (int k = 0; k < 3; k++) {
-        mid[k] = 0.5 * ((double)lmin[k] + lmax[k]), hd[k] = 0.5 * ((double)lmax[k] - lmin[k]);
-        hh[k] = hd[k] * len[k];
-    }
-    for (int r = 0; r < 3; r++) {
-        double c = t[r] + col[0][r] * mid[0] + col[1][r] * mid[1] + col[2][r] * mid[2];
-        b.center[r] = (float)c;
-        gc += fabs(c - b.center[r]);
-        tn += fabs(t[r]);
-    }
+    double c[3], ga = 0, hh[3];
     unsigned on_axes = 1;
+    for (int r = 0; r < 3; r++)
+        c[r] = m[3 * cs + r * rs];
+    double tn = fabs(c[0]) + fabs(c[1]) + fabs(c[2]);
     for (int k = 0; k < 3; k++) {
-        const double *v = col[k];
-        double inv = 1.0 / len[k], n1 = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
-        for (int r = 0; r < 3; r++)
-            b.axis[k][r] = (float)(v[r] * inv);
-        on_axes &= n1 == len[k]; /* one nonzero entry (or one that dwarfs the others) */
-        ga += n1 * (0x1p-24 * hd[k] + 0x1p-49 * (fabs((double)lmin[k]) + fabs((double)lmax[k])));
+        double lo = lmin[k], hi = lmax[k], mid = 0.5 * (lo + hi), hd = 0.5 * (hi - lo);
+        double inv = 1.0 / len[k], n1 = 0;
+        for (int r = 0; r < 3; r++) {
+            double v = E(r, k);
+            c[r] += v * mid;
+            b.axis[k][r] = (float)(v * inv);
+            n1 += fabs(v);
+        }
+        hh[k] = hd * len[k];
+        on_axes &= n1 == len[k];
+        ga += n1 * (0x1p-24 * hd + 0x1p-49 * (fabs(lo) + fabs(hi)));
     }
+#undef E
+    double gc = 0;
+    for (int r = 0; r < 3; r++) {
+        b.center[r] = (float)c[r];
+        gc += fabs(c[r] - b.center[r]);
+    }
+    /* h_k's own rounding (3 double ulps) and this sum's are far inside
+     * G's 1.01, which is at least 2^-24 |col_k|_1 hd_k >= 2^-24 h_k. */
     double g1 = 1.01 * (gc + 0x1p-50 * tn + ga);
-    /* 2^-49 h_k also covers this sum's rounding (h_k's own needs 3 ulps
-     * of the 8 it gets), 1.01 the rounding of G's. */
     for (int k = 0; k < 3; k++)
-        b.extent[k] = float_up_pos(hh[k] + (0x1p-49 * hh[k] + g1));
+        b.extent[k] = float_up_pos(hh[k] + g1);
     /* Every column on a world axis, the float axes exact: the careful way
      * when the a-priori terms alone crossed a float. */
     if (on_axes && !bad) {

@@ -20,7 +20,8 @@
 #include "bench.h"
 
 int vg_group_bounds(const scn_scene *s, size_t n, int reps); /* views_groups.c */
-void vp_floor(const uint64_t *masks, size_t n, int k, size_t gsize); /* views_players.c */
+void vp_floor(const satc_frustum *views, int k, const satc_batch *flat, size_t n, size_t gsize,
+              double flat_ns, int reps); /* views_players.c */
 
 #define KMAX 64
 
@@ -325,7 +326,7 @@ int main(int argc, char **argv)
                    "one pass: %.2f x (%.2f against %.2f ns/box)\n",
                    !bad && jobs[0].st.med >= 5 * jobs[1].st.med ? "PASS" : "MISS",
                    jobs[0].st.med / jobs[1].st.med, jobs[1].st.med, jobs[0].st.med);
-            vp_floor(masks, n, vs->k, 128);
+            vp_floor(fr, vs->k, &flat, n, 128, jobs[0].st.med, reps);
             break;
         }
         bench_time_jobs(jobs, 6, n, 0, reps);
@@ -360,6 +361,8 @@ int main(int argc, char **argv)
                (double)tot / vs->k);
         printf("%-24s filament per view %.2f ns/box = %.2f x the stream of its 24 B (%.2f)\n", "", f[4] / vs->k,
                f[4] / vs->k / jobs[5].st.med, jobs[5].st.med);
+        if (vs->k == 64)
+            vp_floor(fr, vs->k, &flat, n, 128, f[0], reps);
     }
 
     if (only_players) {

@@ -239,63 +239,14 @@ static void prepare(walk *w, pieces *P, size_t done)
         P->any |= P->touch[q];
 }
 
-/* The byte streams of b's volumes: base of volume 0, stride; the fields
- * of one record count once (the lines of a record's first field cover the
- * rest). */
-typedef struct streams {
-    int n;
-    const char *base[16];
-    size_t stride[16];
-} streams;
-
-static void streams_add(streams *s, const void *p, size_t stride)
-{
-    const char *c = p;
-    if (!c || !stride || s->n == 16)
-        return;
-    for (int q = 0; q < s->n; q++)
-        if (s->stride[q] == stride && c >= s->base[q] && c < s->base[q] + stride)
-            return;
-    s->base[s->n] = c, s->stride[s->n++] = stride;
-}
-
-static void streams_of(streams *s, const satc_batch *b)
-{
-    const satc_vec3s *v[5];
-    const satc_floats *f;
-    int nv = satc_batch_streams(b, v, &f);
-    s->n = 0;
-    if (nv < 0 && b->form == SATC_FORM_INSTANCES) {
-        const satc_instances *in = &b->instances;
-        streams_add(s, in->matrix, in->stride);
-        streams_add(s, in->mesh, in->mesh_stride);
-        streams_add(s, in->local_center.x, in->local_center.stride);
-        streams_add(s, in->local_half.x, in->local_half.stride);
-    }
-    for (int q = 0; q < nv; q++) {
-        streams_add(s, v[q]->x, v[q]->stride);
-        streams_add(s, v[q]->y, v[q]->stride);
-        streams_add(s, v[q]->z, v[q]->stride);
-    }
-    if (f)
-        streams_add(s, f->p, f->stride);
-}
-
 /* Asks for the lines of the pieces some view will read (a chunk ahead:
  * the groups that cross a view's edge are scattered over the batch, a
  * pattern the hardware's stream prefetch does not follow). */
-static void prefetch(const streams *s, const pieces *P, size_t at)
+static void prefetch(const satc_batch *b, const pieces *P, size_t at)
 {
-    for (size_t k = 0; k < P->n; k++) {
-        if (!(P->touch[k] & ~P->in[k]))
-            continue;
-        for (int q = 0; q < s->n; q++) {
-            const char *p = s->base[q] + (at + P->lo[k]) * s->stride[q];
-            const char *e = s->base[q] + (at + P->hi[k]) * s->stride[q];
-            for (; p < e; p += 64)
-                __builtin_prefetch(p);
-        }
-    }
+    for (size_t k = 0; k < P->n; k++)
+        if (P->touch[k] & ~P->in[k])
+            satc_prefetch(b, at + P->lo[k], at + P->hi[k]);
 }
 
 void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t nviews,
@@ -312,8 +263,6 @@ void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t
     /* Chunk done in P[cur], the next one decided (and its lines asked
      * for) before done's kernels run. */
     pieces P[2];
-    streams st;
-    streams_of(&st, b);
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
     prepare(&w, &P[0], 0);
     for (size_t done = 0, cur = 0; done < count; done += SATC_CHUNK, cur ^= 1) {
@@ -321,7 +270,7 @@ void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t
         if (done + SATC_CHUNK < count) {
             prepare(&w, &P[cur ^ 1], done + SATC_CHUNK);
             if (!P[cur ^ 1].skip)
-                prefetch(&st, &P[cur ^ 1], first + done + SATC_CHUNK);
+                prefetch(b, &P[cur ^ 1], first + done + SATC_CHUNK);
         }
         size_t n = X->n_vol;
         unsigned last = done + n == count ? SATC_K_LAST : 0u;

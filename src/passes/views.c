@@ -173,13 +173,14 @@ static void frame_sets(const satc_kernels *k, const satc_frustum *views, size_t 
 }
 
 /* satc_views_grouped's emit: the caller's outputs, the chunk's mask
- * words gathered in cm (8 KB, in L1 while the views of the chunk set
- * their bits) and written once per chunk, every word: no memset of the
- * caller's masks beforehand, no read-modify-write of them. */
+ * words gathered in cm (in the caller's width, in L1 while the views of
+ * the chunk set their bits) and written once per chunk, every word: no
+ * memset of the caller's masks beforehand, no read-modify-write of them. */
 typedef struct gemit {
     const satc_view_results *out;
     size_t bytes, first, *visible;
     int stream; /* the masks through streaming stores */
+    int dirty;  /* cm holds bits */
     uint64_t cm[SATC_CHUNK];
 } gemit;
 
@@ -187,8 +188,9 @@ static void grouped_emit(void *ctx, size_t v, size_t done, size_t n, const uint6
                          const uint64_t *in)
 {
     gemit *e = ctx;
-    emit(e->out, e->out->masks ? e->cm : NULL, 8, 0, v, e->first, done, n, vis, in,
+    emit(e->out, e->out->masks ? e->cm : NULL, e->bytes, 0, v, e->first, done, n, vis, in,
          &e->visible[v]);
+    e->dirty = 1;
 }
 
 /* Copies bytes (a multiple of 8, 8-aligned) to d, which no one reads
@@ -218,20 +220,14 @@ static void grouped_flush(void *ctx, size_t done, size_t n)
     gemit *e = ctx;
     if (!e->out->masks)
         return;
-    void *d = (char *)e->out->masks + done * e->bytes;
-    uint64_t *cm = e->cm;
-    switch (e->bytes) { /* narrow words packed in place (i < 8 i / bytes) */
-    case 1: for (size_t i = 0; i < n; i++) ((uint8_t *)cm)[i] = (uint8_t)cm[i]; break;
-    case 2: for (size_t i = 0; i < n; i++) ((uint16_t *)cm)[i] = (uint16_t)cm[i]; break;
-    case 4: for (size_t i = 0; i < n; i++) ((uint32_t *)cm)[i] = (uint32_t)cm[i]; break;
-    default: break;
-    }
     size_t len = n * e->bytes;
+    void *d = (char *)e->out->masks + done * e->bytes;
     if (e->stream && len % 8 == 0)
-        stream_copy(d, cm, len);
+        stream_copy(d, e->cm, len);
     else
-        memcpy(d, cm, len);
-    memset(cm, 0, n * sizeof cm[0]);
+        memcpy(d, e->cm, len);
+    if (e->dirty)
+        memset(e->cm, 0, len), e->dirty = 0;
 }
 
 /* The pass without the caller's groups (its own prefilter, shared rows,
@@ -325,7 +321,7 @@ static SATC_NOINLINE void run_grouped(const satc_kernels *k, const satc_frustum 
                                          size_t *visible)
 {
     gemit e;
-    e.out = out, e.bytes = bytes, e.first = first, e.visible = visible;
+    e.out = out, e.bytes = bytes, e.first = first, e.visible = visible, e.dirty = 0;
     e.stream = count * bytes >= STREAM_BYTES && (uintptr_t)out->masks % 8 == 0;
     memset(e.cm, 0, sizeof e.cm);
     satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit,

@@ -206,15 +206,13 @@ static float float_up_pos(double x)
 }
 
 /* The matrix's columns and translation in double (exact). */
-static inline void load_matrix(const float m[16], int row, double col[3][3], double t[3], float last[4])
+static void load_matrix(const float m[16], int row, double col[3][3], double t[3])
 {
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++)
             col[k][r] = row ? m[r * 4 + k] : m[k * 4 + r];
     for (int r = 0; r < 3; r++)
         t[r] = row ? m[r * 4 + 3] : m[12 + r];
-    for (int c = 0; c < 4; c++)
-        last[c] = row ? m[12 + c] : m[c * 4 + 3];
 }
 
 /* Why the extents hold the mapped box: a corner is c* + sum_k +-h_k a_k +
@@ -238,9 +236,8 @@ static BOXES_NOINLINE void obb_careful(const float m[16], int row, const float l
                                        satc_obb *b)
 {
     double col[3][3], t[3], mid[3], hd[3], g = 0, h[3];
-    float last[4];
     int h_exact[3];
-    load_matrix(m, row, col, t, last);
+    load_matrix(m, row, col, t);
     for (int k = 0; k < 3; k++) {
         mid[k] = 0.5 * ((double)lmin[k] + lmax[k]), hd[k] = 0.5 * ((double)lmax[k] - lmin[k]);
         int local_exact = sum_exact(lmin[k], lmax[k]) & sum_exact(lmax[k], -(double)lmin[k]);

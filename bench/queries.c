@@ -480,9 +480,16 @@ int main(int argc, char **argv)
         double worst = ex > co ? ex : co;
         printf("%s [queries] %s, 1 M boxes, both modes <= 1.5 x the streaming read: %.2f x\n",
                !bad && worst <= 1.5 * rf ? "PASS" : "MISS", qs[i].name, worst / rf);
-        printf("%s [queries] %s, >= 10 x faster than the per-box seed test: %.1f x (the read "
-               "alone bounds it at %.1f x)\n",
-               !bad && sd >= 10 * ex ? "PASS" : "MISS", qs[i].name, sd / ex, sd / rf);
+        /* Issue 27 drops the 10 x target where the read of the boxes alone
+         * bounds the ratio below 10: no pass can beat the stream. */
+        if (sd < 10 * rf)
+            printf("---- [queries] %s, >= 10 x faster than the per-box seed test: dropped, the read "
+                   "alone bounds it at %.1f x (measured %.1f x)\n",
+                   qs[i].name, sd / rf, sd / ex);
+        else
+            printf("%s [queries] %s, >= 10 x faster than the per-box seed test: %.1f x (the read "
+                   "alone bounds it at %.1f x)\n",
+                   !bad && sd >= 10 * ex ? "PASS" : "MISS", qs[i].name, sd / ex, sd / rf);
     }
     free(tv);
     free(tref);

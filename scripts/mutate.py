@@ -96,7 +96,10 @@ MUTATIONS = [
         "if (n > 0.0f && !(fmin(mu, l) >= FLT_MIN && fmax(mu, l) <= FLT_MAX))",
         "if (0)")]),
     ("obb_matrix_nearest", "boxes", [("src/forms/boxes.c",
-        "double e = h[k] + 1.01 * g + (exact ? 0.0 : 0x1p-50 * h[k]);", "double e = h[k];")]),
+        "double g1 = 1.01 * (gc + 0x1p-50 * tn + ga);", "double g1 = 0.0;")]),
+    ("obb_matrix_axis_term", "boxes", [("src/forms/boxes.c",
+        "ga += n1 * (0x1p-24 * hd + 0x1p-49 * (fabs(lo) + fabs(hi)));",
+        "ga += n1 * (0x1p-49 * (fabs(lo) + fabs(hi)));")]),
     # Output formatting.
     ("lost_index_offset", "output", [("src/passes/run.c",
         "out->indices[visible++] = (uint32_t)(first + done + w * 64 + ctz64(m));",

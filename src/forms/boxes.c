@@ -104,6 +104,13 @@ static int prod_exact(double a, double b)
     return ((ah * bh - p) + ah * bl + al * bh) + al * bl == 0.0;
 }
 
+/* Whether a + b is exact in double: Knuth's two-sum, its error term zero. */
+static int sum_exact(double a, double b)
+{
+    double s = a + b, bb = s - a;
+    return (a - (s - bb)) + (b - bb) == 0.0;
+}
+
 static int finite_n(const float *v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -172,6 +179,98 @@ satc_status satc_obb_from_quat(satc_obb *out, const float center[3], const float
     return SATC_OK;
 }
 
+#if defined(__GNUC__)
+#define BOXES_NOINLINE __attribute__((noinline))
+#else
+#define BOXES_NOINLINE
+#endif
+
+/* A double >= h + x (x >= 0 as computed): h itself when x is 0, else the
+ * rounded sum bumped by at least one ulp, which covers its rounding. */
+static double sum_up(double h, double x)
+{
+    double e = h + x;
+    return e + (double)(x > 0.0) * (0x1p-52 * e);
+}
+
+/* satc_float_up for x >= 0 without a branch: a step of the bits when the
+ * conversion rounded down (FLT_MAX steps to +Inf, as it should). */
+static float float_up_pos(double x)
+{
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u += (double)f < x;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The matrix's columns and translation in double (exact). */
+static void load_matrix(const float m[16], int row, double col[3][3], double t[3])
+{
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            col[k][r] = row ? m[r * 4 + k] : m[k * 4 + r];
+    for (int r = 0; r < 3; r++)
+        t[r] = row ? m[r * 4 + 3] : m[12 + r];
+}
+
+/* Why the extents hold the mapped box: a corner is c* + sum_k +-h_k a_k +
+ * sum_k d_k col_k, c* the center from the computed local center mid_k,
+ * h_k = hd_k |col_k|, a_k the exact unit axes, d_k the rounding of mid_k
+ * and hd_k. Against the float box (C, A_k) its offset D = (c* - C) +
+ * sum +-h_k (a_k - A_k) + sum d_k col_k is at most G in 2-norm (G a sum
+ * of 1-norms); the float axes are orthonormal to about 2^-20
+ * (SATC_AXIS_TOLERANCE), so D is at most 1.01 G along each A_k, added to
+ * every extent. Each double rounding in G is covered by 2^-50 (8 ulps)
+ * of what it rounds; h_k's own (3 ulps) by 2^-49 h_k on the careful way,
+ * inside G's 1.01 on the fast one. */
+
+/* The careful way, for boxes on the world axes whose fast bound crosses
+ * a float only by its a-priori terms (integer scales and centers: the
+ * extent would grow an ulp for roundings that did not happen). It builds
+ * the box again, checks each rounding and covers it only when inexact;
+ * the axes are quotients, measured. Not inlined: the fast way keeps its
+ * values in registers. */
+static BOXES_NOINLINE void obb_careful(const float m[16], int row, const float lmin[3], const float lmax[3],
+                                       satc_obb *b)
+{
+    double col[3][3], t[3], mid[3], hd[3], g = 0, h[3];
+    int h_exact[3];
+    load_matrix(m, row, col, t);
+    for (int k = 0; k < 3; k++) {
+        mid[k] = 0.5 * ((double)lmin[k] + lmax[k]), hd[k] = 0.5 * ((double)lmax[k] - lmin[k]);
+        int local_exact = sum_exact(lmin[k], lmax[k]) & sum_exact(lmax[k], -(double)lmin[k]);
+        const double *v = col[k];
+        double sq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], l = sqrt(sq), d1 = 0;
+        int len_exact = sum_exact(v[0] * v[0], v[1] * v[1]) & sum_exact(v[0] * v[0] + v[1] * v[1], v[2] * v[2]) &
+                        prod_exact(l, l) & (l * l == sq);
+        int axis_exact = len_exact;
+        for (int r = 0; r < 3; r++) {
+            double a = v[r] / l;
+            axis_exact &= prod_exact(a, l) & (a * l == v[r]);
+            b->axis[k][r] = (float)a;
+            d1 += fabs(a - b->axis[k][r]);
+        }
+        h[k] = hd[k] * l;
+        h_exact[k] = len_exact & prod_exact(hd[k], l);
+        g += h[k] * (d1 + (axis_exact ? 0.0 : 0x1p-50));
+        g += local_exact ? 0.0 : 0x1p-50 * (fabs(mid[k]) + hd[k]) * l;
+    }
+    for (int r = 0; r < 3; r++) {
+        int exact = 1;
+        double c = t[r], s = fabs(t[r]);
+        for (int k = 0; k < 3; k++) {
+            double p = col[k][r] * mid[k];
+            exact &= prod_exact(col[k][r], mid[k]) & sum_exact(c, p);
+            c += p, s += fabs(p);
+        }
+        g += fabs(c - b->center[r]) + (exact ? 0.0 : 0x1p-50 * s);
+    }
+    for (int k = 0; k < 3; k++)
+        b->extent[k] = float_up_pos(sum_up(h[k], (h_exact[k] ? 0.0 : 0x1p-49 * h[k]) + 1.01 * g));
+}
+
 satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conventions,
                                  const float lmin[3], const float lmax[3])
 {
@@ -179,68 +278,84 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
         return SATC_ERR_NULL;
     if (conventions & ~SATC_MATRIX_ROW_MAJOR)
         return SATC_ERR_FLAGS;
-    if (!finite_n(m, 16) || !finite_n(lmin, 3) || !finite_n(lmax, 3))
-        return SATC_ERR_BOX;
+    /* Every check folded into one flag and one branch: ordinary input
+     * meets no data-dependent branch (at 1M instances they mispredict).
+     * A NaN or an infinity fails a test below: in the last row (!= 0,
+     * != 1), a column (its length not below +Inf), lmin or lmax (not <=,
+     * or a center that is not finite). */
+    unsigned bad = 0;
     int row = (conventions & SATC_MATRIX_ROW_MAJOR) != 0;
-#define M(r, c) ((double)(row ? m[(r) * 4 + (c)] : m[(c) * 4 + (r)]))
-    if (M(3, 0) != 0.0 || M(3, 1) != 0.0 || M(3, 2) != 0.0 || M(3, 3) != 1.0)
+    /* Element (r, k) of the linear part at m[k cs + r rs]. */
+    int cs = row ? 1 : 4, rs = row ? 4 : 1;
+#define E(r, k) ((double)m[(k) * cs + (r) * rs])
+    uint32_t lb[4]; /* the last row on its bits: +-0, +-0, +-0, 1 */
+    for (int c = 0; c < 4; c++)
+        memcpy(&lb[c], &m[c * cs + 3 * rs], sizeof lb[c]);
+    bad |= (((lb[0] | lb[1] | lb[2]) & 0x7fffffffu) != 0) | (lb[3] != 0x3f800000u);
+    double len[3], dot[3];
+    for (int k = 0; k < 3; k++) {
+        int k2 = (k + 1) % 3;
+        bad |= !(lmin[k] <= lmax[k]);
+        len[k] = sqrt(E(0, k) * E(0, k) + E(1, k) * E(1, k) + E(2, k) * E(2, k));
+        dot[k] = E(0, k) * E(0, k2) + E(1, k) * E(1, k2) + E(2, k) * E(2, k2);
+    }
+    double lp = len[0] * len[1] * len[2];
+    bad |= !(lp > 0.0 && lp < INFINITY);
+    for (int a = 0; a < 3; a++)
+        bad |= fabs(dot[a]) > SATC_AXIS_TOLERANCE * len[a] * len[(a + 1) % 3];
+    if (bad)
         return SATC_ERR_BOX;
-    double col[3][3], len[3];
-    for (int k = 0; k < 3; k++) {
-        if (!(lmin[k] <= lmax[k]))
-            return SATC_ERR_BOX;
-        for (int r = 0; r < 3; r++)
-            col[k][r] = M(r, k);
-        len[k] = sqrt(col[k][0] * col[k][0] + col[k][1] * col[k][1] + col[k][2] * col[k][2]);
-        if (!(len[k] > 0.0) || !isfinite(len[k]))
-            return SATC_ERR_BOX;
-    }
-    for (int a = 0; a < 3; a++) {
-        int b2 = (a + 1) % 3;
-        double d = col[a][0] * col[b2][0] + col[a][1] * col[b2][1] + col[a][2] * col[b2][2];
-        if (fabs(d) > SATC_AXIS_TOLERANCE * len[a] * len[b2])
-            return SATC_ERR_BOX;
-    }
-    /* Rounded outward: the float box holds the mapped local box. Rounding
-     * the center and axes moves a corner by at most g (2-norm, bounded by
-     * the 1-norms of the roundings: no square roots); in the float axes
-     * (orthonormal to about 2^-23) that is at most 1.01 g per coordinate,
-     * added to every extent (with 2^-50 h_k when h_k is inexact). */
+    /* One pass per column. G: the center's float rounding, measured, and
+     * a priori 2^-50 of what each double rounding rounds (|t|_1, and per
+     * column |col_k|_1 (|mid_k| + hd_k) twice over: center, local box,
+     * axis; |lmin| + |lmax| >= |mid| + hd), and the float axes' 2^-24
+     * |a_k|_1 times h_k, which is 2^-24 hd_k |col_k|_1 (a subnormal
+     * entry's 2^-150 more is far inside the 1.01). */
     satc_obb b;
-    double g = 0, h[3];
-    for (int r = 0; r < 3; r++) {
-        double c = M(r, 3);
-        for (int k = 0; k < 3; k++)
-            c += col[k][r] * 0.5 * ((double)lmin[k] + lmax[k]);
-        b.center[r] = (float)c;
-        if (!isfinite(b.center[r]))
-            return SATC_ERR_BOX;
-        g += fabs(c - b.center[r]);
-    }
+    double c[3], ga = 0, hh[3];
+    unsigned on_axes = 1;
+    for (int r = 0; r < 3; r++)
+        c[r] = m[3 * cs + r * rs];
+    double tn = fabs(c[0]) + fabs(c[1]) + fabs(c[2]);
     for (int k = 0; k < 3; k++) {
-        h[k] = 0.5 * ((double)lmax[k] - lmin[k]) * len[k];
-        double d1 = 0;
+        double lo = lmin[k], hi = lmax[k], mid = 0.5 * (lo + hi), hd = 0.5 * (hi - lo);
+        double inv = 1.0 / len[k], n1 = 0;
         for (int r = 0; r < 3; r++) {
-            double a = col[k][r] / len[k];
-            b.axis[k][r] = (float)a;
-            d1 += fabs(a - b.axis[k][r]);
+            double v = E(r, k);
+            c[r] += v * mid;
+            b.axis[k][r] = (float)(v * inv);
+            n1 += fabs(v);
         }
-        g += h[k] * d1;
+        hh[k] = hd * len[k];
+        on_axes &= n1 == len[k];
+        ga += n1 * (0x1p-24 * hd + 0x1p-49 * (fabs(lo) + fabs(hi)));
     }
-    for (int k = 0; k < 3; k++) {
-        /* h_k is exact when len_k and the product are: no margin then.
-         * The squares of the float entries are exact in double, so sq is
-         * the sum len_k was taken of. */
-        double hd = 0.5 * ((double)lmax[k] - lmin[k]), sq = 0;
-        for (int r = 0; r < 3; r++)
-            sq += col[k][r] * col[k][r];
-        int exact = len[k] * len[k] == sq && prod_exact(len[k], len[k]) && prod_exact(hd, len[k]);
-        double e = h[k] + 1.01 * g + (exact ? 0.0 : 0x1p-50 * h[k]);
-        b.extent[k] = satc_float_up(e);
-        if (!isfinite(b.extent[k]))
-            return SATC_ERR_BOX;
+#undef E
+    double gc = 0;
+    for (int r = 0; r < 3; r++) {
+        b.center[r] = (float)c[r];
+        gc += fabs(c[r] - b.center[r]);
     }
-#undef M
+    /* h_k's own rounding (3 double ulps) and this sum's are far inside
+     * G's 1.01, which is at least 2^-24 |col_k|_1 hd_k >= 2^-24 h_k. */
+    double g1 = 1.01 * (gc + 0x1p-50 * tn + ga);
+    for (int k = 0; k < 3; k++)
+        b.extent[k] = float_up_pos(hh[k] + g1);
+    /* Every column on a world axis, the float axes exact: the careful way
+     * when the a-priori terms alone crossed a float. */
+    if (on_axes && !bad) {
+        unsigned careful = 0;
+        for (int k = 0; k < 3; k++)
+            careful |= (double)float_up_pos(sum_up(hh[k], 1.01 * gc)) < (double)b.extent[k];
+        if (careful)
+            obb_careful(m, row, lmin, lmax, &b);
+    }
+    /* A float that is not finite makes the sum not finite (no overflow
+     * in double). */
+    double fs = (double)b.center[0] + b.center[1] + b.center[2] + b.extent[0] + b.extent[1] + b.extent[2];
+    bad |= !(fabs(fs) < INFINITY);
+    if (bad)
+        return SATC_ERR_BOX;
     *out = b;
     return SATC_OK;
 }

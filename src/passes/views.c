@@ -3,6 +3,9 @@
  * cache for the others; every view runs the same kernel as satc_cull, so
  * its bits are satc_cull's. */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if defined(__GNUC__)
 #define SATC_NOINLINE __attribute__((noinline))
@@ -34,14 +37,22 @@ static satc_status check_views(const satc_frustum *views, size_t nviews, const s
 }
 
 /* Bit v of the mask word of each visible volume in a chunk (one loop per
- * width: the switch out of the per-bit loop). */
+ * width: the switch out of the per-bit loop). A full word (a group
+ * inside the view) in one loop the compiler vectorises, without the
+ * chain of bit scans. */
 #define SET_MASKS(T)                                                                              \
     do {                                                                                          \
         T *m_ = (T *)masks + base;                                                                \
         const T b_ = (T)((T)1 << v);                                                              \
-        for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)                                             \
+        for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {                                           \
+            if (vis[w] == ~(uint64_t)0) {                                                         \
+                for (size_t j = 0; j < 64; j++)                                                   \
+                    m_[w * 64 + j] |= b_;                                                         \
+                continue;                                                                         \
+            }                                                                                     \
             for (uint64_t m = vis[w]; m; m &= m - 1)                                              \
                 m_[w * 64 + (size_t)__builtin_ctzll(m)] |= b_;                                    \
+        }                                                                                         \
     } while (0)
 
 static void set_masks(void *masks, size_t bytes, size_t base, const uint64_t *vis, size_t v)
@@ -115,14 +126,16 @@ static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews)
     return k->bounds && nviews >= 2 && !b->groups;
 }
 
-/* View v's words of the chunk at done into the caller's outputs. */
-static void emit(const satc_view_results *out, size_t bytes, size_t v, size_t first, size_t done,
-                 size_t n, const uint64_t *vis, const uint64_t *in, size_t *visible)
+/* View v's words of the chunk at done into the caller's outputs; its
+ * mask bits into masks (words of `bytes`) from word mbase. */
+static void emit(const satc_view_results *out, void *masks, size_t bytes, size_t mbase, size_t v,
+                 size_t first, size_t done, size_t n, const uint64_t *vis, const uint64_t *in,
+                 size_t *visible)
 {
     uint8_t *classes = out->classes ? out->classes[v] : NULL;
     uint32_t *indices = out->indices ? out->indices[v] : NULL;
-    if (out->masks)
-        set_masks(out->masks, bytes, done, vis, v);
+    if (masks)
+        set_masks(masks, bytes, mbase, vis, v);
     if (classes)
         satc_put_classes(classes + done, vis, in, n);
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
@@ -159,17 +172,62 @@ static void frame_sets(const satc_kernels *k, const satc_frustum *views, size_t 
     }
 }
 
-/* satc_views_grouped's emit: the caller's outputs. */
+/* satc_views_grouped's emit: the caller's outputs, the chunk's mask
+ * words gathered in cm (in the caller's width, in L1 while the views of
+ * the chunk set their bits) and written once per chunk, every word: no
+ * memset of the caller's masks beforehand, no read-modify-write of them. */
 typedef struct gemit {
     const satc_view_results *out;
     size_t bytes, first, *visible;
+    int stream; /* the masks through streaming stores */
+    int dirty;  /* cm holds bits */
+    uint64_t cm[SATC_CHUNK];
 } gemit;
 
 static void grouped_emit(void *ctx, size_t v, size_t done, size_t n, const uint64_t *vis,
                          const uint64_t *in)
 {
     gemit *e = ctx;
-    emit(e->out, e->bytes, v, e->first, done, n, vis, in, &e->visible[v]);
+    emit(e->out, e->out->masks ? e->cm : NULL, e->bytes, 0, v, e->first, done, n, vis, in,
+         &e->visible[v]);
+    e->dirty = 1;
+}
+
+/* Copies bytes (a multiple of 8, 8-aligned) to d, which no one reads
+ * soon: streaming stores on x86 (SSE2, the x86-64 baseline), without
+ * the read for ownership of each line a plain store costs. */
+static void stream_copy(void *d, const void *s, size_t bytes)
+{
+#if defined(__SSE2__)
+    char *p = d;
+    const char *q = s;
+    if (((uintptr_t)p & 15) && bytes >= 8)
+        memcpy(p, q, 8), p += 8, q += 8, bytes -= 8;
+    for (; bytes >= 16; p += 16, q += 16, bytes -= 16)
+        _mm_stream_si128((__m128i *)(void *)p, _mm_loadu_si128((const __m128i *)(const void *)q));
+    memcpy(p, q, bytes);
+#else
+    memcpy(d, s, bytes);
+#endif
+}
+
+/* Streaming only where the masks are far larger than the caches' share of
+ * them (glibc's memset of the flat pass makes the same choice). */
+#define STREAM_BYTES ((size_t)1 << 20)
+
+static void grouped_flush(void *ctx, size_t done, size_t n)
+{
+    gemit *e = ctx;
+    if (!e->out->masks)
+        return;
+    size_t len = n * e->bytes;
+    void *d = (char *)e->out->masks + done * e->bytes;
+    if (e->stream && len % 8 == 0)
+        stream_copy(d, e->cm, len);
+    else
+        memcpy(d, e->cm, len);
+    if (e->dirty)
+        memset(e->cm, 0, len), e->dirty = 0;
 }
 
 /* The pass without the caller's groups (its own prefilter, shared rows,
@@ -233,7 +291,8 @@ static SATC_NOINLINE void run_flat(const satc_kernels *k, const satc_frustum *vi
                 }
                 k->multi[b->form](members, m, cb, at, n, exact | cls | lastc, vis, in);
                 for (int j = 0; j < m; j++)
-                    emit(out, bytes, ids[j], first, done, n, vis[j], in[j], &visible[ids[j]]);
+                    emit(out, out->masks, bytes, done, ids[j], first, done, n, vis[j], in[j],
+                         &visible[ids[j]]);
                 continue;
             }
             const satc_frustum *f = &views[v];
@@ -246,11 +305,31 @@ static SATC_NOINLINE void run_flat(const satc_kernels *k, const satc_frustum *vi
                 fn(f, &rb, 0, n, flags | SATC_K_LAST, vis[0], in[0]);
             else
                 fn(f, b, first + done, n, flags | last, vis[0], in[0]);
-            emit(out, bytes, v, first, done, n, vis[0], in[0], &visible[v]);
+            emit(out, out->masks, bytes, done, v, first, done, n, vis[0], in[0], &visible[v]);
         }
         if (on)
             pre_on = undecided * 4 <= 3 * nviews * n;
     }
+}
+
+/* The pass with the caller's groups; out of line for its stack (the
+ * chunk's mask words), as run_flat. */
+static SATC_NOINLINE void run_grouped(const satc_kernels *k, const satc_frustum *views,
+                                         size_t nviews, const satc_batch *b, size_t first,
+                                         size_t count, unsigned exact,
+                                         const satc_view_results *out, size_t bytes,
+                                         size_t *visible)
+{
+    gemit e;
+    e.out = out, e.bytes = bytes, e.first = first, e.visible = visible, e.dirty = 0;
+    e.stream = count * bytes >= STREAM_BYTES && (uintptr_t)out->masks % 8 == 0;
+    memset(e.cm, 0, sizeof e.cm);
+    satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit,
+                       grouped_flush, &e);
+#if defined(__SSE2__)
+    if (e.stream)
+        _mm_sfence(); /* the streamed masks ordered before the return */
+#endif
 }
 
 static satc_status run_views(const satc_kernels *k, const satc_frustum *views, size_t nviews,
@@ -261,14 +340,13 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
     if (st != SATC_OK)
         return st;
     size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
-    if (out->masks && count)
-        memset(out->masks, 0, count * bytes);
     size_t visible[SATC_MAX_VIEWS] = {0};
     const unsigned exact = mode == SATC_EXACT ? SATC_K_EXACT : 0u;
     if (b->groups && count) {
-        gemit e = {out, bytes, first, visible};
-        satc_views_grouped(k, views, nviews, b, first, count, exact, out, grouped_emit, &e);
+        run_grouped(k, views, nviews, b, first, count, exact, out, bytes, visible);
     } else if (count) {
+        if (out->masks)
+            memset(out->masks, 0, count * bytes);
         run_flat(k, views, nviews, b, first, count, exact, out, bytes, visible);
     }
     if (out->visible)

@@ -239,9 +239,20 @@ static void prepare(walk *w, pieces *P, size_t done)
         P->any |= P->touch[q];
 }
 
+/* Asks for the lines of the pieces some view will read (a chunk ahead:
+ * the groups that cross a view's edge are scattered over the batch, a
+ * pattern the hardware's stream prefetch does not follow). */
+static void prefetch(const satc_batch *b, const pieces *P, size_t at)
+{
+    for (size_t k = 0; k < P->n; k++)
+        if (P->touch[k] & ~P->in[k])
+            satc_prefetch(b, at + P->lo[k], at + P->hi[k]);
+}
+
 void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t nviews,
                         const satc_batch *b, size_t first, size_t count, unsigned exact,
-                        const satc_view_results *out, satc_view_emit_fn emit, void *ectx)
+                        const satc_view_results *out, satc_view_emit_fn emit, satc_view_flush_fn flush,
+                        void *ectx)
 {
     walk w;
     satc_gview gv[SATC_MAX_VIEWS];
@@ -249,11 +260,18 @@ void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t
         satc_gview_init(&gv[v], &views[v], b);
     w.gs = b->groups, w.gv = gv, w.b = b, w.first = first, w.count = count, w.bs = SIZE_MAX;
     w.all = nviews == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nviews) - 1);
-    pieces P;
+    /* Chunk done in P[cur], the next one decided (and its lines asked
+     * for) before done's kernels run. */
+    pieces P[2];
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-    for (size_t done = 0; done < count; done += SATC_CHUNK) {
-        pieces *X = &P;
-        prepare(&w, X, done);
+    prepare(&w, &P[0], 0);
+    for (size_t done = 0, cur = 0; done < count; done += SATC_CHUNK, cur ^= 1) {
+        pieces *X = &P[cur];
+        if (done + SATC_CHUNK < count) {
+            prepare(&w, &P[cur ^ 1], done + SATC_CHUNK);
+            if (!P[cur ^ 1].skip)
+                prefetch(b, &P[cur ^ 1], first + done + SATC_CHUNK);
+        }
         size_t n = X->n_vol;
         unsigned last = done + n == count ? SATC_K_LAST : 0u;
         for (size_t v = 0; v < nviews; v++) {
@@ -270,5 +288,6 @@ void satc_views_grouped(const satc_kernels *k, const satc_frustum *views, size_t
                        flags, vis, in);
             emit(ectx, v, done, n, vis, in);
         }
+        flush(ectx, done, n);
     }
 }

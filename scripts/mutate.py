@@ -84,6 +84,17 @@ MUTATIONS = [
         "x[F_S] = v_add(v_add(sum_abs_d(x), sh), k->sfloor);", "x[F_S] = v_add(sum_abs_d(x), k->sfloor);")]),
     ("simd_maxmag", "SIMD", [("src/kernels/load.h",
         "return m_not(v_lt(x[F_S], k->maxmag));", "return v_lt(k->maxmag, x[F_S]);")]),
+    # The scalar path's early decisions (kernels/early_out.h): a bound
+    # without its tolerance and rounding terms, a far plane culling its
+    # inside, the cap of test 1's tolerance dropped.
+    ("eo_box_bound", "scalar path", [("src/kernels/early_out.h",
+        "    k->eo_alpha = gg * (f->eps_k * m3 + EO_G * kk);", "    k->eo_alpha = 0.0f;"),
+        ("src/kernels/early_out.h", "    k->eo_tcap = (k->eo_alpha * k->eo_scap + k->eo_beta) * (1.0f + EO_G);",
+         "    k->eo_tcap = 0.0f;")]),
+    ("eo_box_far", "scalar path", [("src/kernels/early_out.h",
+        "        off[0] = f->n, off[1] = -f->f;", "        off[0] = f->n, off[1] = -0.5f * f->f;")]),
+    ("eo_obb_cap", "scalar path", [("src/kernels/early_out.h",
+        "    k->eo_tcap1 = obb_tol(k, k->eo_scap1);", "    k->eo_tcap1 = 0.0f;")]),
     # Frustum from a matrix and the other constructors.
     ("matrix_no_contain", "frustum from matrix", [("src/volumes/frustum_matrix.c",
         "    s = contain(&cam, m0, conventions, &far_in);", "    s = SATC_OK; far_in = INFINITY;")]),

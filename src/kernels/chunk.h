@@ -114,12 +114,15 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
         redecide_v(f, b, first, vis, inside, pd.band);
 }
 
-/* One-lane layers: AABB records (soa == 2, batch_rec) are a third variant. */
+/* One-lane layers: AABB records (soa == 2, batch_rec) are a third variant
+ * (the vector layers read records with transposing loads instead). */
 #if W == 1
-#define SATC_REC_VARIANT (form == SATC_FORM_AABB || form == SATC_FORM_MINMAX)
+#define SATC_REC_VARIANT                                                                          \
+    else if ((form == SATC_FORM_AABB || form == SATC_FORM_MINMAX) && batch_rec(b)) {              \
+        SATC_VARIANT(2)                                                                           \
+    }
 #else
-#define SATC_REC_VARIANT 0
-static inline int batch_rec(const satc_batch *b) { return (void)b, 0; }
+#define SATC_REC_VARIANT
 #endif
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
@@ -139,9 +142,9 @@ static inline int batch_rec(const satc_batch *b) { return (void)b, 0; }
         const int form = form_, ortho = ortho_, classify = (flags & SATC_K_CLASSIFY) != 0;        \
         if ((form == SATC_FORM_OBB || form == SATC_FORM_AABB) && batch_soa(b)) {                  \
             SATC_VARIANT(1)                                                                       \
-        } else if (SATC_REC_VARIANT && batch_rec(b)) {                                            \
-            SATC_VARIANT(2)                                                                       \
-        } else {                                                                                  \
+        }                                                                                         \
+        SATC_REC_VARIANT                                                                          \
+        else {                                                                                    \
             SATC_VARIANT(0)                                                                       \
         }                                                                                         \
     }

@@ -750,6 +750,26 @@ static float special_value(scn_rng *r)
 static void set_field(batch *b, size_t i, int q, float v) { b->a[q][i] = v; }
 
 /* Four random cameras, one of each kind, and the frusta built from them. */
+/* A point q on plane p (near, far, x1, x0, y1, y0) of perspective
+ * frustum f at a random depth below far, and the plane's outward normal
+ * in frame coordinates added to m (which the caller zeroes). */
+static void persp_plane_point(const satc_frustum *f, double far, int p, scn_rng *r, double m[3],
+                              double q[3])
+{
+    double z = f->n + (far - f->n) * scn_uniform(r, 0, 1);
+    double sx = f->x0 + (f->x1 - f->x0) * scn_uniform(r, 0, 1);
+    double sy = f->y0 + (f->y1 - f->y0) * scn_uniform(r, 0, 1);
+    q[0] = sx * z, q[1] = sy * z, q[2] = z;
+    switch (p) {
+    case 0: m[2] = -1, q[2] = f->n, q[0] = sx * f->n, q[1] = sy * f->n; break;
+    case 1: m[2] = 1, q[2] = far, q[0] = sx * far, q[1] = sy * far; break;
+    case 2: m[0] = 1, m[2] = -f->x1, q[0] = f->x1 * z; break;
+    case 3: m[0] = -1, m[2] = f->x0, q[0] = f->x0 * z; break;
+    case 4: m[1] = 1, m[2] = -f->y1, q[1] = f->y1 * z; break;
+    default: m[1] = -1, m[2] = f->y0, q[1] = f->y0 * z; break;
+    }
+}
+
 static void random_cameras(scn_rng *r, satc_camera cam[4], satc_frustum fr[4])
 {
     for (int k = 0; k < 4; k++) {
@@ -1218,18 +1238,8 @@ static void group_early_out(scn_rng *r)
                 int p = (int)rnd_below(r, 6); /* near, far, x1, x0, y1, y0 */
                 /* Frame-coordinate normal m of the plane (outward) and a
                  * point on it, at a random depth. */
-                double z = f->n + (far - f->n) * scn_uniform(r, 0, 1), m[3] = {0, 0, 0}, q[3];
-                double sx = f->x0 + (f->x1 - f->x0) * scn_uniform(r, 0, 1);
-                double sy = f->y0 + (f->y1 - f->y0) * scn_uniform(r, 0, 1);
-                q[0] = sx * z, q[1] = sy * z, q[2] = z;
-                switch (p) {
-                case 0: m[2] = -1, q[2] = f->n, q[0] = sx * f->n, q[1] = sy * f->n; break;
-                case 1: m[2] = 1, q[2] = far, q[0] = sx * far, q[1] = sy * far; break;
-                case 2: m[0] = 1, m[2] = -f->x1, q[0] = f->x1 * z; break;
-                case 3: m[0] = -1, m[2] = f->x0, q[0] = f->x0 * z; break;
-                case 4: m[1] = 1, m[2] = -f->y1, q[1] = f->y1 * z; break;
-                default: m[1] = -1, m[2] = f->y0, q[1] = f->y0 * z; break;
-                }
+                double m[3] = {0, 0, 0}, q[3];
+                persp_plane_point(f, far, p, r, m, q);
                 /* World normal w = m in world coordinates; the axis c*
                  * where |w_c| is largest. */
                 double w[3], wl = 0;
@@ -1314,18 +1324,7 @@ static void group_early_box(scn_rng *r)
                     q[ax] = f->center[ax] + sg * f->half[ax];
                     m[ax] = sg;
                 } else { /* near, far, x1, x0, y1, y0 at a random depth */
-                    double z = f->n + (far - f->n) * scn_uniform(r, 0, 1);
-                    double sx = f->x0 + (f->x1 - f->x0) * scn_uniform(r, 0, 1);
-                    double sy = f->y0 + (f->y1 - f->y0) * scn_uniform(r, 0, 1);
-                    q[0] = sx * z, q[1] = sy * z, q[2] = z;
-                    switch (p) {
-                    case 0: m[2] = -1, q[2] = f->n, q[0] = sx * f->n, q[1] = sy * f->n; break;
-                    case 1: m[2] = 1, q[2] = far, q[0] = sx * far, q[1] = sy * far; break;
-                    case 2: m[0] = 1, m[2] = -f->x1, q[0] = f->x1 * z; break;
-                    case 3: m[0] = -1, m[2] = f->x0, q[0] = f->x0 * z; break;
-                    case 4: m[1] = 1, m[2] = -f->y1, q[1] = f->y1 * z; break;
-                    default: m[1] = -1, m[2] = f->y0, q[1] = f->y0 * z; break;
-                    }
+                    persp_plane_point(f, far, p, r, m, q);
                 }
                 /* The box's radius on m (world normal w) and its S. */
                 double w[3], reach = 0, sh = 0, sd = 0;

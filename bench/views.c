@@ -365,14 +365,8 @@ int main(int argc, char **argv)
             vp_floor(fr, vs->k, &flat, n, 128, f[0], reps);
     }
 
-    if (only_players) {
-        for (int v = 0; v < KMAX; v++)
-            free(bits[v]), free(bits2[v]), free(fil[v]);
-        free(masks), free(masks2), free(c3), free(h3), free(gc), free(gh);
-        bench_scrub_free();
-        scn_free(&s);
-        return bad;
-    }
+    if (only_players)
+        goto done;
 
     /* The cascades on the same boxes in no spatial order: the pass's own
      * bounds decide nothing there and it falls back to shared rows. */
@@ -456,6 +450,7 @@ int main(int argc, char **argv)
 
     bad |= vg_group_bounds(&s, n, reps);
 
+done:
     for (int v = 0; v < KMAX; v++)
         free(bits[v]), free(bits2[v]), free(fil[v]);
     free(masks), free(masks2), free(c3), free(h3), free(gc), free(gh);

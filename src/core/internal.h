@@ -104,6 +104,21 @@ static inline int satc_kind_col(const satc_frustum *f)
  * other data (instances). */
 int satc_batch_streams(const satc_batch *b, const satc_vec3s *v[5], const satc_floats **f);
 
+/* Three-vectors in double, for the geometry done in double (exact
+ * mode's second stage, the queries, the matrix frusta): one definition,
+ * so every caller rounds the same sums in the same order. */
+static inline double satc_dot3_d(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline double satc_norm1_d(const double a[3]) { return fabs(a[0]) + fabs(a[1]) + fabs(a[2]); }
+static inline void satc_cross3_d(const double a[3], const double b[3], double o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 /* Element i of a vec3 stream (its byte stride applied). */
 static inline void satc_vec3s_get(const satc_vec3s *v, size_t i, float out[3])
 {

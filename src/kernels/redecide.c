@@ -34,16 +34,6 @@
  * volume by less than 2^-126 per component (satc.h); 2^-110 covers it. */
 #define TINY_D 0x1p-110
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double norm1(const double a[3]) { return fabs(a[0]) + fabs(a[1]) + fabs(a[2]); }
-
-static void cross3(const double a[3], const double b[3], double o[3])
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* A convex polytope in frame coordinates: vertices, face normals, edge
  * directions (for boxes) and edges as vertex pairs (for spheres). */
 typedef struct poly {
@@ -82,17 +72,17 @@ static int load(const satc_frustum *f, const satc_batch *b, size_t i, vol *v)
     for (int k = 0; k < 3; k++)
         w[k] = d.c[k] - (double)f->origin[k];
     to_frame(f, w, v->p);
-    double q = norm1(v->p) + norm1(w) + d.cmag + (fabs(f->origin[0]) + fabs(f->origin[1]) +
+    double q = satc_norm1_d(v->p) + satc_norm1_d(w) + d.cmag + (fabs(f->origin[0]) + fabs(f->origin[1]) +
                                                   fabs(f->origin[2]));
     double sh = 0;
     for (int j = 0; j < 3; j++) {
         to_frame(f, d.H[j], v->H[j]);
-        q += norm1(v->H[j]) + norm1(d.H[j]);
-        sh += norm1(v->H[j]);
+        q += satc_norm1_d(v->H[j]) + satc_norm1_d(d.H[j]);
+        sh += satc_norm1_d(v->H[j]);
     }
     /* S as the loaders define it, with room for their rounding (an
      * instance's local-offset term is below cmag). */
-    v->reach = (norm1(v->p) + sh) * (1 + 0x1p-16);
+    v->reach = (satc_norm1_d(v->p) + sh) * (1 + 0x1p-16);
     /* The frame rows are orthonormal only within SATC_FRAME_TOLERANCE:
      * dev >= ||F F^T - I|| (a sum of entries bounds the spectral norm). A
      * sphere maps to an ellipsoid of radius at most r (1 + dev) in frame
@@ -191,21 +181,21 @@ static void finish(poly *P)
 {
     P->vmax = 0;
     for (int m = 0; m < P->nv; m++)
-        P->vmax = fmax(P->vmax, norm1(P->v[m]));
+        P->vmax = fmax(P->vmax, satc_norm1_d(P->v[m]));
 }
 
 /* Separating gap of the box along M, less its tolerance: > 0 separates.
  * tol_t here is the whole per-unit-|M|_1 keep term (keep_tol). */
 static double box_gap(const poly *P, const vol *v, const double M[3], double tol_t)
 {
-    double a = norm1(M);
+    double a = satc_norm1_d(M);
     if (!(a > 0))
         return -1;
-    double d = dot3(M, v->p);
-    double r = fabs(dot3(M, v->H[0])) + fabs(dot3(M, v->H[1])) + fabs(dot3(M, v->H[2]));
+    double d = satc_dot3_d(M, v->p);
+    double r = fabs(satc_dot3_d(M, v->H[0])) + fabs(satc_dot3_d(M, v->H[1])) + fabs(satc_dot3_d(M, v->H[2]));
     double lo = INFINITY, hi = -INFINITY;
     for (int m = 0; m < P->nv; m++) {
-        double s = dot3(M, P->v[m]);
+        double s = satc_dot3_d(M, P->v[m]);
         lo = s < lo ? s : lo;
         hi = s > hi ? s : hi;
     }
@@ -217,9 +207,9 @@ static double box_gap(const poly *P, const vol *v, const double M[3], double tol
 static int box_separated(const poly *P, const vol *v, double tol_t)
 {
     double N[3][3];
-    cross3(v->H[1], v->H[2], N[0]);
-    cross3(v->H[2], v->H[0], N[1]);
-    cross3(v->H[0], v->H[1], N[2]);
+    satc_cross3_d(v->H[1], v->H[2], N[0]);
+    satc_cross3_d(v->H[2], v->H[0], N[1]);
+    satc_cross3_d(v->H[0], v->H[1], N[2]);
     for (int j = 0; j < P->nn; j++)
         if (box_gap(P, v, P->nrm[j], tol_t) > 0)
             return 1;
@@ -229,7 +219,7 @@ static int box_separated(const poly *P, const vol *v, double tol_t)
     for (int e = 0; e < P->ne; e++) {
         for (int j = 0; j < 3; j++) {
             double M[3];
-            cross3(P->edir[e], v->H[j], M);
+            satc_cross3_d(P->edir[e], v->H[j], M);
             if (box_gap(P, v, M, tol_t) > 0)
                 return 1;
         }
@@ -239,7 +229,7 @@ static int box_separated(const poly *P, const vol *v, double tol_t)
     for (int j = 0; j < 3; j++) {
         for (int l = 0; l < 3; l++) {
             double M[3];
-            cross3(N[j], v->H[l], M);
+            satc_cross3_d(N[j], v->H[l], M);
             if (box_gap(P, v, M, tol_t) > 0)
                 return 1;
         }
@@ -251,17 +241,17 @@ static int box_separated(const poly *P, const vol *v, double tol_t)
  * radius and tolerance: > 0 separates. */
 static double sphere_gap(const poly *P, const vol *v, const double u[3], double tol_t)
 {
-    double a = norm1(u);
+    double a = satc_norm1_d(u);
     if (!(a > 0))
         return -1;
     double hi = -INFINITY;
     for (int m = 0; m < P->nv; m++) {
-        double s = dot3(u, P->v[m]);
+        double s = satc_dot3_d(u, P->v[m]);
         hi = s > hi ? s : hi;
     }
-    double len = sqrt(dot3(u, u)) * (1 + SATC_REDECIDE_REL);
-    double T = a * (SATC_REDECIDE_REL * (norm1(v->p) + P->vmax + v->r) + TINY_D);
-    return (dot3(u, v->p) - hi) - (v->r + tol_t) * len - T;
+    double len = sqrt(satc_dot3_d(u, u)) * (1 + SATC_REDECIDE_REL);
+    double T = a * (SATC_REDECIDE_REL * (satc_norm1_d(v->p) + P->vmax + v->r) + TINY_D);
+    return (satc_dot3_d(u, v->p) - hi) - (v->r + tol_t) * len - T;
 }
 
 static int sphere_separated(const poly *P, const vol *v, double tol_t)
@@ -282,10 +272,10 @@ static int sphere_separated(const poly *P, const vol *v, double tol_t)
         const double *a = P->v[P->edge[e][0]], *b = P->v[P->edge[e][1]];
         double t[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
         double w[3] = {v->p[0] - a[0], v->p[1] - a[1], v->p[2] - a[2]};
-        double tt = dot3(t, t);
+        double tt = satc_dot3_d(t, t);
         if (!(tt > 0))
             continue;
-        double s = dot3(w, t) / tt, u[3];
+        double s = satc_dot3_d(w, t) / tt, u[3];
         for (int k = 0; k < 3; k++)
             u[k] = w[k] - s * t[k];
         if (sphere_gap(P, v, u, tol_t) > 0)

@@ -36,28 +36,17 @@
 /* Vectors in double                                                    */
 /* ------------------------------------------------------------------ */
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static double norm1(const double a[3]) { return fabs(a[0]) + fabs(a[1]) + fabs(a[2]); }
-
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* Half width of the volume along N: sum_k |N.H_k| (its support). */
 static double support(const double N[3], const double H[3][3])
 {
-    return fabs(dot3(N, H[0])) + fabs(dot3(N, H[1])) + fabs(dot3(N, H[2]));
+    return fabs(satc_dot3_d(N, H[0])) + fabs(satc_dot3_d(N, H[1])) + fabs(satc_dot3_d(N, H[2]));
 }
 
 int satc_vol_finite(const satc_vol_d *v)
 {
     double s = v->cmag + v->r;
     for (int j = 0; j < 3; j++)
-        s += v->c[j] + norm1(v->H[j]);
+        s += v->c[j] + satc_norm1_d(v->H[j]);
     return isfinite(s);
 }
 
@@ -72,20 +61,20 @@ static int slab_normals(const double H[3][3], double N[27][3])
 {
     int n = 0;
     double F[3][3];
-    cross3(H[1], H[2], F[0]);
-    cross3(H[2], H[0], F[1]);
-    cross3(H[0], H[1], F[2]);
+    satc_cross3_d(H[1], H[2], F[0]);
+    satc_cross3_d(H[2], H[0], F[1]);
+    satc_cross3_d(H[0], H[1], F[2]);
     for (int j = 0; j < 3; j++)
         memcpy(N[n++], F[j], sizeof N[0]);
     for (int j = 0; j < 3; j++)
         for (int l = 0; l < 3; l++)
-            cross3(F[j], H[l], N[n++]);
+            satc_cross3_d(F[j], H[l], N[n++]);
     for (int j = 0; j < 3; j++) {
         memcpy(N[n++], H[j], sizeof N[0]);
         for (int m = 0; m < 3; m++) {
             double e[3] = {0, 0, 0};
             e[m] = 1;
-            cross3(e, H[j], N[n++]);
+            satc_cross3_d(e, H[j], N[n++]);
         }
     }
     for (int m = 0; m < 3; m++) {
@@ -94,7 +83,7 @@ static int slab_normals(const double H[3][3], double N[27][3])
     }
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        if (norm1(N[i]) > 0)
+        if (satc_norm1_d(N[i]) > 0)
             memcpy(N[kept++], N[i], sizeof N[0]);
     }
     return kept;
@@ -134,13 +123,13 @@ static void closest_point(const double H[3][3], const double w[3], double best_s
         }
         if (nf == 1) {
             const double *a = H[freej[0]];
-            double g = dot3(a, a);
+            double g = satc_dot3_d(a, a);
             if (!(g > 0))
                 continue;
-            s[freej[0]] = dot3(a, r) / g;
+            s[freej[0]] = satc_dot3_d(a, r) / g;
         } else if (nf == 2) {
             const double *a = H[freej[0]], *b = H[freej[1]];
-            double aa = dot3(a, a), ab = dot3(a, b), bb = dot3(b, b), ar = dot3(a, r), br = dot3(b, r);
+            double aa = satc_dot3_d(a, a), ab = satc_dot3_d(a, b), bb = satc_dot3_d(b, b), ar = satc_dot3_d(a, r), br = satc_dot3_d(b, r);
             double det = aa * bb - ab * ab;
             if (!(det > 0))
                 continue;
@@ -148,14 +137,14 @@ static void closest_point(const double H[3][3], const double w[3], double best_s
             s[freej[1]] = (aa * br - ab * ar) / det;
         } else if (nf == 3) {
             double X[3][3];
-            cross3(H[1], H[2], X[0]);
-            cross3(H[2], H[0], X[1]);
-            cross3(H[0], H[1], X[2]);
-            double det = dot3(H[0], X[0]);
+            satc_cross3_d(H[1], H[2], X[0]);
+            satc_cross3_d(H[2], H[0], X[1]);
+            satc_cross3_d(H[0], H[1], X[2]);
+            double det = satc_dot3_d(H[0], X[0]);
             if (det == 0 || !isfinite(det))
                 continue;
             for (int j = 0; j < 3; j++)
-                s[j] = dot3(w, X[j]) / det;
+                s[j] = satc_dot3_d(w, X[j]) / det;
         }
         int inside = 1;
         for (int j = 0; j < 3; j++) {
@@ -168,7 +157,7 @@ static void closest_point(const double H[3][3], const double w[3], double best_s
         double m[3], d2;
         for (int k = 0; k < 3; k++)
             m[k] = w[k] - s[0] * H[0][k] - s[1] * H[1][k] - s[2] * H[2][k];
-        d2 = dot3(m, m);
+        d2 = satc_dot3_d(m, m);
         if (d2 < best) {
             best = d2;
             memcpy(best_s, s, sizeof s);
@@ -180,10 +169,10 @@ static void closest_point(const double H[3][3], const double w[3], double best_s
  * N (either sign): |N.w| - support, over |N|. */
 static double lower_bound(const double N[3], const double w[3], const double H[3][3])
 {
-    double n2 = sqrt(dot3(N, N));
+    double n2 = sqrt(satc_dot3_d(N, N));
     if (!(n2 > 0))
         return 0;
-    return (fabs(dot3(N, w)) - support(N, H)) / n2;
+    return (fabs(satc_dot3_d(N, w)) - support(N, H)) / n2;
 }
 
 /* Sphere (center p, |p|_1 = pmag, radius r) against volume v: touching
@@ -195,22 +184,22 @@ int satc_sphere_vol_test(const double p[3], double pmag, double r, const satc_vo
     double w[3];
     for (int k = 0; k < 3; k++)
         w[k] = p[k] - v->c[k];
-    double lam = pmag + v->cmag + norm1(w) + r;
+    double lam = pmag + v->cmag + satc_norm1_d(w) + r;
     if (v->sphere) {
         lam += 2 * v->r;
-        double tol = SATC_QUERY_TOLERANCE * lam, dist = sqrt(dot3(w, w));
+        double tol = SATC_QUERY_TOLERANCE * lam, dist = sqrt(satc_dot3_d(w, w));
         *inside = dist + v->r <= r - tol;
         return dist <= r + v->r + tol;
     }
     for (int j = 0; j < 3; j++)
-        lam += norm1(v->H[j]);
+        lam += satc_norm1_d(v->H[j]);
     double tol = SATC_QUERY_TOLERANCE * lam, reach = r + tol;
     *inside = 0;
     /* The volume's center within reach: a hit at once. Else the face
      * normals: a box well apart along one is a miss at once. */
     double F[3];
-    for (int j = 0; j < 3 && dot3(w, w) > reach * reach; j++) {
-        cross3(v->H[(j + 1) % 3], v->H[(j + 2) % 3], F);
+    for (int j = 0; j < 3 && satc_dot3_d(w, w) > reach * reach; j++) {
+        satc_cross3_d(v->H[(j + 1) % 3], v->H[(j + 2) % 3], F);
         if (lower_bound(F, w, v->H) > reach)
             return 0;
     }
@@ -221,17 +210,17 @@ int satc_sphere_vol_test(const double p[3], double pmag, double r, const satc_vo
      * takes the active-set solver. */
     double s[3], m[3];
     for (int j = 0; j < 3; j++) {
-        double g = dot3(v->H[j], v->H[j]), x = g > 0 ? dot3(w, v->H[j]) / g : 0;
+        double g = satc_dot3_d(v->H[j], v->H[j]), x = g > 0 ? satc_dot3_d(w, v->H[j]) / g : 0;
         s[j] = x < -1.0 ? -1.0 : x > 1.0 ? 1.0 : x;
     }
-    for (int pass = 0; pass < 2 && dot3(w, w) > reach * reach; pass++) {
+    for (int pass = 0; pass < 2 && satc_dot3_d(w, w) > reach * reach; pass++) {
         if (pass)
             closest_point(v->H, w, s);
         for (int k = 0; k < 3; k++)
             m[k] = w[k] - s[0] * v->H[0][k] - s[1] * v->H[1][k] - s[2] * v->H[2][k];
         if (lower_bound(m, w, v->H) > reach)
             return 0;
-        if (dot3(m, m) <= reach * reach)
+        if (satc_dot3_d(m, m) <= reach * reach)
             break;
     }
     /* Inside: every vertex within r - tol of the center. */
@@ -243,7 +232,7 @@ int satc_sphere_vol_test(const double p[3], double pmag, double r, const satc_vo
             for (int k = 0; k < 3; k++)
                 q[k] = w[k] - ((vtx & 1) ? 1 : -1) * v->H[0][k] - ((vtx & 2) ? 1 : -1) * v->H[1][k] -
                        ((vtx & 4) ? 1 : -1) * v->H[2][k];
-            in = dot3(q, q) <= lim;
+            in = satc_dot3_d(q, q) <= lim;
         }
         *inside = in;
     }
@@ -263,18 +252,18 @@ int satc_sphere_vol_test(const double p[3], double pmag, double r, const satc_vo
 int satc_ray_vol_test(const double o[3], double omag, const double d[3], double T,
                       const satc_vol_d *v, double *tin)
 {
-    double w0[3], w[3], A = dot3(d, d), tf = 0;
+    double w0[3], w[3], A = satc_dot3_d(d, d), tf = 0;
     for (int k = 0; k < 3; k++)
         w0[k] = o[k] - v->c[k];
     if (A > 0)
-        tf = -dot3(w0, d) / A;
+        tf = -satc_dot3_d(w0, d) / A;
     for (int k = 0; k < 3; k++)
         w[k] = w0[k] + tf * d[k];
-    double lam = omag + v->cmag + norm1(w0) + fabs(tf) * norm1(d) + norm1(w);
+    double lam = omag + v->cmag + satc_norm1_d(w0) + fabs(tf) * satc_norm1_d(d) + satc_norm1_d(w);
     double lo = -tf, hi = T - tf; /* t - tf */
     if (v->sphere) {
         double R = v->r + SATC_QUERY_TOLERANCE * (lam + 2 * v->r);
-        double h2 = dot3(w, w);
+        double h2 = satc_dot3_d(w, w);
         if (!(h2 <= R * R))
             return 0;
         if (A > 0) {
@@ -285,11 +274,11 @@ int satc_ray_vol_test(const double o[3], double omag, const double d[3], double 
     } else {
         double N[27][3];
         for (int j = 0; j < 3; j++)
-            lam += norm1(v->H[j]);
+            lam += satc_norm1_d(v->H[j]);
         int n = slab_normals(v->H, N);
         for (int i = 0; i < n && lo <= hi; i++) {
-            double a = dot3(N[i], w), b = dot3(N[i], d);
-            double R = support(N[i], v->H) + SATC_QUERY_TOLERANCE * norm1(N[i]) * lam;
+            double a = satc_dot3_d(N[i], w), b = satc_dot3_d(N[i], d);
+            double R = support(N[i], v->H) + SATC_QUERY_TOLERANCE * satc_norm1_d(N[i]) * lam;
             if (b == 0) {
                 if (!(fabs(a) <= R))
                     return 0;

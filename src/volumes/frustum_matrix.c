@@ -62,20 +62,12 @@
 /* 2^-48: both of two independent directions at float resolution (2^-24). */
 #define SINGULAR_REL 3.552713678800501e-15
 
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double len3(const double *a) { return sqrt(dot3(a, a)); }
-
-static void cross3(const double *a, const double *b, double *o)
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
+static double len3(const double *a) { return sqrt(satc_dot3_d(a, a)); }
 
 /* a minus its component along the unit vector d. */
 static void across(const double *a, const double *d, double *o)
 {
-    double k = dot3(a, d);
+    double k = satc_dot3_d(a, d);
     for (int i = 0; i < 3; i++)
         o[i] = a[i] - k * d[i];
 }
@@ -85,10 +77,10 @@ static void across(const double *a, const double *d, double *o)
 static int inverse3(const double *a, const double *b, const double *c, double inv[3][3])
 {
     double bc[3], ca[3], ab[3];
-    cross3(b, c, bc);
-    cross3(c, a, ca);
-    cross3(a, b, ab);
-    double det = dot3(a, bc);
+    satc_cross3_d(b, c, bc);
+    satc_cross3_d(c, a, ca);
+    satc_cross3_d(a, b, ab);
+    double det = satc_dot3_d(a, bc);
     double scale = len3(a) * len3(b) * len3(c);
     if (!(fabs(det) > SINGULAR_REL * scale))
         return 0;
@@ -134,7 +126,7 @@ typedef struct recovered {
 /* Widens [lo, hi] of frame coordinates to hold q. */
 static void take_corner(recovered *r, const double *q, double *tmin, double *tmax)
 {
-    double l = dot3(r->L, q), u = dot3(r->U, q), t = dot3(r->D, q);
+    double l = satc_dot3_d(r->L, q), u = satc_dot3_d(r->U, q), t = satc_dot3_d(r->D, q);
     r->l0 = l < r->l0 ? l : r->l0;
     r->l1 = l > r->l1 ? l : r->l1;
     r->u0 = u < r->u0 ? u : r->u0;
@@ -180,10 +172,10 @@ static satc_status perspective(double r[4][4], unsigned conv, recovered *o)
         return SATC_ERR_MATRIX;
     for (int i = 0; i < 3; i++)
         o->U[i] = yx[i] / yl;
-    cross3(o->U, o->D, o->L);
+    satc_cross3_d(o->U, o->D, o->L);
     /* Shear: the angle between x and y across D, against what rounding of
      * either row can explain. */
-    double c = fabs(dot3(xx, o->U)) / xl;
+    double c = fabs(satc_dot3_d(xx, o->U)) / xl;
     if (!(c <= tol * (len3(r[0]) / xl + len3(r[1]) / yl)))
         return SATC_ERR_MATRIX;
 
@@ -196,8 +188,8 @@ static satc_status perspective(double r[4][4], unsigned conv, recovered *o)
     double zn, zf;
     depth_ends(conv, &zn, &zf);
     double sn = (conv & SATC_DEPTH_REVERSED) ? -1.0 : 1.0;
-    double zE = dot3(r[2], o->E) + r[2][3], wE = dot3(r[3], o->E) + r[3][3];
-    double zD = dot3(r[2], o->D); /* w.D = 1 */
+    double zE = satc_dot3_d(r[2], o->E) + r[2][3], wE = satc_dot3_d(r[3], o->E) + r[3][3];
+    double zD = satc_dot3_d(r[2], o->D); /* w.D = 1 */
     /* Near: sn (z - zn w) >= 0; crosses the axis at t = -h(E) / h'(D). */
     double an = sn * (zD - zn), hn = sn * (zE - zn * wE);
     if (!(fabs(an) > tol * (zlen + fabs(zn))))
@@ -246,7 +238,7 @@ static satc_status orthographic(double r[4][4], unsigned conv, recovered *o)
     double len[3] = {len3(r[0]), len3(r[1]), len3(r[2])};
     for (int i = 0; i < 3; i++) {
         int j = (i + 1) % 3;
-        if (!(fabs(dot3(r[i], r[j])) <= tol * len[i] * len[j]))
+        if (!(fabs(satc_dot3_d(r[i], r[j])) <= tol * len[i] * len[j]))
             return SATC_ERR_MATRIX; /* sheared or oblique */
     }
     double zn, zf;
@@ -261,7 +253,7 @@ static satc_status orthographic(double r[4][4], unsigned conv, recovered *o)
         return SATC_ERR_MATRIX;
     for (int i = 0; i < 3; i++)
         o->U[i] = yx[i] / yl;
-    cross3(o->U, o->D, o->L);
+    satc_cross3_d(o->U, o->D, o->L);
     double rhs[3] = {-r[0][3], -r[1][3], zn - r[2][3]};
     apply3(inv, rhs, o->E);
 

@@ -127,10 +127,10 @@ MUTATIONS = [
         "if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||", "if (")]),
     # Sphere and ray queries (issue 12): the refinement in double.
     ("ray_slab_tol", "queries", [("src/passes/query_geom.c",
-        "double R = support(N[i], v->H) + SATC_QUERY_TOLERANCE * norm1(N[i]) * lam;",
+        "double R = support(N[i], v->H) + SATC_QUERY_TOLERANCE * satc_norm1_d(N[i]) * lam;",
         "double R = support(N[i], v->H);")]),
     ("ray_faces_only", "queries", [("src/passes/query_geom.c",
-        "if (norm1(N[i]) > 0)", "if (norm1(N[i]) > 0 && i < 3)")]),
+        "if (satc_norm1_d(N[i]) > 0)", "if (satc_norm1_d(N[i]) > 0 && i < 3)")]),
     ("sphere_no_closest_plane", "queries", [("src/passes/query_geom.c",
         "if (lower_bound(m, w, v->H) > reach)", "if (0)")]),
     ("nearest_tie_last", "queries", [("src/passes/queries.c",

@@ -74,9 +74,17 @@ static satc_status read_view(satc_frustum *f)
         return satc_frustum_from_camera(f, &c);
     }
     case 4: {
+        /* Read every plane the stream holds, keep at most the array's
+         * SATC_MAX_PLANES + 1 (more than satc takes, so a count over the
+         * limit still reaches satc and gets its status). */
         uint32_t n = rd_u32();
-        float pl[16][4];
-        rd_floats(&pl[0][0], 4 * (size_t)n);
+        float pl[SATC_MAX_PLANES + 1][4];
+        for (uint32_t i = 0; i < n; i++) {
+            float t[4];
+            rd_floats(t, 4);
+            if (i <= SATC_MAX_PLANES)
+                memcpy(pl[i], t, sizeof t);
+        }
         return satc_frustum_from_planes(f, (const float(*)[4])pl, n, rd_f32());
     }
     case 5: {

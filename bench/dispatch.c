@@ -6,7 +6,7 @@
  * native path, round-robin; per row the default path's time over the
  * fastest one's. Figures are information only; goal lines (`PASS
  * [dispatch]` / `MISS [dispatch]`: the default path within 5 % of the
- * fastest) print only with --goals.
+ * fastest) print only with the goals switch (goals.h).
  *
  *   satc_bench_dispatch [--quick] [--goals] [--reps N] [--only bench|views|queries]
  */
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "goals.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -66,7 +67,7 @@ static void run_on_path(void *p)
 
 #define NPATHS 6
 
-int dispatch_time(const drows *rs, int from, int reps, int goals)
+int dispatch_time(const drows *rs, int from, int reps)
 {
     unsigned paths[NPATHS], np = 0;
     for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1)
@@ -81,7 +82,10 @@ int dispatch_time(const drows *rs, int from, int reps, int goals)
     for (unsigned p = 0; p < np; p++)
         printf(" %8s", satc_isa_name((satc_isa)paths[p]));
     printf("  %-8s %s\n", "fastest", "default/fastest (medians; minima)");
-    static char lines[DROW_MAX][200];
+    static struct {
+        int pass;
+        char text[200];
+    } lines[DROW_MAX];
     int nl = 0;
     for (int i = from; i < rs->n; i++) {
         const drow *r = &rs->r[i];
@@ -111,16 +115,17 @@ int dispatch_time(const drows *rs, int from, int reps, int goals)
         slow += !pass;
         if (ratio > worst)
             worst = ratio, worst_row = r->name;
-        snprintf(lines[nl++], sizeof lines[0],
-                 "%s [dispatch] %-52s default path within 5 %% of the fastest: %.2f x %s (minima %.2f x)",
-                 pass ? "PASS" : "MISS", r->name, ratio, satc_isa_name((satc_isa)paths[best - 1]), rmin);
+        lines[nl].pass = pass;
+        snprintf(lines[nl++].text, sizeof lines[0].text,
+                 "%-52s default path within 5 %% of the fastest: %.2f x %s (minima %.2f x)", r->name, ratio,
+                 satc_isa_name((satc_isa)paths[best - 1]), rmin);
     }
     use_path(0);
     printf("(worst: %s, %.2f x; %d of %d rows more than 5 %% over the fastest path)\n", worst_row, worst, slow,
            rs->n - from);
-    if (goals)
-        for (int i = 0; i < nl; i++)
-            printf("%s\n", lines[i]);
+    bench_goals_heading("dispatch");
+    for (int i = 0; i < nl; i++)
+        bench_goal(lines[i].pass, "dispatch", "%s", lines[i].text);
     return slow;
 }
 
@@ -162,13 +167,12 @@ static double loadavg(void)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, goals = 0, reps = 0;
+    int quick = 0, reps = 0;
     const char *only = NULL;
+    bench_goals_init(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
-        else if (!strcmp(argv[i], "--goals"))
-            goals = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
@@ -197,11 +201,13 @@ int main(int argc, char **argv)
         int from = rs.n;
         printf("\n== the rows of satc_bench%s%s ==\n", p ? "_" : "", p ? prog[p] : "");
         build[p](&rs, large);
-        slow += dispatch_time(&rs, from, reps, goals);
+        slow += dispatch_time(&rs, from, reps);
         dispatch_rows_free();
     }
     printf("\nload average (1 min) at end %.2f; %d rows with the default path more than 5 %% over the fastest\n",
            loadavg(), slow);
+    if (!bench_goals_on())
+        bench_goals_hint();
     bench_scrub_free();
     return 0;
 }

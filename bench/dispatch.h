@@ -33,9 +33,10 @@ void drow_add(drows *rs, bench_fn fn, void *ctx, size_t n, int cached, const cha
 
 /* Times rows [from, rs->n) on the default path and every native path
  * (round-robin, reps samples each) and prints them; the goal lines,
- * `PASS [dispatch]` / `MISS [dispatch]`, only with goals. Returns the
- * number of rows whose default path is more than 5 % over the fastest. */
-int dispatch_time(const drows *rs, int from, int reps, int goals);
+ * `PASS [dispatch]` / `MISS [dispatch]`, when the goals switch is on.
+ * Returns the number of rows whose default path is more than 5 % over
+ * the fastest. */
+int dispatch_time(const drows *rs, int from, int reps);
 
 /* Row builders (dispatch_rows.c): each adds its program's main rows and
  * keeps what they read until dispatch_rows_free. large: the size of

@@ -56,6 +56,9 @@ void bench_scrub_init(void);
 void bench_scrub_free(void);
 size_t bench_scrub_bytes(void);
 
+/* --verbose: progress lines on stderr. */
+extern int bench_verbose;
+
 /* Sink that keeps reductions alive. */
 extern volatile uint32_t bench_sink;
 
@@ -247,7 +250,7 @@ typedef struct bench_base {
     size_t fn_true;    /* of fn, boxes the double-precision oracle says meet the frustum */
 } bench_base;
 
-/* The engine frame (issue 9 §4, forms.c): the city in every box form. */
+/* The engine frame (forms.c): the city in every box form. */
 enum { FR_INST, FR_AABB3, FR_AABB24, FR_MINMAX, FR_HALFAX, FR_SPHERE, FR_OBB, FR_FORMS };
 /* today's way, Filament end to end, Filament's six-plane pass alone on the
  * stored float3 arrays, Bevy; each peer in its AVX2 build (or the base
@@ -337,7 +340,7 @@ const char *bench_path_name(int path);
 const char *bench_size_label(size_t n); /* "4096", "1M" */
 extern const char *const bench_scene_names[BENCH_SCENES];
 
-/* The issue's targets, evaluated (information only). */
+/* The project's goals, evaluated (printed with --goals only; goals.h). */
 typedef struct bench_target {
     char what[112];   /* the target in words */
     char figure[64];  /* the measured figure */
@@ -346,11 +349,19 @@ typedef struct bench_target {
     int avail;        /* 0: not measured */
     int pass;
     const char *tag;  /* the printed tag when not the table's own (e.g. "speed") */
+    double bound;     /* > 0: the best value any code reaches here, measured in the same run
+                         (value >= bound when le, <= bound otherwise) */
+    int le;           /* the goal is value <= limit (else value >= limit) */
 } bench_target;
+
+/* Prints one target as a goal line (goals.h; nothing when goals are off):
+ * PASS/MISS, or BOUND with the figure and the bound when `bound` shows
+ * the limit out of reach; targets not measured here are left out. */
+void bench_target_print(const bench_target *t, const char *tag);
 
 #define BENCH_MAX_TARGETS 40
 int bench_targets(const bench_results *r, bench_target *t);
-/* The engine frame's targets (issue 9), printed PASS/MISS [forms]. */
+/* The engine frame's goals, printed PASS/MISS [forms] with --goals. */
 #define FRAME_MAX_TARGETS 28
 int frame_targets(const bench_results *r, bench_target *t);
 /* Runs the engine frame on the city scene of size index z (forms.c). */
@@ -361,10 +372,13 @@ void bench_frame_report(const bench_results *r);
  * targets and returns 1 when the scalar path's output differs. */
 void bench_scalar_run(const bench_results *R, const scn_scene *sc, int z);
 int bench_scalar_report(void);
+void bench_scalar_goals(void);
 void bench_frame_targets_print(const bench_results *r);
 /* Nonzero when some output differed from the scalar path's (a bug). */
 int bench_any_mismatch(const bench_results *r);
 
+/* The ten-second summary printed before the tables (summary.c). */
+void bench_summary(const bench_results *r);
 void bench_report(const bench_results *r);
 void bench_report_targets(const bench_results *r);
 int bench_write_json(const bench_results *r, const char *path);

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 #if defined(SATC_BENCH_HAVE_CGLM)
 #include <cglm/cglm.h>

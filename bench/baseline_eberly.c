@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 /* Frustum interval on M from n M.D and p = l |M.L| + mu |M.U|:
  * each end is scaled by f/n where it lies on the far side of zero. */

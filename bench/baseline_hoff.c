@@ -15,7 +15,7 @@
  */
 #include <math.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 

@@ -21,7 +21,6 @@
 #define LARGE 1048576u
 
 static const scn_kind scene_kinds[BENCH_SCENES] = {SCN_CITY, SCN_UNIFORM, SCN_BOUNDARY};
-int bench_verbose;
 static const int mode_of[BENCH_MODES] = {SATC_CONSERVATIVE, SATC_EXACT, SATC_EXACT};
 
 /* ------------------------------------------------------------------ */

@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
+#include "forms.h"
+#include "oracle.h"
+#include "stream.h"
+#include "timing.h"
 
 typedef struct frame_data {
     size_t n;

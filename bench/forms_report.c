@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "forms.h"
 #include "goals.h"
+#include "report.h"
 
 static double pct(size_t a, size_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 

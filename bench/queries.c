@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 #include "goals.h"
+#include "stream.h"
+#include "timing.h"
 
 /* ------------------------------------------------------------------ */
 /* The seeds, one box per call, in float                                */

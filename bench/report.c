@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "goals.h"
+#include "report.h"
 
 const char *const bench_scene_names[BENCH_SCENES] = {"city", "uniform", "boundary"};
 

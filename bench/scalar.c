@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 #include "goals.h"
+#include "scalar.h"
+#include "stream.h"
+#include "timing.h"
 #include "core/internal.h"
 
 enum { SJ_SCALAR, SJ_REF = 3, SJ_MM = 6, SJ_C3, SJ_EBERLY, SJ_CGLM, SJ_COUNT };

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "forms.h"
+#include "report.h"
 
 static double pct(size_t a, size_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 

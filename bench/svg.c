@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "forms.h"
+#include "report.h"
 
 #define W 1400.0
 #define PANEL_H 350.0

@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 #include "goals.h"
+#include "stream.h"
+#include "timing.h"
 
 int vg_group_bounds(const scn_scene *s, size_t n, int reps); /* views_groups.c */
 void vp_floor(const satc_frustum *views, int k, const satc_batch *flat, size_t n, size_t gsize,

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 #include "goals.h"
+#include "stream.h"
+#include "timing.h"
 
 int vg_group_bounds(const scn_scene *s, size_t n, int reps);
 

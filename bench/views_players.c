@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
+#include "stream.h"
+#include "timing.h"
 
 typedef struct pair {
     uint32_t g;

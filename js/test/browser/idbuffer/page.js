@@ -84,10 +84,15 @@ function compare(t, which = 'frustum') {
   placeCamera(camera, t);
   const a = idsOf(full.scene, pixels[0]);
   const c = culled[which];
+  const one = new Uint8Array(4);
   const t0 = performance.now();
   const drawn = c.culler?.update(camera) ?? N;
   const cullMs = performance.now() - t0;
   const stats = c.culler?.occlusion ?? null;
+  // the frame's time: cull, render and wait for the GPU (a one-pixel readback)
+  renderer.render(c.scene, camera);
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one);
+  const frameMs = performance.now() - t0;
   const b = idsOf(c.scene, pixels[1]);
   let seen = 0, missing = 0, extra = 0, diff = 0;
   const missingIds = [];
@@ -98,7 +103,7 @@ function compare(t, which = 'frustum') {
   }
   const pa = pixels[0], pb = pixels[1];
   for (let p = 0; p < 4 * W * H; p += 4) if (pa[p] !== pb[p] || pa[p + 1] !== pb[p + 1] || pa[p + 2] !== pb[p + 2]) diff++;
-  return { t, drawn, seen, missing, extra, diffPixels: diff, missingIds, cullMs, stats };
+  return { t, drawn, seen, missing, extra, diffPixels: diff, missingIds, cullMs, frameMs, stats };
 }
 
 Object.assign(window, { idbuf: { compare, satc, N, W, H, culled, camera, ready: true } });

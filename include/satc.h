@@ -1098,6 +1098,57 @@ SATC_API satc_status satc_query_ray_isa(satc_isa isa, const float origin[3], con
                                         size_t count, satc_mode mode, satc_results *out, float *t,
                                         size_t *nearest);
 
+/* ------------------------------------------------------------------ */
+/* Occluder rasterizer: types                                           */
+/* ------------------------------------------------------------------ */
+
+/** Rasterizer flags (satc_raster_options.flags). */
+/** Triangles: skip back faces (for closed meshes: their front faces hide
+ * everything the back faces would). Faster, never less safe; without it
+ * every triangle is drawn from both sides. */
+#define SATC_RASTER_CULL_BACK 1u
+/** Triangles: front faces wind clockwise seen from outside (default:
+ * counter-clockwise, the outward normal (v1 - v0) x (v2 - v0)). */
+#define SATC_RASTER_FRONT_CW 2u
+
+/**
+ * Options of the occluder rasterizer; a NULL pointer means all defaults
+ * (every field 0).
+ */
+typedef struct satc_raster_options {
+    unsigned flags;   /**< SATC_RASTER_* bits */
+    /** Occluders whose screen rectangle (the bounding rectangle of their
+     * part beyond the near plane, clipped to the view) spans fewer level-0
+     * texels than this are skipped: small occluders cover few whole
+     * texels and cost their setup. Per triangle for meshes, per volume for
+     * batches (per front face for a volume reaching the near plane).
+     * 0 draws everything; >= 0, finite. */
+    float min_texels;
+    /** Tile: only level-0 rows [row0, row1) are read or written, so threads
+     * can draw into disjoint row ranges of one pyramid at once. row1 = 0
+     * means the last row (the pyramid's height). */
+    uint32_t row0, row1;
+} satc_raster_options;
+
+/**
+ * An indexed triangle mesh read in place: triangle t has vertices
+ * indices[3t], indices[3t + 1], indices[3t + 2] (or 3t, 3t + 1, 3t + 2
+ * without indices); vertex k's position is the 3 floats at
+ * (const char *)positions + k * stride, in world units, or in model
+ * space mapped by `matrix` (x' = M x, the affine part of a matrix in one
+ * of satc_affine's layouts) when that is not NULL.
+ */
+typedef struct satc_mesh {
+    const float *positions; /**< vertex 0's x; y and z follow it */
+    size_t stride;          /**< bytes between vertices: >= 12, a multiple of 4 */
+    size_t vertex_count;    /**< vertices the indices may name */
+    const void *indices;    /**< uint16_t or uint32_t, 3 per triangle; NULL: none */
+    unsigned index_bits;    /**< 16 or 32 (ignored without indices) */
+    size_t triangle_count;
+    const float *matrix;    /**< NULL: world space */
+    satc_affine layout;     /**< the matrix's layout */
+} satc_mesh;
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,7 @@
  * (raster/setup.c) and filled by the chosen path (raster/fill.c and the
  * SIMD fills). Nothing is written before every check has passed. */
 #include "../core/volume_d.h"
+#include "../occlusion/occlusion.h"
 #include "raster.h"
 
 /* 1 / sqrt(3), lowered by 2^-20: a sphere's inscribed cube stays inside. */
@@ -138,4 +139,24 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
             fill(&p, level0, width);
     }
     return SATC_OK;
+}
+
+satc_status satc_pyramid_rasterize(satc_pyramid *p, const satc_batch *b, size_t first,
+                                   size_t count, const satc_raster_options *opt)
+{
+    satc_status st = satc_pyramid_check(p);
+    if (st != SATC_OK)
+        return st;
+    return satc_raster_batch_core(p->depth, p->width, p->height, &p->view, b, first, count, opt,
+                                  satc_raster_fill_for(satc_isa_active()));
+}
+
+satc_status satc_pyramid_rasterize_triangles(satc_pyramid *p, const satc_mesh *m,
+                                             const satc_raster_options *opt)
+{
+    satc_status st = satc_pyramid_check(p);
+    if (st != SATC_OK)
+        return st;
+    return satc_raster_mesh_core(p->depth, p->width, p->height, &p->view, m, opt,
+                                 satc_raster_fill_for(satc_isa_active()));
 }

@@ -734,6 +734,45 @@ static void case_bad(void)
     free(l), free(init);
 }
 
+/* The public entry points: the pyramid's level 0 gets the reference's
+ * bits on the active path, other levels are left to satc_pyramid_build,
+ * and a pyramid not set up gets SATC_ERR_PYRAMID with nothing written. */
+static void case_public(void)
+{
+    const double eye[3] = {0, 1.7, 0};
+    city(eye, 1.1, 128, 64, 60, 0);
+    size_t bytes = satc_pyramid_bytes(128, 64), n = 128 * 64;
+    float *store = malloc(bytes), *ref = malloc(n * 4);
+    satc_pyramid p;
+    check(satc_pyramid_init(&p, &S.f, 128, 64, store, bytes) == SATC_OK, "pyramid set up");
+    satc_batch b = box_batch(&S);
+    satc_mesh m = tri_mesh(&S);
+    init_level(ref, n, 0);
+    satc_raster_batch_core(ref, 128, 64, &S.f, &b, 0, S.nbox, NULL, satc_raster_fill_ref);
+    check(satc_pyramid_rasterize(&p, &b, 0, S.nbox, NULL) == SATC_OK, "satc_pyramid_rasterize: SATC_OK");
+    check(memcmp(p.depth, ref, n * 4) == 0, "satc_pyramid_rasterize writes the reference's bits");
+    int rest = 1;
+    for (size_t k = n; k < bytes / 4; k++)
+        rest &= isinf(store[k]) && store[k] > 0;
+    check(rest, "levels above 0 untouched until satc_pyramid_build");
+    check(satc_pyramid_rasterize_triangles(&p, &m, NULL) == SATC_OK,
+          "satc_pyramid_rasterize_triangles: SATC_OK (no triangles)");
+    satc_pyramid bad = p;
+    bad.width = 100;
+    float *copy = malloc(bytes);
+    memcpy(copy, store, bytes);
+    check(satc_pyramid_rasterize(&bad, &b, 0, S.nbox, NULL) == SATC_ERR_PYRAMID,
+          "a pyramid not set up: SATC_ERR_PYRAMID");
+    check(satc_pyramid_rasterize_triangles(&bad, &m, NULL) == SATC_ERR_PYRAMID,
+          "a pyramid not set up (triangles): SATC_ERR_PYRAMID");
+    check(satc_pyramid_rasterize(NULL, &b, 0, 1, NULL) == SATC_ERR_NULL, "pyramid NULL: SATC_ERR_NULL");
+    check(satc_pyramid_rasterize(&p, NULL, 0, 1, NULL) == SATC_ERR_NULL, "batch NULL: SATC_ERR_NULL");
+    check(satc_pyramid_rasterize(&p, &b, SIZE_MAX, 2, NULL) == SATC_ERR_RANGE,
+          "first + count overflows: SATC_ERR_RANGE");
+    check(memcmp(copy, store, bytes) == 0, "errors write nothing");
+    free(store), free(ref), free(copy);
+}
+
 int main(void)
 {
     g_quick = getenv("SATC_TEST_QUICK") != NULL;
@@ -751,6 +790,7 @@ int main(void)
     case_tiles();
     case_forms();
     case_bad();
+    case_public();
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -14,7 +14,7 @@
 #ifndef SATC_RASTER_FILL_H
 #define SATC_RASTER_FILL_H
 
-#include "../raster/raster.h"
+#include "raster_poly.h"
 
 /* W texels of one row from column i (lanes past the polygon's last
  * column computed but not stored). */

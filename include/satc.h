@@ -1357,7 +1357,7 @@ SATC_API satc_status satc_query_ray_isa(satc_isa isa, const float origin[3], con
 /* Occluder rasterizer: types                                           */
 /* ------------------------------------------------------------------ */
 
-/** Rasterizer flags (satc_raster_options.flags). */
+/* Rasterizer flags (satc_raster_options.flags). */
 /** Triangles: skip back faces (for closed meshes: their front faces hide
  * everything the back faces would). Faster, never less safe; without it
  * every triangle is drawn from both sides. */

@@ -247,7 +247,8 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
     }
     double W = rv->width, H = rv->height;
     double du = fmin(umax, W) - fmax(umin, 0), dv = fmin(vmax, H) - fmax(vmin, 0);
-    if (!(du > 0) || !(dv > 0))
+    /* narrower than a texel (less the projection's rounding): covers none */
+    if (!(du > 1 - P2(-30)) || !(dv > 1 - P2(-30)))
         return 0;
     /* one texel of slack for the rounding of the clip and projection */
     double i0 = fmax(floor(umin) - 1, 0), i1 = fmin(ceil(umax) + 1, W);
@@ -359,6 +360,21 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     mg m = {M, 4 * cerr + P2(-48) * M};
     if (!(M <= (double)SATC_MAX_MAGNITUDE))
         return 0;
+    double zmin = C[2] - fabs(Hq[0][2]) - fabs(Hq[1][2]) - fabs(Hq[2][2]);
+    int beyond = zmin - 4 * m.e >= rv->n;
+    double V[8][3];
+    satc_rpoly *p = &out[0];
+    if (beyond) {
+        /* Most boxes are small on screen: their vertices' rectangle decides
+         * before any face is looked at. */
+        for (int q = 0; q < 8; q++)
+            for (int k = 0; k < 3; k++)
+                V[q][k] = C[k] + (q & 1 ? -Hq[0][k] : Hq[0][k]) + (q & 2 ? -Hq[1][k] : Hq[1][k]) +
+                          (q & 4 ? -Hq[2][k] : Hq[2][k]);
+        double area = bbox(rv, (const double(*)[3])V, 8, 0, p);
+        if (!(area > 0) || area < rv->min_texels)
+            return 0;
+    }
     int zero = (hn[0] == 0) + (hn[1] == 0) + (hn[2] == 0);
     if (zero >= 2)
         return 0;
@@ -391,19 +407,9 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     }
     if (!nfront)
         return 0; /* the eye inside the box, or no face provably facing it */
-    double zmin = C[2] - fabs(Hq[0][2]) - fabs(Hq[1][2]) - fabs(Hq[2][2]);
-    if (!unsure && zmin - 4 * m.e >= rv->n) {
+    if (!unsure && beyond) {
         /* Beyond the near plane: the silhouette, and the front planes' depth. */
-        satc_rpoly *p = &out[0];
         p->ne = p->np = 0;
-        double V[8][3];
-        for (int q = 0; q < 8; q++)
-            for (int k = 0; k < 3; k++)
-                V[q][k] = C[k] + (q & 1 ? -Hq[0][k] : Hq[0][k]) + (q & 2 ? -Hq[1][k] : Hq[1][k]) +
-                          (q & 4 ? -Hq[2][k] : Hq[2][k]);
-        double area = bbox(rv, (const double(*)[3])V, 8, 0, p);
-        if (!(area > 0) || area < rv->min_texels)
-            return 0;
         for (int k = 0; k < 3; k++) {
             int a = (k + 1) % 3, b = (k + 2) % 3;
             /* the 4 edges along H_k: between face (a, sa) and face (b, sb) */

@@ -4,6 +4,7 @@
 // cull(frustum, batch, { occlusion: pyramid }).
 
 import { FRUSTUM_BYTES } from './frustum.js';
+import { numbers, options } from './check.js';
 
 // sizeof(satc_pyramid) on wasm32: the view, 3 sizes, 3 tables of 12, the pointer.
 const PYRAMID_BYTES = FRUSTUM_BYTES + 12 + 3 * 4 * 12 + 4;
@@ -20,13 +21,6 @@ function isTyped(a, C) {
   return a instanceof C && !(a.buffer.byteLength === 0 && a.length > 0);
 }
 
-/** Checks an options argument: undefined and null mean none; anything else must be an object. */
-export function options(heap, opts, what) {
-  if (opts === undefined || opts === null) return {};
-  if (typeof opts !== 'object') heap.fail(-13, `${what}: options must be an object`);
-  return opts;
-}
-
 /**
  * Triangles kept in module memory for the rasterizer: positions (3 floats
  * a vertex) and optional 16- or 32-bit indices, copied in once.
@@ -36,7 +30,7 @@ export class OccluderMesh {
   constructor(satc, positions, indices) {
     const h = satc._heap, what = 'occluderMesh';
     this._satc = satc;
-    if (!isTyped(positions, Float32Array) && !Array.isArray(positions)) h.fail(-13, `${what}: positions must be a Float32Array or an array`);
+    numbers(h, positions, `${what}: positions`);
     if (positions.length % 3 !== 0 || positions.length === 0) h.fail(-13, `${what}: positions must hold 3 numbers a vertex`);
     const nv = positions.length / 3;
     let bits = 0, ni = 0;

@@ -56,7 +56,9 @@
  *    center, origin, half axes, the frustum's vertices), R = |delta|_1 +
  *    sum_j |H_j|_1 and dev >= ||F F^T - I|| how far the frame rows are
  *    from orthonormal (about 2^-23 for a frame rounded from double), with
- *    the slopes widened by 2^-24 of themselves (a camera's l/n rounded).
+ *    the slopes widened by 2^-24 (1 + 2^-20) of themselves (each builder
+ *    rounds a slope once: a camera's l/n, a perspective's tan(fovy/2)
+ *    times aspect).
  *    So exact mode never culls a touching volume, and culls near-touching
  *    ones the float tolerance would keep once they are apart by more than
  *    that: on the benchmark's boundary scene it keeps none farther than
@@ -277,7 +279,8 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
  * satc_frustum_from_camera, and SATC_ERR_BOUNDS when the near-plane bounds
  * n tan(fovy/2) (times aspect) are not normal floats: beyond FLT_MAX, or
  * below FLT_MIN (a subnormal bound would carry a relative error far
- * beyond the tolerance into the slopes).
+ * beyond the tolerance into the slopes). The slopes are tan(fovy/2)
+ * aspect and tan(fovy/2), computed in double and rounded once to float.
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],

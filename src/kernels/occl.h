@@ -165,23 +165,25 @@ SATC_OCCL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_OCCL_FORM(SATC_FORM_SPHERES, sphere)
 
 /* The reduction: the two rows per column W at a time, then the pairs of
- * columns (satc_reduce_fn). */
+ * columns (satc_reduce_fn). Each value plus 0 first, as the reference:
+ * no -0 and, under flush-to-zero, no denormal reaches a max. */
 static void reduce_level(const float *src, uint32_t sw, uint32_t sh, float *dst, uint32_t dw,
                          uint32_t dh)
 {
     float row[SATC_PYRAMID_MAX_WIDTH];
-    const V inf = v_set1(INFINITY);
+    const V inf = v_set1(INFINITY), zero = v_set1(0.0f);
     for (uint32_t j = 0; j < dh; j++) {
         const float *r0 = src + (size_t)(2 * j) * sw;
         const float *r1 = 2 * j + 1 < sh ? r0 + sw : r0;
         uint32_t i = 0;
         for (; i + W <= sw; i += W) {
-            V a = v_load(r0 + i), z = v_load(r1 + i);
+            V a = v_add(v_load(r0 + i), zero), z = v_add(v_load(r1 + i), zero);
             a = v_sel(v_ge(a, a), a, inf), z = v_sel(v_ge(z, z), z, inf);
             v_store(row + i, v_max(a, z));
         }
         for (; i < sw; i++) {
-            float a = r0[i] == r0[i] ? r0[i] : INFINITY, z = r1[i] == r1[i] ? r1[i] : INFINITY;
+            float a = r0[i] + 0.0f, z = r1[i] + 0.0f;
+            a = a == a ? a : INFINITY, z = z == z ? z : INFINITY;
             row[i] = a > z ? a : z;
         }
         float *d = dst + (size_t)j * dw;

@@ -104,7 +104,13 @@ void satc_occl_ref(const satc_frustum *f, const satc_occl_consts *oc, const satc
     }
 }
 
-static inline float known(float v) { return v == v ? v : INFINITY; }
+/* v + 0: -0 becomes +0 and, under flush-to-zero, a denormal 0, so a
+ * max's bits do not depend on how the compiler selects; NaN: +Inf. */
+static inline float known(float v)
+{
+    v = v + 0.0f;
+    return v == v ? v : INFINITY;
+}
 
 void satc_reduce_level_ref(const float *src, uint32_t sw, uint32_t sh, float *dst, uint32_t dw,
                            uint32_t dh)

@@ -10,7 +10,8 @@
  * volumes hidden that a ray cast at 4x the pyramid's resolution sees
  * (must be 0). The test alone, in ns per volume tested, against Godot's
  * per-AABB test (bench/baseline_godot_hzb.c, -O2 SSE2) on the same
- * pyramid. Options: --svg FILE (pose 0 from above), --quick, --goals.
+ * pyramid. Options: --svg FILE (pose 0 from above), --quick (pose 0 only),
+ * --picture FILE (pose 0's picture and counts only), --goals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -89,46 +90,67 @@ static void godot_setup(godot_hzb *z, const satc_pyramid *p)
         z->level_w[k] = p->level_w[k], z->level_h[k] = p->level_h[k], z->level_off[k] = p->level_off[k];
 }
 
-/* Pose 0 from above: the frustum's culls light, the occluded orange, the
- * kept dark, the eye and the view's edges. */
+/* Pose 0 from above, 1400 m across at 7 m a cell (a lot): each cell takes
+ * the class of the buildings on it (kept over occluded over outside),
+ * drawn as runs per row; the eye and the view's edges. */
 static void write_svg(const char *path, const occ_box *b, size_t n, const uint8_t *cls,
                       const satc_frustum *f, size_t kept, size_t after, size_t seen)
 {
+    enum { G = 240 };
+    const double cell = 7.0, R = G * cell / 2;
+    static uint8_t grid[G][G];
+    memset(grid, 0, sizeof grid);
+    double hx = f->frame[2][0], hz = f->frame[2][2], hl = sqrt(hx * hx + hz * hz);
+    double cx = f->origin[0] + hx / hl * 600, cz = f->origin[2] + hz / hl * 600;
+    for (size_t i = 0; i < n; i++) {
+        int pr = cls[i] == SATC_OUTSIDE ? 1 : cls[i] == SATC_OCCLUDED ? 2 : 3;
+        double ex = fabs(b[i].a[0][0]) * b[i].e[0] + fabs(b[i].a[2][0]) * b[i].e[2];
+        double ez = fabs(b[i].a[0][2]) * b[i].e[0] + fabs(b[i].a[2][2]) * b[i].e[2];
+        int x0 = (int)floor((b[i].c[0] - ex - cx + R) / cell), x1 = (int)floor((b[i].c[0] + ex - cx + R) / cell);
+        int z0 = (int)floor((b[i].c[2] - ez - cz + R) / cell), z1 = (int)floor((b[i].c[2] + ez - cz + R) / cell);
+        for (int z = z0 < 0 ? 0 : z0; z <= z1 && z < G; z++)
+            for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < G; x++)
+                grid[z][x] = (uint8_t)(pr > grid[z][x] ? pr : grid[z][x]);
+    }
     FILE *o = fopen(path, "w");
     if (!o)
         return;
-    double cx = f->origin[0], cz = f->origin[2], R = 700, S = 800 / (2 * R);
-    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"860\" "
-               "viewBox=\"0 0 800 860\" font-family=\"sans-serif\" font-size=\"14\">\n"
-               "<rect width=\"800\" height=\"860\" fill=\"#fff\"/>\n");
-    const char *col[4] = {"#d9d9d9", "#1f5fa8", "#1f5fa8", "#f08a24"};
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < n; i++) {
-            int c = cls[i];
-            if ((pass == 0) != (c == SATC_OUTSIDE))
-                continue;
-            double x = (b[i].c[0] - cx) * S + 400, y = (b[i].c[2] - cz) * S + 400;
-            if (x < -10 || x > 810 || y < -10 || y > 810)
-                continue;
-            double ang = atan2(b[i].a[0][2], b[i].a[0][0]) * 180 / 3.14159265358979;
-            fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
-                       "transform=\"rotate(%.1f %.1f %.1f)\"/>\n",
-                    x - b[i].e[0] * S, y - b[i].e[2] * S, 2 * b[i].e[0] * S, 2 * b[i].e[2] * S,
-                    col[c], ang, x, y);
-        }
-    /* the view's side edges on the ground plane, from the eye */
+    const int px = 4; /* pixels per cell */
+    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+            G * px, G * px + 48, G, G + 12);
+    const char *col[4] = {"", "#d4d4d4", "#f08a24", "#1f5fa8"};
+    for (int c = 1; c <= 3; c++) {
+        fprintf(o, "<path fill=\"%s\" d=\"", col[c]);
+        for (int z = 0; z < G; z++)
+            for (int x = 0; x < G;) {
+                if (grid[z][x] != c) {
+                    x++;
+                    continue;
+                }
+                int e = x;
+                while (e < G && grid[z][e] == c)
+                    e++;
+                fprintf(o, "M%d %dh%dv1h-%dz", x, z, e - x, e - x);
+                x = e;
+            }
+        fprintf(o, "\"/>\n");
+    }
+    double ex = (f->origin[0] - cx + R) / cell, ez = (f->origin[2] - cz + R) / cell;
     for (int s = 0; s < 2; s++) {
         double a = s ? f->x0 : f->x1, dx = f->frame[2][0] + a * f->frame[0][0];
         double dz = f->frame[2][2] + a * f->frame[0][2], l = sqrt(dx * dx + dz * dz);
-        fprintf(o, "<line x1=\"400\" y1=\"400\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
-                   "stroke-dasharray=\"6 4\"/>\n", 400 + dx / l * 1200 * S, 400 + dz / l * 1200 * S);
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
+                   "stroke-width=\"0.4\" stroke-dasharray=\"2 1.5\"/>\n",
+                ex, ez, ex + dx / l * 1200 / cell, ez + dz / l * 1200 / cell);
     }
-    fprintf(o, "<circle cx=\"400\" cy=\"400\" r=\"5\" fill=\"#c00\"/>\n");
-    fprintf(o, "<text x=\"10\" y=\"825\">Frustum keeps %zu of %d buildings; with occlusion %zu "
-               "(blue); hidden by the pyramid %zu (orange).</text>\n"
-               "<text x=\"10\" y=\"847\">A ray cast at 1280x720 sees %zu. Grey: outside the "
-               "view. The camera (red) at 130-160 m looks along the dashes.</text>\n</svg>\n",
-            kept, NCITY, after, kept - after, seen);
+    fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\" fill=\"#c00\"/>\n", ex, ez);
+    fprintf(o, "<text x=\"1\" y=\"%d\" font-size=\"4\">The frustum keeps %zu of %d buildings; "
+               "with occlusion %zu (blue), %zu hidden (orange).</text>\n"
+               "<text x=\"1\" y=\"%d\" font-size=\"4\">A 1280x720 ray cast sees %zu. Grey: "
+               "outside the view; the eye in red, 130 m up.</text>\n</svg>\n",
+            G + 5, kept, NCITY, after, kept - after, G + 10, seen);
     fclose(o);
 }
 
@@ -136,13 +158,15 @@ int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
     const char *svg = NULL;
-    int quick = 0;
+    int quick = 0, picture = 0;
     uint32_t W = 512, H = 256;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--svg") && i + 1 < argc)
             svg = argv[++i];
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--picture") && i + 1 < argc)
+            svg = argv[++i], picture = quick = 1;
     }
     size_t n = NCITY;
     float *mats = malloc(n * 16 * sizeof(float));
@@ -189,6 +213,12 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             seen += vis[i];
         free(z);
+        if (picture) {
+            write_svg(svg, boxes, n, cls, &f, nk, after, seen);
+            printf("pose %g: kept %zu, after occlusion %zu, a 1280x720 ray cast sees %zu\n",
+                   poses[k], nk, after, seen);
+            break;
+        }
         z = occ_ray_depths(&v, boxes, n + 1, 4 * W, 4 * H, NULL, NULL, 0);
         occ_visible(&v, fm.vols[SATC_FORM_INSTANCES], n, z, 4 * W, 4 * H, NULL, NULL, 0, vis);
         size_t hidden = 0;

@@ -407,8 +407,10 @@ SATC_API satc_status satc_obb_from_quat(satc_obb *out, const float center[3], co
  * SATC_MATRIX_ROW_MAJOR is in `conventions`, x' = M x) applied to a local
  * axis-aligned box [lmin, lmax]. Scale is folded into the extents (negative
  * scale allowed); the linear part must be invertible and free of shear
- * (columns orthogonal within SATC_AXIS_TOLERANCE relative to their
- * lengths). The extents are rounded outward: the box contains the mapped
+ * (columns orthogonal within SATC_AXIS_TOLERANCE - 2^-23 relative to
+ * their lengths, so that the float axes written, unit within 2^-23, are
+ * orthogonal within SATC_AXIS_TOLERANCE). The extents are rounded
+ * outward: the box contains the mapped
  * local box, whatever the rounding of its center and axes. Returns
  * SATC_OK, SATC_ERR_NULL, SATC_ERR_FLAGS, or SATC_ERR_BOX.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that every arrow in src/ points down the layers (issue 24).
+"""Checks that every arrow in src/ points down the layers.
 
 Layers, top to bottom (a file may include or call only its own layer and
 those below):

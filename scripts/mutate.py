@@ -27,7 +27,7 @@ import time
 # the scalar reference and the SIMD layer alike where it says "all paths",
 # so that the bit-exact comparison alone cannot catch it.
 MUTATIONS = [
-    # Tolerance terms, both frustum kinds (issue 16).
+    # Tolerance terms, both frustum kinds.
     ("tol_t", "tolerance", [("src/volumes/frustum.c",
         "fr.tol_t = (float)(SATC_EPSILON * size * (1.0 + 0x1p-20));", "fr.tol_t = 0.0f;")]),
     ("eps_ortho", "tolerance", [("src/volumes/frustum.c",
@@ -125,7 +125,7 @@ MUTATIONS = [
         "    if (want_indices && first + count - 1 > UINT32_MAX)\n        return SATC_ERR_RANGE;\n", "")]),
     ("bad_mode_ok", "arguments", [("src/core/batch.c",
         "if ((mode != SATC_CONSERVATIVE && mode != SATC_EXACT) ||", "if (")]),
-    # Sphere and ray queries (issue 12): the refinement in double.
+    # Sphere and ray queries: the refinement in double.
     ("ray_slab_tol", "queries", [("src/passes/query_geom.c",
         "double R = support(N[i], v->H) + SATC_QUERY_TOLERANCE * satc_norm1_d(N[i]) * lam;",
         "double R = support(N[i], v->H);")]),
@@ -135,7 +135,7 @@ MUTATIONS = [
         "if (lower_bound(m, w, v->H) > reach)", "if (0)")]),
     ("nearest_tie_last", "queries", [("src/passes/queries.c",
         "if (tf < best_t)", "if (tf <= best_t)")]),
-    # The views pass's own bounds (issue 11): the groups' growth, their
+    # The views pass's own bounds: the groups' growth, their
     # widening, the NaN flag, the instances' extra S term.
     ("pre_shrink", "views", [("src/passes/views_pre.c",
         "double d = p->any ? 2.0 * (1.0 + 0x1p-9) *", "double d = p->any ? -2.0 * (1.0 + 0x1p-9) *")]),
@@ -146,12 +146,12 @@ MUTATIONS = [
         "int ok = m_bits(v_le(v_abs(sum), fmax_)) == SATC_FULL;", "int ok = 1; (void)fmax_;")]),
     ("pre_no_extra_s", "views", [("src/kernels/bounds.h",
         "xs[g] = !ok ? NAN : inst ? h_ext(mp, 1) : 0.0f;", "xs[g] = !ok ? NAN : 0.0f;")]),
-    # A matrix frustum's INSIDE against its tilted far plane (issue 23).
+    # A matrix frustum's INSIDE against its tilted far plane.
     ("far_in_is_f", "inside", [("src/volumes/frustum_matrix.c",
         "tmp.f_in = v < tmp.f ? v : tmp.f;", "tmp.f_in = tmp.f;")]),
     ("group_far_shift", "inside", [("src/passes/groups.c",
         "g->far_shift = (double)f->f - f->f_in;", "g->far_shift = 0.0;")]),
-    # Exact mode's second stage (issue 23): skipped, the plane tiers' band
+    # Exact mode's second stage: skipped, the plane tiers' band
     # dropped (all paths), the slopes not widened, the frame's term dropped.
     ("redecide_off", "second stage", [("src/kernels/redecide.c",
         "    vol v;\n    if (!load(f, b, i, &v))\n        return 0;", "    vol v;\n    if (1 || !load(f, b, i, &v))\n        return 0;")]),

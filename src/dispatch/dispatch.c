@@ -225,7 +225,7 @@ static _Atomic unsigned ops_override = ~0u;  /* satc_dispatch_override */
  * AVX2 (only for AVX-512 chosen automatically, AVX2 native and allowed). */
 static satc_isa choose(unsigned *nar)
 {
-    /* The mask bounds both: SATC_ISA picks within it (issue 15). */
+    /* The mask bounds both: SATC_ISA picks within it. */
     unsigned mask = atomic_load(&user_mask);
     *nar = 0;
 #if defined(__wasm__)

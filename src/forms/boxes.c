@@ -1,5 +1,5 @@
 /* Box batches and the helpers that build Eberly's center-axis-extent form
- * from what engines hold (seed 002: OBB from AABB and transforms). */
+ * from what engines hold (Gomez, OBB and segment: OBB from AABB and transforms). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

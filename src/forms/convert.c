@@ -1,4 +1,4 @@
-/* Any volume form to world AABBs (seed 002, "OBB to AABB conversion": the
+/* Any volume form to world AABBs (Gomez, OBB and segment, "OBB to AABB conversion": the
  * extent along world axis k is sum_j |H_j . e_k|), for engines and
  * baselines that keep world AABBs. Computed in double from the stored
  * floats (their products are exact there), then the center is rounded to

@@ -1,5 +1,5 @@
 /* Stage 3: the exact tier's separating axes for W lanes (Eberly
- * 4-5 for perspective frusta; seed 004 for orthographic ones): frustum
+ * 4-5 for perspective frusta; Gomez, OBB and OBB for orthographic ones): frustum
  * intervals, cross-product axes, the center-or-vertex test. Fields of
  * packed lanes are read at x[q * st] through hx(m), hy(m), hz(m); those
  * macros stay defined for plane_volumes.h and are removed by kernels.h. */

@@ -1,7 +1,6 @@
 /*
  * The SIMD kernels, written once for every instruction set. Each lane runs
- * exactly the expressions of src/scalar/cull_scalar.c in the same order
- * (SPEC §3), so every path gives the reference's bits.
+ * exactly the expressions of src/scalar/cull_scalar.c in the same order so every path gives the reference's bits.
  *
  * The including file defines a vector layer first (see src/sse/cull_sse41.c):
  *   W                       lanes per vector
@@ -24,7 +23,7 @@
  * Work per chunk: the plane tier (RTR 22.10.2, 22.14.3) on every vector;
  * in exact mode the lanes it leaves undecided (crossing two or more planes)
  * are packed into a small buffer, already transformed, and the remaining
- * separating axes (Eberly §4-5; seed 004 for orthographic frusta) run on
+ * separating axes (Eberly §4-5; Gomez, OBB and OBB for orthographic frusta) run on
  * full vectors of them. Tails go through a zero-padded copy.
  *
  * Stages, one header each, included in this order:

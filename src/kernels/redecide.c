@@ -1,5 +1,5 @@
 /*
- * Exact mode's second stage (issue 23): a volume the float test keeps
+ * Exact mode's second stage: a volume the float test keeps
  * while some decision of it fell within the float error band (the plane
  * tier's or an exact-tier axis's computed gap above -T, T its tolerance:
  * the band flag of src/scalar/cull_scalar.c and of every SIMD tier) is
@@ -10,7 +10,7 @@
  * The geometry is the float tests' own: boxes by the separating axes of
  * the parallelepiped and the frustum (its face normals, the box's face
  * normals and the cross products of their edge directions: Eberly §4-5,
- * seed 004, RTR 22.13), each frustum support taken over its vertices;
+ * Gomez, OBB and OBB, RTR 22.13), each frustum support taken over its vertices;
  * spheres by the distance from the center to the frustum, bounded below
  * along the directions where the nearest point can lie (face normals, the
  * perpendiculars to the edges' lines, the directions to the vertices).

@@ -1,7 +1,7 @@
 /* NEON kernels: 4 boxes per register. The math is in ../kernels/kernels.h; this
  * file maps its vector layer onto AArch64 NEON (through SIMDe: native on
  * AArch64, SIMDe's portable code elsewhere, which is how x86 builds test
- * this path). min/max are compare + select, never vminq/vmaxq (SPEC §3). */
+ * this path). min/max are compare + select, never vminq/vmaxq. */
 #if defined(__aarch64__) && !defined(__ARM_NEON)
 #error "cull_neon.c must be compiled with NEON enabled on AArch64"
 #endif

@@ -54,7 +54,7 @@ satc_planes satc_planes_vol_ref(const satc_frustum *f, const satc_box_frame *o, 
     return p;
 }
 
-/* Axis M: the box's interval against the volume's vertices' (seed 004's
+/* Axis M: the box's interval against the volume's vertices' (Gomez, OBB and OBB
  * test with the volume as a polytope). */
 static void axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, float my, float mz,
                      float tol_s, int *sep, int *band)

@@ -3,7 +3,7 @@
  * bit-for-bit. Each expression below is evaluated exactly in the order
  * written (-ffp-contract=off); the SIMD kernels repeat that order per lane.
  *
- * Notation follows Eberly (seed 000): frame L, U, D; delta = frame
+ * Notation follows Eberly: frame L, U, D; delta = frame
  * coordinates of C - E. A box is held by its half-axis vectors H_j (e_j A_j
  * for Eberly's form) in frame coordinates (hx, hy, hz): a parallelepiped in
  * general, so every test below holds for any axes. The perspective frustum
@@ -209,7 +209,7 @@ int satc_axes_persp_ref(const satc_frustum *f, const satc_box_frame *o, int *ban
 
 /*
  * Orthographic frustum: a box (RTR 22.14.3), tested as OBB against OBB
- * (seed 004, RTR 22.13.5) in frame coordinates. t = delta - frustum center.
+ * (Gomez, OBB and OBB, RTR 22.13.5) in frame coordinates. t = delta - frustum center.
  * Planes: |t_k| - (R_k + tol) > h_k outside, |t_k| + R_k + tol <= h_k inside.
  */
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o)
@@ -300,7 +300,7 @@ static inline int point_in_persp(const satc_frustum *f, float x, float y, float 
 }
 
 /*
- * Trivial accept (Hoff, seed 001): a box whose center or one of whose eight
+ * Trivial accept (Hoff): a box whose center or one of whose eight
  * vertices lies inside the frustum meets it. Exact mode tries this on the
  * boxes the planes leave undecided before the remaining axes; it settles
  * most of the visible ones. Vertex v adds +-H_j for j = 0, 1, 2 in turn,

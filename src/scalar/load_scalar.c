@@ -3,7 +3,7 @@
  * satc_box_frame (the frame coordinates of its center and half-axis
  * vectors, its radii on the plane normals, and its tolerance scale S).
  * The SIMD loaders (src/kernels/load.h) repeat these expressions per lane,
- * in the same order. Camera-relative first (SPEC §1.5): E is subtracted
+ * in the same order. Camera-relative first: E is subtracted
  * from world positions before anything is multiplied.
  */
 #include <math.h>

@@ -5,7 +5,7 @@
 #error "cull_avx2.c must be compiled with -mavx2 on x86"
 #endif
 #if defined(__FMA__)
-#error "cull_avx2.c must not be compiled with FMA (SPEC §3)"
+#error "cull_avx2.c must not be compiled with FMA"
 #endif
 
 #include <simde/x86/avx2.h>

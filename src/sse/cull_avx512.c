@@ -9,7 +9,7 @@
 #error "the native AVX-512 build needs -mavx512f -mavx512vl -mavx512dq -mavx512bw"
 #endif
 /* No FMA guard here: clang's -mavx512f implies FMA. The bits are kept by
- * -ffp-contract=off (SPEC §3), which the build gives every file, and the
+ * -ffp-contract=off, which the build gives every file, and the
  * layer never calls an FMA intrinsic; checkasm compares every lane. */
 
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
- * Frustum from a 4x4 view-projection matrix. RTR 22.14.1 (seed 003) reads
+ * Frustum from a 4x4 view-projection matrix. Real-Time Rendering 22.14.1 reads
  * the six planes off row combinations of M: x = +-w, y = +-w, and the depth
  * planes z = z_near w, z = z_far w. The exact test needs Eberly's camera
- * form (seed 000 §3), so we recover it from those rows, in double:
+ * form (Eberly §3), so we recover it from those rows, in double:
  *
  * Perspective (the w row's xyz is non-zero):
  *   - apex E: where rows x, y and w vanish (a 3x3 solve);

@@ -1,7 +1,7 @@
 /* Query volumes as orthographic frusta: an orthographic frustum is a box
  * (center, frame, half sizes), so a query box or segment against a batch
- * is the orthographic cull, with its 15 axes in exact mode (seed 004,
- * RTR 22.13.5; a segment is a box with two zero extents, seed 002's six
+ * is the orthographic cull, with its 15 axes in exact mode (Gomez, OBB and OBB,
+ * RTR 22.13.5; a segment is a box with two zero extents, Gomez, OBB and segment's six
  * axes among them). Every form, output, path and view count comes with it. */
 #include <math.h>
 #include <string.h>

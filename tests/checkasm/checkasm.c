@@ -2,8 +2,7 @@
  * checkasm (after dav1d's): the scalar reference (satc_kernels_ref, one
  * volume at a time) and every path (the scalar path, i.e. the kernels one
  * lane wide; SSE4.1, AVX2, NEON, AVX-512, native or through SIMDe) cull the
- * same random inputs, and their outputs must be identical bit for bit
- * (SPEC §1.3):
+ * same random inputs, and their outputs must be identical bit for bit:
  * bitmask, classes, indices and visible count from satc_cull_batch_isa,
  * and the kernels' vis/inside words (bits past n and inside bits without
  * classification must be 0). Every output buffer is guarded by canaries.

@@ -1,6 +1,6 @@
 /*
  * The oracle: polygon clipping instead of separating axes (the method of
- * Hoff, seed 001, completed: every box face is clipped against the frustum,
+ * Hoff, completed: every box face is clipped against the frustum,
  * which covers box edges crossing frustum faces, plus a containment test
  * for a frustum lying inside the box).
  *

@@ -1,4 +1,4 @@
-/* Scenes of SPEC §6, random cameras and boundary boxes. */
+/* The standard scenes, random cameras and boundary boxes. */
 #include <math.h>
 #include <string.h>
 
@@ -100,7 +100,7 @@ static void random_quat(scn_rng *r, float q[4])
         q[3] = 1.0f;
 }
 
-/* The projection of SPEC §6: 60 degrees vertical, 16:9, n = 0.1, f = 1000. */
+/* The standard projection: 60 degrees vertical, 16:9, n = 0.1, f = 1000. */
 static void standard_projection(satc_camera *c)
 {
     double mu = 0.1 * tan(PI / 6.0), l = mu * 16.0 / 9.0;

@@ -1,5 +1,5 @@
 /*
- * Deterministic test and benchmark scenes (SPEC §6): city, uniform and
+ * Deterministic test and benchmark scenes: city, uniform and
  * boundary, plus random cameras of every kind and boundary boxes around
  * any camera's frustum. Everything follows from the seed alone.
  */

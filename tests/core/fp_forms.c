@@ -1,5 +1,5 @@
 /*
- * Issue 23's target: exact mode keeps no volume farther than 1e-4 + 1e-6
+ * Exact mode's target: exact mode keeps no volume farther than 1e-4 + 1e-6
  * scale from the frustum (scale = |C - E| + the volume's size: sum of its
  * half-axis lengths, 3 r for a sphere), on the benchmark's boundary scene,
  * in every form and on every runnable path.

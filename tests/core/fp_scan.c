@@ -12,7 +12,7 @@
  * the function is concave in u on the ball, so a pattern search from the
  * best of the box's and the frustum's face normals and their cross
  * products climbs to the distance. Counts the boxes kept farther than
- * 1e-4 + 1e-6 scale (scale = |C - E| + e0 + e1 + e2, issue 13), the
+ * 1e-4 + 1e-6 scale (scale = |C - E| + e0 + e1 + e2), the
  * largest distance / scale, and the largest distance / (K (S + F)) (the
  * header's band unit).
  *

@@ -9,7 +9,7 @@
  *  - SATC_INSIDE only for boxes whose 8 vertices are in the frustum;
  *  - exactly touching boxes (dyadic, built so that touching is exact in
  *    float) are visible.
- * Scenes of SPEC §6, boundary boxes around random cameras of every kind,
+ * The standard scenes, boundary boxes around random cameras of every kind,
  * and adversarial sets. Prints a table per group and mode, and for exact
  * mode's false positives a lower bound of distance / (K (S + F)) so the
  * band can be calibrated.

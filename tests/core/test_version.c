@@ -1,6 +1,6 @@
 /* The version is written once, in meson.build: the header's macros
  * (generated satc_version.h), satc_version() and the CMake package's
- * version file must all say what meson.build says (issue 24 §5).
+ * version file must all say what meson.build says.
  * argv[1]: meson.project_version(); argv[2]: the configured
  * satcConfigVersion.cmake. */
 #include <stdio.h>

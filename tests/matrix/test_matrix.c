@@ -101,7 +101,7 @@ static void random_camera(rng *r, int ortho, int offcenter, satc_camera *c)
     c->n = (float)n, c->f = (float)f;
 }
 
-/* SPEC §6 city camera: 60 degree vertical fov, 16:9, n = 0.1, f = 1000. */
+/* The city camera: 60 degree vertical fov, 16:9, n = 0.1, f = 1000. */
 static void city_camera(satc_camera *c)
 {
     memset(c, 0, sizeof *c);
@@ -457,7 +457,7 @@ static void compare_culls(int ci, const satc_camera *ref_cam, const satc_frustum
  *  - bounds (slopes): u K (K + (|E| + n) / n): the same loss on bounds of
  *    size up to K, plus the rounded apex (error u K (|E| + n)) seen from
  *    the near plane: the bounds are widened so the frustum about the
- *    rounded apex contains the matrix's clip volume (issue 15);
+ *    rounded apex contains the matrix's clip volume;
  *  - apex: u K (|E| + n): the translation column holds -row.E, rounded to
  *    u |row| |E|; solving with rows of condition ~K;
  *  - n: u K (|E| + n), the same through the depth row;

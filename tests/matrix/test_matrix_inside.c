@@ -1,6 +1,6 @@
 /*
  * SATC_INSIDE from satc_frustum_from_matrix means inside what the float
- * matrix itself clips (issue 23, the red team's finding): a float far
+ * matrix itself clips: a float far
  * plane tilts by about 2^-24 f / (2 n), so the right frustum satc models
  * reaches a few units beyond it near the far corners, and volumes there
  * were classified INSIDE while crossing the matrix's far plane.

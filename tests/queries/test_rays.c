@@ -3,7 +3,7 @@
  * every form: no false negative in either mode on any path, exact mode
  * within its band, entry parameters and the nearest hit right, every path
  * bit-identical to scalar (bits, classes, indices, t, nearest), the
- * adversarial cases of issue 12, bad calls refused with nothing written.
+ * adversarial cases, bad calls refused with nothing written.
  *
  * Oracles, in long double, written another way than the library:
  *  - sphere: the distance from the center to the parallelepiped

@@ -1,5 +1,5 @@
 /*
- * Band cases (issue 23): volumes placed k = -4, -2, -1, 0, 1, 2, 4 float
+ * Band cases: volumes placed k = -4, -2, -1, 0, 1, 2, 4 float
  * tolerances (SATC_EPSILON K S) from a frustum face, edge or corner,
  * along a direction inside that feature's normal cone, so exactly one
  * computed decision sits in the float test's rounding band; in every form

@@ -1,6 +1,6 @@
 /*
- * The forward error bound of docs/error-bound.md, hunted at its edges
- * (issue 13 item 2). For each axis class a volume is placed at a chosen
+ * The forward error bound of docs/error-bound.md, hunted at its edges.
+ * For each axis class a volume is placed at a chosen
  * distance d from the frustum along a direction m strictly inside the
  * normal cone of one frustum feature, so that the class's axis is the one
  * that separates:
@@ -23,7 +23,7 @@
  *    exact tier's axes, e = (12 + 4.5 K) u S (perspective) or (12 S + 5 F)
  *    u (orthographic), and the plane tier's (eps_k S - 10.5 u |m|_1 S) /
  *    |m|_2. Never culled in conservative mode, FTZ/DAZ off and on. Exact
- *    mode decides such band volumes again in double (issue 23) and may
+ *    mode decides such band volumes again in double and may
  *    cull them when they are truly apart: its keep side is the second
  *    stage's band, 2^-40 of the magnitudes (checked here when the realized
  *    distance is below 2^-41 S; touching volumes are the hunter's, the

@@ -1,6 +1,6 @@
 /*
  * Zero and denormal extents, and denormals under flush-to-zero /
- * denormals-are-zero (SPEC §1.3), on every path.
+ * denormals-are-zero, on every path.
  *  - Point boxes (all extents 0) and boxes with denormal extents: a point
  *    inside the frustum with margin is SATC_INSIDE, one outside with
  *    margin is culled in both modes (for a point the plane test is exact),
@@ -159,7 +159,7 @@ int main(void)
                     /* Rounded to float, a point on a face may lie outside
                      * it: conservative mode keeps it (the tolerance), exact
                      * mode only when it touches (its second stage decides
-                     * such points in double, issue 23). */
+                     * such points in double). */
                     rb_check(cl != SATC_OUTSIDE, "%s mode %d: point %zu on a face culled",
                              fr_name[c], mode, i),
                         on_face_exact += mode == 1;

@@ -1,5 +1,5 @@
 /*
- * Regression tests for the false negatives of issue 15, each rebuilt from
+ * Regression tests for false negatives found earlier, each rebuilt from
  * the issue's description (not its numbers), checked on every runnable
  * path, both modes, FTZ/DAZ off and on, and as OBB, half-axis and
  * instance boxes. Truth is a box point inside the frustum in double (or

@@ -1,5 +1,5 @@
 /*
- * Guard pages (SPEC §1.6: nothing is read past the last box, nothing is
+ * Guard pages (nothing is read past the last box, nothing is
  * written outside the caller's output range). For every runnable path,
  * every count 0..70 and a few larger ones, both modes, three frustum
  * kinds and every output form:

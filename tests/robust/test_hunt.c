@@ -1,5 +1,5 @@
 /*
- * False-negative hunter (issue 15): searches where rounding is worst and
+ * False-negative hunter: searches where rounding is worst and
  * fails on any visible volume reported hidden, on every runnable path,
  * both modes, FTZ/DAZ off and on, as OBB, half-axis and instance boxes.
  * Each round draws a scale 2^-120..2^100 and a frustum (perspective with

@@ -1,5 +1,5 @@
 /*
- * Large worlds (SPEC §1.5): the three scenes moved 0, 10^3 ... 10^7 units
+ * Large worlds: the three scenes moved 0, 10^3 ... 10^7 units
  * from the origin, camera with them (scn_make's offset). The library works
  * camera-relative, so culling must stay correct far from the origin. At
  * 10^7 the float spacing is 1 unit: what is tested is the boxes' float

@@ -1,5 +1,5 @@
 /*
- * satc_obb_from_matrix's outward rounding (issue 27, item 4): every
+ * satc_obb_from_matrix's outward rounding: every
  * corner of the local box, mapped exactly, lies in the float box
  * {C + sum_k s_k A_k : |s_k| <= E_k}, for random matrices (rotations,
  * scales 1e-3..1e4 and a few far beyond, translations up to 1e7, offset

@@ -1,5 +1,5 @@
 /*
- * Threads (SPEC §1.7): workers cull disjoint sub-ranges of one batch, split
+ * Threads: workers cull disjoint sub-ranges of one batch, split
  * at multiples of 8, into ONE shared bitmask, ONE shared classes array and
  * one shared indices array (each worker writing at its own offset), while
  * other threads make their first calls (satc_isa_active, satc_cull_batch),

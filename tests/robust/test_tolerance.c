@@ -3,7 +3,7 @@
  * has a family of boxes that touches the frustum (a box point on a face,
  * edge or corner, off it by at most 2^-40 of the scene's magnitude, far
  * inside the contract's band) and that rounding would cull without that
- * term (issue 16). Checked on every
+ * term. Checked on every
  * path, both modes, FTZ/DAZ off and on, three box forms. Each family is
  * named after the term it needs; scripts/mutate.py removes each term and
  * expects a failure here.

@@ -1,5 +1,5 @@
 /*
- * Large worlds in double (issue 13 item 3): a double camera against boxes
+ * Large worlds in double: a double camera against boxes
  * stored relative to a double batch origin (satc_frustum_from_camera_d),
  * at 10^9 units from the world origin, and the set-ups of Godot's reports
  * (#2408 far from the origin, #32764 meshes at 1.2e7 with near 1e6 and far

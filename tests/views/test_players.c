@@ -1,5 +1,5 @@
 /*
- * The views pass with groups at a game server's size (issue 27): up to 64
+ * The views pass with groups at a game server's size: up to 64
  * players' views over a city sorted into groups of 128, masks large
  * enough that the pass streams them out chunk by chunk (8, 4 and 2 byte
  * words; an 8-byte-aligned buffer that is not 16-aligned; a sub-range

@@ -1,4 +1,4 @@
-// The wasm cross-check (issue 25): replays the cases wasm_cases wrote
+// The wasm cross-check: replays the cases wasm_cases wrote
 // (native scalar reference) in satc-simd128.wasm and satc-scalar.wasm and
 // compares status and memory image bit for bit. Also checks the modules'
 // contract: no imports, every public satc_* function of satc.h exported,

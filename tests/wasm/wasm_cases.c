@@ -1,5 +1,5 @@
 /*
- * The wasm cross-check's reference side (issue 25): builds cases of every
+ * The wasm cross-check's reference side: builds cases of every
  * form, layout, mode, output, view count, query and frustum builder, runs
  * each through the native scalar reference, and writes them to a file
  * crosscheck.mjs replays in both wasm modules.

@@ -51,7 +51,8 @@ SATC_AI float h_ext(V v, const int max)
 /*
  * satc_bounds_fn's world box of W volumes of a derived form: lanes a, z
  * (lower and upper corners) and, for instances, p = sum_r sum_k |m_rk
- * lc_k| as load_v sums it (so it is each volume's own S term). Arvo's
+ * lc_k| as load_v sums it (so it is each volume's own S term; a TRS
+ * volume's adds its 16 T). A TRS volume is the instance of its matrix. Arvo's
  * box of a mapped box (Graphics Gems, 1990): center t + M lc, half size
  * |M| |lh| per row; an OBB's or half-axis box's half size sum_j |H_j| per
  * component. Half sizes are sums of non-negative products (a few ulps);
@@ -62,15 +63,19 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
                          const int form, const int soa)
 {
     V c[3], h[3];
-    if (form == SATC_FORM_INSTANCES) {
-        const satc_instances *s = &b->instances;
+    if (form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS) {
         V m[3][4], lc[3], lh[3], pl[3];
-        ld_mat(s, i, W, m);
-        if (s->mesh) {
-            ld_mesh(s, i, W, lc, lh);
+        if (form == SATC_FORM_TRS) {
+            ld_trs(&b->trs, i, W, rec_ok, m, lc, lh);
         } else {
-            ld3s(&s->local_center, i, W, rec_ok, lc, 0);
-            ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+            const satc_instances *s = &b->instances;
+            ld_mat(s, i, W, m);
+            if (s->mesh) {
+                ld_mesh(s, i, W, lc, lh);
+            } else {
+                ld3s(&s->local_center, i, W, rec_ok, lc, 0);
+                ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+            }
         }
         for (int k = 0; k < 3; k++)
             lh[k] = v_abs(lh[k]);
@@ -82,6 +87,8 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
                          v_mul(v_abs(m[r][2]), lh[2]));
         }
         *p = v_add(v_add(pl[0], pl[1]), pl[2]);
+        if (form == SATC_FORM_TRS) /* lh already |lh| */
+            *p = v_add(*p, trs_t4(m, lc, lh));
     } else {
         const int obb = form == SATC_FORM_OBB;
         const satc_vec3s *as = obb ? b->obb.axis : b->half_axes.axis;
@@ -111,7 +118,7 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
                             const size_t span)
 {
     const V fmax_ = v_set1(3.40282347e38f);
-    const int inst = form == SATC_FORM_INSTANCES;
+    const int inst = form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS;
     const int derived = inst || form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES;
     size_t nm = n / span, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     for (size_t g = 0; g < nm; g++) {
@@ -199,6 +206,7 @@ static void span_bounds(const satc_batch *b, size_t first, size_t n, size_t span
     case SATC_FORM_MINMAX: SATC_MB(SATC_FORM_MINMAX, 0); break;
     case SATC_FORM_HALF_AXES: SATC_MB(SATC_FORM_HALF_AXES, 0); break;
     case SATC_FORM_INSTANCES: SATC_MB(SATC_FORM_INSTANCES, 0); break;
+    case SATC_FORM_TRS: SATC_MB(SATC_FORM_TRS, 0); break;
     default: SATC_MB(SATC_FORM_SPHERES, 0); break;
     }
 #undef SATC_MB

@@ -7,7 +7,8 @@
  *   W                       lanes per vector
  *   V, M, P                 float vector, lane mask (all ones / zero), lane permutation
  *   v_load v_store          unaligned load / store of W floats
- *   v_set1 v_add v_sub v_mul v_abs (clear the sign bit) v_neg (flip it)
+ *   v_set1 v_add v_sub v_mul v_div (correctly rounded) v_abs (clear the
+ *                           sign bit) v_neg (flip it)
  *   v_min v_max             a < b ? a : b and a > b ? a : b, also on NaN
  *   v_lt v_gt v_le v_ge     ordered compares: false on NaN
  *   m_and m_or m_andnot(a, b) = a & ~b, m_not, v_sel(m, a, b) = m ? a : b
@@ -67,10 +68,12 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_minmax_p, cull_minmax_o, cull_minmax_v},
                                        {cull_half_p, cull_half_o, cull_half_v},
                                        {cull_inst_p, cull_inst_o, cull_inst_v},
-                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v}},
+                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v},
+                                       {cull_trs_p, cull_trs_o, cull_trs_v}},
                                       soa_copy,
                                       span_bounds,
                                       {NULL, multi_obb, multi_aabb, multi_minmax, multi_half,
-                                       multi_inst, multi_sphere}};
+                                       multi_inst, multi_sphere, multi_trs},
+                                      depth_chunk};
 
 #endif

@@ -503,7 +503,21 @@ static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first
     }
 }
 
+/* satc_depth_fn: the reference loader's frame z. */
+static void depth_scalar(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
+                         unsigned flags, float *out)
+{
+    satc_fconsts k;
+    satc_box_frame o;
+    (void)flags;
+    satc_frustum_consts(f, &k);
+    for (size_t j = 0; j < n; j++) {
+        satc_load_ref(f, &k, b, first + j, &o);
+        out[j] = o.dz;
+    }
+}
+
 /* The reference as a kernel table: what tests and the benchmark compare
  * every path with, the scalar path (cull_w1.c) included. */
 #define ROW3 {cull_scalar, cull_scalar, cull_scalar}
-const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL, NULL, {NULL}};
+const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL, NULL, {NULL}, depth_scalar};

@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 int bl_aabb_box(const bl_frustum *bf, const satc_obb *b)
 {

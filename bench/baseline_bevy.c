@@ -8,7 +8,7 @@
  * that pre-test is left out here (it only adds work on this scene).
  * Compiled once per instruction set, like baseline_filament.c (FB_NAME).
  */
-#include "bench.h"
+#include "baselines.h"
 
 static int bevy_one(const bl_frustum *bf, const float *M, const float lc[3], const float lh[3])
 {

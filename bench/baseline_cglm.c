@@ -1,6 +1,6 @@
 /*
  * Baseline (d): a real peer, cglm (Debian's libcglm-dev): the boxes' world
- * AABBs (min, max; seed 002's conversion, done once before timing: a cglm
+ * AABBs (min, max; the OBB's world AABB, done once before timing: a cglm
  * user stores AABBs, 24 bytes per box), cglm's plane extraction
  * glm_frustum_planes (RTR 22.14.1) from the view-projection matrix built
  * in double from the scene camera, and glm_aabb_frustum per box.
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 #if defined(SATC_BENCH_HAVE_CGLM)
 #include <cglm/cglm.h>

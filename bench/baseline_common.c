@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 static double dotd(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 

@@ -1,17 +1,17 @@
 /*
- * Baseline (a): Eberly's TestIntersection (seed 000 §6), one box per call,
- * in float like satc. Written from the mathematics of §4-5 rather than the
+ * Baseline (a): Eberly's TestIntersection ("Intersection of a Box and a Frustum"), one box per call,
+ * in float like satc. Written from the article's mathematics rather than the
  * listing (whose text has slips): the 26 axes in the order of the listing,
  * each with the box interval [d - R, d + R] and the frustum interval
- * [m0, m1] of §4, products with n, l and mu cached per box as §5 suggests.
+ * [m0, m1] of the article, products with n, l and mu cached per box as the article suggests.
  * Symmetric frusta only, no tolerance band. The box is read from the SoA
  * arrays into a satc_obb per call (the same 60 bytes satc reads).
  */
 #include <math.h>
 
-#include "bench.h"
+#include "baselines.h"
 
-/* Frustum interval on M from n M.D and p = l |M.L| + mu |M.U| (§4):
+/* Frustum interval on M from n M.D and p = l |M.L| + mu |M.U|:
  * each end is scaled by f/n where it lies on the far side of zero. */
 static inline int separated(float dd, float r, float nmd, float p, float ratio)
 {

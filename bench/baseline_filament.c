@@ -19,7 +19,7 @@
  */
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 /* center' = U c + t, extent' = |U| e; m: column-major 4x4, 64 B each. */
 void FB_NAME(fb_filament_arvo)(const float *restrict m, size_t n, const float lc[3], const float le[3],

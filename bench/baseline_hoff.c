@@ -1,11 +1,11 @@
 /*
- * Baseline (b): Hoff's vertex method (seed 001), world space, float:
+ * Baseline (b): Hoff's vertex method, world space, float:
  *  1-3. the eight box vertices get in/out codes against the planes in the
  *       order near, left, right, bottom, top, far; trivial reject as soon
  *       as all eight are out of one plane;
  *  4.   trivial accept when a vertex is inside all six;
  *  5.1  the 12 frustum edges against the box (the segment/OBB separating
- *       axis test of seed 002, six axes, in the box's frame);
+ *       axis test, six axes, in the box's frame);
  *  5.2  containment of the frustum in the box: a frustum point inside the
  *       box (Hoff names the frustum origin; the apex lies outside the
  *       frustum, so the near-plane center is used);
@@ -15,11 +15,11 @@
  */
 #include <math.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* Segment [p, q] against the box (seed 002: 3 box axes, 3 cross axes). */
+/* Segment [p, q] against the box (separating axes: 3 box axes, 3 cross axes). */
 static int segment_meets_box(const satc_obb *b, const float *p, const float *q)
 {
     float mid[3], half[3];
@@ -124,6 +124,6 @@ BL_BATCH(bl_hoff_batch, HOFF_VISIBLE)
 
 static int hoff_as_written(int c) { return c != HOFF_REJECT && c != HOFF_COMPLETION; }
 
-/* As written (seed 001): without the box-edge completion. */
+/* As the article writes it: without the box-edge completion. */
 #define HOFF_AS_WRITTEN(bf, o) hoff_as_written(bl_hoff_box(bf, o))
 BL_BATCH(bl_hoff_as_written, HOFF_AS_WRITTEN)

@@ -1,12 +1,12 @@
 /*
- * satc benchmark (issue 4): every native path x mode x scene x size,
+ * satc benchmark: every native path x mode x scene x size,
  * against a streaming read of the same bytes (the roofline) and four
- * per-box baselines, plus 1 and 2 threads, and the engine frame of issue 9
+ * per-box baselines, plus 1 and 2 threads, and the engine frame
  * (forms.c). Prints a table, writes JSON and an SVG chart. Figures are
  * information only; the exit status is non-zero when the benchmark cannot
  * run or when a path's output differs from the scalar path's.
  *
- *   bench [--quick | --long] [--reps N] [--threads N] [--json PATH] [--svg PATH]
+ *   bench [--quick | --long] [--reps N] [--threads N] [--goals] [--verbose] [--json PATH] [--svg PATH]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "goals.h"
 
 #define SEED 20240601u
 #define SMALL 4096u
@@ -151,11 +152,14 @@ static double time_isa_query(void)
 
 static void usage(const char *argv0)
 {
-    printf("usage: %s [--quick | --long] [--reps N] [--threads N] [--json PATH] [--svg PATH]\n"
+    printf("usage: %s [--quick | --long] [--reps N] [--threads N] [--goals] [--verbose]\n"
+           "          [--json PATH] [--svg PATH]\n"
            "  --quick     few samples (smoke run)\n"
            "  --long      many samples (the bench_long Meson option passes this)\n"
            "  --reps N    N samples per figure, cached and in-memory alike\n"
            "  --threads N the thread table compares 1 and N threads (default: every online CPU)\n"
+           "  --goals     also print the project's goal lines (as SATC_BENCH_GOALS=1 does)\n"
+           "  --verbose   progress on stderr, scene by scene\n"
            "  --json PATH write the figures as JSON\n"
            "  --svg PATH  write the chart as SVG\n",
            argv0);
@@ -320,12 +324,13 @@ static void bench_scene(bench_results *R, const scn_scene *sc, int s, int z)
         }
     }
     double t_end = bench_now_ns();
-    fprintf(stderr, "bench: %-8s %7zu boxes: %d jobs x %d samples in %.1f s", scn_name(scene_kinds[s]), n, nj, reps,
-            (t_timed - t_start) * 1e-9);
-    if (t_end - t_timed > 1e6)
-        fprintf(stderr, ", threads %.1f s", (t_end - t_timed) * 1e-9);
-    fprintf(stderr, "\n");
-
+    if (bench_verbose) {
+        fprintf(stderr, "bench: %-8s %7zu boxes: %d jobs x %d samples in %.1f s", scn_name(scene_kinds[s]), n,
+                nj, reps, (t_timed - t_start) * 1e-9);
+        if (t_end - t_timed > 1e6)
+            fprintf(stderr, ", threads %.1f s", (t_end - t_timed) * 1e-9);
+        fprintf(stderr, "\n");
+    }
     free(mask), free(ref_mask[0]), free(ref_mask[1]), free(classes), free(ref_classes);
     free(bmask), free(written), free(jobs);
 }
@@ -334,6 +339,7 @@ int main(int argc, char **argv)
 {
     const char *json = NULL, *svg = NULL;
     int quick = 0, lng = 0, reps = 0, threads = 0;
+    bench_goals_init(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = 1;
@@ -351,6 +357,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench: --threads wants 1..%d\n", BENCH_MAX_THREADS);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--verbose")) {
+            bench_verbose = 1;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             json = argv[++i];
         } else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
@@ -406,6 +414,8 @@ int main(int argc, char **argv)
     R->stream_name = bench_stream_name();
     R->have_cglm = bl_cglm_available();
 
+    fprintf(stderr, "satc_bench: timing %d paths on 3 scenes, 4096 and 1 M boxes (%s run, 1-3 minutes);\n"
+                    "            the summary prints first when done\n", R->npaths, R->run);
     R->load[0] = load_average();
     bench_scrub_init();
     R->scrub_bytes = bench_scrub_bytes();
@@ -418,7 +428,7 @@ int main(int argc, char **argv)
                         R->sizes[z]);
                 return 1;
             }
-            if (z == BENCH_SIZES - 1)
+            if (z == BENCH_SIZES - 1 && bench_verbose)
                 fprintf(stderr, "bench: %-8s %7zu boxes: scene made in %.1f s\n",
                         scn_name(scene_kinds[s]), R->sizes[z], (bench_now_ns() - t0) * 1e-9);
             bench_scene(R, &sc, s, z);
@@ -432,11 +442,14 @@ int main(int argc, char **argv)
     bench_scrub_free();
     R->load[1] = load_average();
 
+    bench_summary(R);
     bench_report(R);
     bench_frame_report(R);
+    int scalar_bad = bench_scalar_report();
     bench_report_targets(R);
     bench_frame_targets_print(R);
-    int scalar_bad = bench_scalar_report();
+    bench_scalar_goals();
+    bench_goals_hint();
     if (json) {
         if (bench_write_json(R, json) == 0)
             printf("\nJSON: %s\n", json);
@@ -449,7 +462,7 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "bench: cannot write %s\n", svg);
     }
-    /* A path that disagrees with scalar is a bug, not a figure (issue 16). */
+    /* A path that disagrees with scalar is a bug, not a figure. */
     int bad = bench_any_mismatch(R) || scalar_bad;
     if (bad)
         printf("\nbench: FAILED: some path's output differs from the scalar path's (see above)\n");

@@ -1,5 +1,5 @@
 /*
- * The engine frame (issue 9 §4): the city scene held in every form an
+ * The engine frame: the city scene held in every form an
  * engine stores, culled in place by satc_cull in both modes, next to a
  * streaming read of each form's bytes and to the three ways engines cull
  * instances today (per-box helpers + satc, Filament, Bevy). Every path's
@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
+#include "forms.h"
+#include "oracle.h"
+#include "stream.h"
+#include "timing.h"
 
 typedef struct frame_data {
     size_t n;
@@ -410,8 +414,9 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     }
     F->helpers[z].ns = jobs[NJ - 1].st, F->helpers[z].done = !ctx[NJ - 1].bad;
     F->done = 1;
-    fprintf(stderr, "bench: engine frame %7zu boxes: %d jobs x %d samples in %.1f s\n", n, NJ, reps,
-            (bench_now_ns() - t0) * 1e-9);
+    if (bench_verbose)
+        fprintf(stderr, "bench: engine frame %7zu boxes: %d jobs x %d samples in %.1f s\n", n, NJ, reps,
+                (bench_now_ns() - t0) * 1e-9);
 
     satc_box_arrays_free(&arr);
     free(c3), free(h3), free(jobs), free(masks), free(cons), free(tmp);

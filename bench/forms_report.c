@@ -1,9 +1,12 @@
-/* The engine frame's table and its targets (issue 9): PASS/MISS [forms]
- * lines; a path whose output differs from scalar never gets a PASS. */
+/* The engine frame's table and its goals (PASS/MISS [forms] lines, with
+ * --goals only); a path whose output differs from scalar never gets a
+ * PASS. */
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "forms.h"
+#include "goals.h"
+#include "report.h"
 
 static double pct(size_t a, size_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
@@ -48,7 +51,7 @@ void bench_frame_report(const bench_results *r)
         return;
     for (int z = 0; z < BENCH_SIZES; z++) {
         size_t n = r->sizes[z];
-        printf("\n== engine frame (issue 9): city, %zu boxes %s; satc_cull on %s, bitmask out ==\n", n,
+        printf("\n== engine frame: city, %zu boxes %s; satc_cull on %s, bitmask out ==\n", n,
                z ? "from memory" : "in cache", F->path);
         printf("%-26s %5s %7s %8s %6s %8s %-15s %6s %7s %7s %7s %8s\n", "form", "B/box", "roof", "cons", "xroof",
                "exact", "[min-max]", "xroof", "FPcons", "FPc/OBB", "FPe/OBB", "visible");
@@ -107,7 +110,7 @@ static void add(bench_target *t, int *k, int avail, int bad, const char *why, co
     double v = a->med / b->med;
     snprintf(x->what, sizeof x->what, "%s", what);
     snprintf(x->figure, sizeof x->figure, "%.2f x %s (minima: %.2f)", v, unit, a->min / b->min);
-    x->value = v, x->limit = limit, x->avail = avail;
+    x->value = v, x->limit = limit, x->avail = avail, x->le = le;
     x->pass = avail && !bad && (le ? v <= limit : v >= limit);
     if (bad)
         snprintf(x->note, sizeof x->note, "NOT PASSED: %.50s", why);
@@ -161,8 +164,8 @@ int frame_targets(const bench_results *r, bench_target *t)
             what);
     }
 
-    /* Issue 27's [speed] targets against the peers built for the same
-     * instruction set, 1M from memory. */
+    /* The [speed] goals against the peers built for the same instruction
+     * set, 1M from memory. */
     for (int w = FB_FILAMENT; w <= FB_FILAMENT_512; w++) {
         if (!F->base[w][L].done)
             continue;
@@ -173,9 +176,10 @@ int frame_targets(const bench_results *r, bench_target *t)
         t[k - 1].tag = "speed";
         /* The most any pass over the matrices can reach: Filament's way
          * against the bare streaming read of the 64 B matrices. */
+        t[k - 1].bound = F->base[w][L].ns.med / F->roof[FR_INST][L].ns.med;
         if (!t[k - 1].note[0])
             snprintf(t[k - 1].note, sizeof t[k - 1].note, "the read of the matrices bounds it at %.2f x",
-                     F->base[w][L].ns.med / F->roof[FR_INST][L].ns.med);
+                     t[k - 1].bound);
     }
     for (int w = FB_FIL_CULL; w <= FB_FIL_CULL_512; w++) {
         if (!F->base[w][L].done)
@@ -187,9 +191,10 @@ int frame_targets(const bench_results *r, bench_target *t)
             "Filament's pass", what);
         t[k - 1].tag = "speed";
         /* Both passes read the same 24 B: no pass goes below that read. */
+        t[k - 1].bound = F->roof[FR_AABB3][L].ns.med / F->base[w][L].ns.med;
         if (!t[k - 1].note[0])
             snprintf(t[k - 1].note, sizeof t[k - 1].note, "the read of the 24 B bounds it at %.2f x",
-                     F->roof[FR_AABB3][L].ns.med / F->base[w][L].ns.med);
+                     t[k - 1].bound);
     }
     {
         const frame_row *h = &F->helpers[L];
@@ -209,18 +214,15 @@ int frame_targets(const bench_results *r, bench_target *t)
 
 void bench_frame_targets_print(const bench_results *r)
 {
+    if (!bench_goals_on())
+        return;
     bench_target t[FRAME_MAX_TARGETS];
     int k = frame_targets(r, t);
     if (!k)
         return;
-    printf("\n== engine-frame targets (issue 9; single thread; information only unless an output differs) ==\n");
-    for (int i = 0; i < k; i++) {
-        printf("%s [%s] %-84s %s", t[i].pass ? "PASS" : "MISS", t[i].tag ? t[i].tag : "forms", t[i].what,
-               t[i].avail ? t[i].figure : "not measured");
-        if (t[i].note[0])
-            printf("  (%s)", t[i].note);
-        printf("\n");
-    }
+    bench_goals_heading("engine frame (single thread)");
+    for (int i = 0; i < k; i++)
+        bench_target_print(&t[i], "forms");
 }
 
 int bench_any_mismatch(const bench_results *r)

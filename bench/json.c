@@ -3,7 +3,8 @@
  * except the CPU name). */
 #include <stdio.h>
 
-#include "bench.h"
+#include "forms.h"
+#include "report.h"
 
 static void str(FILE *f, const char *s)
 {

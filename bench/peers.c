@@ -4,7 +4,7 @@
  * them (the library's own CPU check). */
 #include <stddef.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 #define PEER(isa, fl, satc_path)                                                                                 \
     {#isa, fl, satc_path, fb_filament_arvo_##isa, fb_filament_cull_##isa, fb_bevy_batch_##isa,               \

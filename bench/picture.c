@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
 
 #define SEED 20240601u /* the benchmark's scenes */
 #define W 900.0

@@ -1,12 +1,13 @@
-/* The human-readable table, and the targets of issue 4 (information only:
- * a MISS is printed, never turned into a failure; but a target measured on
- * a path whose output differs from scalar is never a PASS, and the run
- * then exits non-zero: see bench_any_mismatch). */
+/* The human-readable tables, and the project's goals for them (printed
+ * only with --goals; a missed goal never fails the run, but a goal
+ * measured on a path whose output differs from scalar is never a PASS,
+ * and the run then exits non-zero: see bench_any_mismatch). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "goals.h"
+#include "report.h"
 
 const char *const bench_scene_names[BENCH_SCENES] = {"city", "uniform", "boundary"};
 
@@ -48,7 +49,7 @@ static void rule(void) { printf("%s\n", "---------------------------------------
 
 static void print_header(const bench_results *r)
 {
-    printf("satc benchmark (issue 4)\n");
+    printf("\n== the tables: every path, mode and scene ==\n");
     printf("cpu: %s; native paths:", r->cpu);
     for (int i = 0; i < r->npaths; i++)
         printf(" %s", bench_path_name(r->paths[i]));
@@ -190,13 +191,13 @@ static bench_target *add(bench_target *t, int *k, double value, double limit, in
     snprintf(x->what, sizeof x->what, what_fmt, a, b);
     snprintf(x->figure, sizeof x->figure, fig_fmt, value);
     snprintf(x->note, sizeof x->note, "%s", note);
-    x->value = value, x->limit = limit, x->avail = avail;
+    x->value = value, x->limit = limit, x->avail = avail, x->le = le;
     x->pass = avail && (le ? value <= limit : value >= limit);
     return x;
 }
 
 /* A figure from a path whose output differs from the scalar path's is not
- * a result (issue 16): never PASS, say why. */
+ * a result: never PASS, say why. */
 static void gate(bench_target *x, int bad, const char *path)
 {
     if (!bad)
@@ -205,8 +206,8 @@ static void gate(bench_target *x, int bad, const char *path)
     snprintf(x->note, sizeof x->note, "NOT PASSED: %s output differs from scalar", path);
 }
 
-/* Issue 10's targets, tagged [simd]: per path where it names one, else on
- * the best native path. */
+/* The SIMD paths' goals, tagged [simd]: per path where one is named,
+ * else on the best native path. */
 static int simd_targets(const bench_results *r, bench_target *t, int k)
 {
     const int L = BENCH_SIZES - 1, best = r->best;
@@ -326,16 +327,42 @@ int bench_targets(const bench_results *r, bench_target *t)
     return simd_targets(r, t, k);
 }
 
+void bench_target_print(const bench_target *t, const char *tag)
+{
+    if (!t->avail)
+        return;
+    const char *what = t->what;
+    char own[16] = "";
+    /* A tag written at the start of the text ("[simd] ...") wins. */
+    if (what[0] == '[' && sscanf(what, "[%15[^]]] ", own) == 1) {
+        tag = own;
+        what += strlen(own) + 2;
+        while (*what == ' ')
+            what++;
+    }
+    if (t->tag)
+        tag = t->tag;
+    int out_of_reach = t->bound > 0 && (t->le ? t->bound > t->limit : t->bound < t->limit);
+    if (out_of_reach && !t->pass) {
+        /* Print what is measured and the bound, not the goal. */
+        const char *colon = strrchr(what, ':');
+        int len = colon ? (int)(colon - what) : (int)strlen(what);
+        bench_goal_bound(tag, "%.*s: %s; %s", len, what, t->figure, t->note);
+        return;
+    }
+    if (t->note[0])
+        bench_goal(t->pass, tag, "%-76s %s  (%s)", what, t->figure, t->note);
+    else
+        bench_goal(t->pass, tag, "%-76s %s", what, t->figure);
+}
+
 void bench_report_targets(const bench_results *r)
 {
+    if (!bench_goals_on())
+        return;
     bench_target t[BENCH_MAX_TARGETS];
     int k = bench_targets(r, t);
-    printf("\n== targets (issue 4, and issue 10's tagged [simd]; single thread unless stated; information only) ==\n");
-    for (int i = 0; i < k; i++) {
-        printf("%-4s %-76s %s", t[i].avail ? (t[i].pass ? "PASS" : "MISS") : "n/a", t[i].what,
-               t[i].avail ? t[i].figure : "not measured");
-        if (t[i].note[0])
-            printf("  (%s)", t[i].note);
-        printf("\n");
-    }
+    bench_goals_heading("the main tables (single thread unless stated)");
+    for (int i = 0; i < k; i++)
+        bench_target_print(&t[i], "cull");
 }

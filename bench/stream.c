@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "bench.h"
+#include "stream.h"
+#include "timing.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -6,7 +6,8 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "bench.h"
+#include "stream.h"
+#include "timing.h"
 
 uint32_t bench_stream_avx2(const satc_boxes *b, size_t first, size_t n)
 {

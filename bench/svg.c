@@ -3,25 +3,29 @@
  * log scale, one group per satc path and mode and per baseline, two bars
  * per group (4096 boxes in cache, 1M from memory) with min-max whiskers,
  * and the two rooflines (in-cache and streaming read of 60 B/box) as
- * dashed lines; last, the engine frame (issue 9) with each form's own
- * rooflines. All panels share one scale so they compare at a glance.
+ * dashed lines; last, the engine frame with each form's own rooflines.
+ * All panels share one scale so they compare at a glance. Labels never
+ * overlap: each is squeezed (textLength) into its group's width, values
+ * run vertically over their bars.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "forms.h"
+#include "report.h"
 
-#define W 1180.0
-#define PANEL_H 330.0
+#define W 1400.0
+#define PANEL_H 350.0
 #define TOP 70.0
 #define LEFT 72.0
 #define RIGHT 170.0
 #define PLOT_TOP 34.0    /* within a panel: room for its title */
-#define PLOT_BOTTOM 52.0 /* within a panel: room for the group labels */
+#define PLOT_BOTTOM 62.0 /* within a panel: room for the group labels */
 
 typedef struct group {
-    char top[24], bottom[24];
+    char top[24], bottom[24], kept[24]; /* kept: extra boxes a baseline keeps */
+    int span;                           /* top label spans this many groups (0: printed by an earlier one) */
     const bench_stats *v[BENCH_SIZES];
     int baseline;
 } group;
@@ -64,25 +68,54 @@ static int collect(const bench_results *r, int s, group *g)
                 continue;
             snprintf(g[k].top, sizeof g[k].top, "%s", bench_path_name(p));
             snprintf(g[k].bottom, sizeof g[k].bottom, "%s", bench_mode_short(m));
+            g[k].kept[0] = 0;
+            /* One path label over its modes. */
+            g[k].span = k > 0 && !g[k - 1].baseline && !strcmp(g[k - 1].top, g[k].top) ? 0 : 1;
+            if (g[k].span == 0) {
+                int j = k - 1;
+                while (g[j].span == 0)
+                    j--;
+                g[j].span++;
+            }
             for (int z = 0; z < BENCH_SIZES; z++)
                 g[k].v[z] = r->cell[p][m][s][z].done ? &r->cell[p][m][s][z].ns : NULL;
             g[k].baseline = 0;
             k++;
         }
     }
-    static const char *const bl_top[BL_COUNT] = {"(a)", "(b)", "(c)", "(d)"};
-    static const char *const bl_bottom[BL_COUNT] = {"Eberly", "Hoff", "AABB", "cglm"};
+    static const char *const bl_top[BL_COUNT] = {"Eberly", "Hoff", "AABB", "cglm"};
+    static const char *const bl_bottom[BL_COUNT] = {"26 axes", "vertices", "per box", "aabb_frust."};
+    const bench_cell *ex = &r->cell[r->best][MODE_EXACT][s][BENCH_SIZES - 1];
     for (int w = 0; w < BL_COUNT; w++) {
         if (!r->base[w][s][0].done && !r->base[w][s][1].done)
             continue;
         snprintf(g[k].top, sizeof g[k].top, "%s", bl_top[w]);
         snprintf(g[k].bottom, sizeof g[k].bottom, "%s", bl_bottom[w]);
+        g[k].span = 1;
+        g[k].kept[0] = 0;
+        if (ex->done && ex->visible && r->base[w][s][BENCH_SIZES - 1].done)
+            snprintf(g[k].kept, sizeof g[k].kept, "+%.1f%% kept",
+                     100.0 * (double)r->base[w][s][BENCH_SIZES - 1].fp / (double)ex->visible);
         for (int z = 0; z < BENCH_SIZES; z++)
             g[k].v[z] = r->base[w][s][z].done ? &r->base[w][s][z].ns : NULL;
         g[k].baseline = 1;
         k++;
     }
     return k;
+}
+
+/* A label centered at x, at most `width` pixels wide: squeezed by the
+ * renderer when an estimate of its natural width says it would not fit. */
+static void label(FILE *f, double x, double y, double width, double font, const char *cls, const char *text)
+{
+    double natural = 0.66 * font * (double)strlen(text);
+    if (natural > width)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"middle\" textLength=\"%.1f\" "
+                   "lengthAdjust=\"spacingAndGlyphs\">%s</text>\n",
+                x, y, cls, width, text);
+    else
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"middle\">%s</text>\n", x, y, cls,
+                text);
 }
 
 /* The bars of k groups from x0, gw pixels each, with whiskers and labels. */
@@ -113,12 +146,15 @@ static void bars(FILE *f, const bench_results *r, const scale *scp, const group 
                     cx, ylo, yhi, cx - 3, ylo, cx + 3, cx - 3, yhi, cx + 3);
             char lab[16];
             fmt_value(lab, sizeof lab, v->med);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n", cx, yhi - 4, lab);
+            /* Vertical, over the whisker: a bar is wider than the text is tall. */
+            fprintf(f, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"val\">%s</text>\n", cx + 3,
+                    yhi - 3, lab);
         }
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlab\" text-anchor=\"middle\">%s</text>\n", gx + gw * 0.5,
-                sc.y1 + 18, g[i].top);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlab2\" text-anchor=\"middle\">%s</text>\n", gx + gw * 0.5,
-                sc.y1 + 34, g[i].bottom);
+        if (g[i].span > 0)
+            label(f, gx + gw * 0.5 * g[i].span, sc.y1 + 16, gw * g[i].span - 4, 11, "xlab", g[i].top);
+        label(f, gx + gw * 0.5, sc.y1 + 31, gw - 4, 10, "xlab2", g[i].bottom);
+        if (g[i].kept[0])
+            label(f, gx + gw * 0.5, sc.y1 + 45, gw - 4, 10, "xlab3", g[i].kept);
     }
 
 }
@@ -198,24 +234,34 @@ static void panel(FILE *f, const bench_results *r, int s, double top, const scal
  * its groups (they differ per form). */
 static int frame_collect(const bench_results *r, group *g)
 {
-    static const char *const short_form[FR_FORMS] = {"matrix", "aabb3", "aabb24", "minmax", "halfax",
-                                                     "sphere", "eberly"};
-    static const char *const short_base[FB_COUNT] = {"today",     "Fil. avx2", "Fil. 512", "pass avx2",
-                                                      "pass 512", "Bevy avx2", "Bevy 512"};
+    static const char *const short_form[FR_FORMS] = {"matrix 64 B", "AABB c/h 24 B", "AABB rec 24 B",
+                                                     "min/max 24 B", "half-axes 48 B", "sphere 16 B",
+                                                     "OBB 60 B"};
+    static const char *const base_top[FB_COUNT] = {"satc/inst.", "Filament", "Filament", "Fil. pass",
+                                                   "Fil. pass", "Bevy", "Bevy"};
     const bench_frame *F = &r->frame;
     int k = 0;
     for (int fm = 0; fm < FR_FORMS; fm++)
         for (int m = 0; m < 2; m++, k++) {
             snprintf(g[k].top, sizeof g[k].top, "%s", short_form[fm]);
             snprintf(g[k].bottom, sizeof g[k].bottom, "%s", m ? "exact" : "cons");
+            g[k].span = m ? 0 : 2;
+            g[k].kept[0] = 0;
             for (int z = 0; z < BENCH_SIZES; z++)
                 g[k].v[z] = F->cull[fm][m][z].done ? &F->cull[fm][m][z].ns : NULL;
             g[k].baseline = 0;
         }
     for (int w = 0; w < FB_COUNT; w++, k++) {
-        static const char *const tag[FB_COUNT] = {"(a)", "(b)", "(b)", "(b')", "(b')", "(c)", "(c)"};
-        snprintf(g[k].top, sizeof g[k].top, "%s", tag[w]);
-        snprintf(g[k].bottom, sizeof g[k].bottom, "%s", short_base[w]);
+        int pb = frame_base_peer(w);
+        const fb_peer *p = pb < 0 ? NULL : fb_peer_get(pb);
+        snprintf(g[k].top, sizeof g[k].top, "%s", base_top[w]);
+        snprintf(g[k].bottom, sizeof g[k].bottom, "%s", pb < 0 ? "helpers" : p ? p->name : "n/a");
+        g[k].span = 1;
+        g[k].kept[0] = 0;
+        const frame_row *b = &F->base[w][BENCH_SIZES - 1];
+        if (b->done && b->visible > b->fp)
+            snprintf(g[k].kept, sizeof g[k].kept, "+%.1f%% kept",
+                     100.0 * (double)b->fp / (double)(b->visible - b->fp));
         for (int z = 0; z < BENCH_SIZES; z++)
             g[k].v[z] = F->base[w][z].done ? &F->base[w][z].ns : NULL;
         g[k].baseline = 1;
@@ -232,7 +278,7 @@ static void frame_panel(FILE *f, const bench_results *r, double top, const scale
     sc.y1 = top + PANEL_H - PLOT_BOTTOM;
     double x0 = LEFT, x1 = W - RIGHT, gw = (x1 - x0) / k;
     axes(f, &sc, top, x0, x1,
-         "engine frame (issue 9), city: each form culled in place by satc_cull; engine ways on the matrices");
+         "engine frame, city: each form culled in place by satc_cull; engine ways on the instance matrices");
     bars(f, r, &sc, g, k, x0, gw);
     for (int fm = 0; fm < FR_FORMS; fm++)
         for (int z = 0; z < BENCH_SIZES; z++) {
@@ -290,7 +336,7 @@ int bench_write_svg(const bench_results *r, const char *path)
     }
     scale sc;
     sc.lo = floor(log10(vmin));
-    sc.hi = ceil(log10(vmax * 1.6)); /* room for the value labels */
+    sc.hi = ceil(log10(vmax * 4.0)); /* room for the vertical value labels */
     if (sc.hi <= sc.lo)
         sc.hi = sc.lo + 1;
     sc.y0 = sc.y1 = 0;
@@ -306,13 +352,14 @@ int bench_write_svg(const bench_results *r, const char *path)
     fprintf(f, "<style>\n"
                ".title{font-size:19px;font-weight:bold}\n.sub{font-size:12px;fill:#444}\n"
                ".ptitle{font-size:15px;font-weight:bold}\n.ytick{font-size:12px}\n.ytick2{font-size:10px;fill:#888}\n"
-               ".axis{font-size:12px}\n.xlab{font-size:12px;font-weight:bold}\n.xlab2{font-size:11px}\n"
+               ".axis{font-size:12px}\n.xlab{font-size:11px;font-weight:bold}\n.xlab2{font-size:10px}\n"
+               ".xlab3{font-size:10px;fill:#8a3a00}\n"
                ".val{font-size:9px;fill:#333}\n.roof{font-size:11px;font-weight:bold}\n.leg{font-size:12px}\n"
                "</style>\n");
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     fprintf(f, "<text x=\"%.1f\" y=\"26\" class=\"title\">satc: OBB-frustum culling, ns per box (lower is better)</text>\n", LEFT);
     fprintf(f, "<text x=\"%.1f\" y=\"46\" class=\"sub\">%s, 1 thread; %s run; cons = conservative, exact, class = exact with classes; "
-               "(a)-(d) per-box baselines; roofline = read of the same 60 B/box</text>\n",
+               "baselines one box per call; +N%% kept: boxes kept that satc exact culls, 1M; roofline = read of the same bytes</text>\n",
             LEFT, r->cpu, r->run);
     /* Legend. */
     double lx = LEFT, ly = 58;

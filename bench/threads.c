@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "stream.h"
+#include "threads.h"
+#include "timing.h"
 
 typedef struct thr_shared {
     pthread_barrier_t go, start, end;

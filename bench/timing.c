@@ -5,9 +5,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "timing.h"
 
 volatile uint32_t bench_sink;
+int bench_verbose;
 
 double bench_now_ns(void)
 {

@@ -1,5 +1,5 @@
 /*
- * The floor of the 64 players' pass with groups (issue 27). From each
+ * The floor of the 64 players' pass with groups. From each
  * view's own classes: the (group, view) pairs that are neither all
  * outside nor all inside. A pass deciding every other pair from the
  * bounds, for free, still runs the kernel on those pairs' volumes and
@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "baselines.h"
+#include "stream.h"
+#include "timing.h"
 
 typedef struct pair {
     uint32_t g;

@@ -56,7 +56,9 @@
  *    center, origin, half axes, the frustum's vertices), R = |delta|_1 +
  *    sum_j |H_j|_1 and dev >= ||F F^T - I|| how far the frame rows are
  *    from orthonormal (about 2^-23 for a frame rounded from double), with
- *    the slopes widened by 2^-24 of themselves (a camera's l/n rounded).
+ *    the slopes widened by 2^-24 (1 + 2^-20) of themselves (each builder
+ *    rounds a slope once: a camera's l/n, a perspective's tan(fovy/2)
+ *    times aspect).
  *    So exact mode never culls a touching volume, and culls near-touching
  *    ones the float tolerance would keep once they are apart by more than
  *    that: on the benchmark's boundary scene it keeps none farther than
@@ -143,7 +145,8 @@ typedef enum satc_status {
     SATC_ERR_ISA = -10,      /**< the requested ISA is not compiled in or not supported by this CPU */
     SATC_ERR_NOMEM = -11,    /**< allocation failed (satc_box_arrays_alloc only) */
     SATC_ERR_BOX = -12,      /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
-    SATC_ERR_LAYOUT = -13    /**< batch descriptor invalid: unknown matrix layout, a stride smaller than its record, misaligned pointer or stride */
+    SATC_ERR_LAYOUT = -13,   /**< batch descriptor invalid: unknown matrix layout, a stride smaller than its record, misaligned pointer or stride */
+    SATC_ERR_PYRAMID = -14   /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
 } satc_status;
 
 /** Short English description of a status code; never NULL. */
@@ -276,7 +279,8 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
  * satc_frustum_from_camera, and SATC_ERR_BOUNDS when the near-plane bounds
  * n tan(fovy/2) (times aspect) are not normal floats: beyond FLT_MAX, or
  * below FLT_MIN (a subnormal bound would carry a relative error far
- * beyond the tolerance into the slopes).
+ * beyond the tolerance into the slopes). The slopes are tan(fovy/2)
+ * aspect and tan(fovy/2), computed in double and rounded once to float.
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
@@ -995,6 +999,251 @@ SATC_API satc_status satc_cull_views(const satc_frustum *views, size_t nviews, c
                                      satc_view_results *out);
 
 /* ------------------------------------------------------------------ */
+/* Occlusion: a depth pyramid and the hierarchical-Z test in the cull   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A volume the frustum keeps may still be hidden behind opaque geometry.
+ * satc tests it against a depth pyramid of one view (hierarchical Z:
+ * Greene, Kass and Miller 1993) in the same pass as the frustum test.
+ *
+ * Contract: when every level-0 texel of the pyramid holds a valid bound
+ * (see satc_pyramid), satc never reports as occluded a volume any point
+ * of which lies in the view in front of the opaque surfaces those bounds
+ * stand for. A volume reaching the near plane (nearest view depth <= n,
+ * the camera inside it included) is never occluded, nor one with a NaN
+ * or infinite field. docs/occlusion.md proves it for every form and path
+ * and says what a depth readback of an earlier frame does and does not
+ * guarantee.
+ */
+
+/** Smallest and largest level-0 sizes of a pyramid, texels. */
+#define SATC_PYRAMID_MIN_WIDTH 64u
+#define SATC_PYRAMID_MIN_HEIGHT 32u
+#define SATC_PYRAMID_MAX_WIDTH 2048u
+#define SATC_PYRAMID_MAX_HEIGHT 1024u
+/** Most levels of a pyramid (2048 texels halve 11 times down to 1). */
+#define SATC_PYRAMID_MAX_LEVELS 12
+
+/** Class byte of a volume the frustum keeps and the pyramid hides
+ * (satc_cull_occluded). Not visible: its bit and index are not written. */
+#define SATC_OCCLUDED 3u
+
+/**
+ * A depth pyramid tied to one view: caller-owned storage, no allocation.
+ * Set up by satc_pyramid_init; treat every field as read-only except the
+ * texels of level 0, which a writer (satc_pyramid_fill, satc's occluder
+ * rasterizer, or the caller) fills before satc_pyramid_build reduces
+ * them into the other levels.
+ *
+ * Level 0 holds width x height texels, row by row: texel (i, j), column
+ * i in [0, width), row j in [0, height), is depth[j * width + i]. It
+ * covers the directions (a, b) of the view, with, in exact arithmetic on
+ * the view's stored floats and w = (x1 - x0) / width,
+ * h = (y1 - y0) / height,
+ *     x1 - (i + 1) w <= a <= x1 - i w,    y0 + j h <= b <= y0 + (j + 1) h,
+ * where for a point X, d = X - E in the view's frame (L, U, D):
+ *  - perspective: a = L.d / D.d and b = U.d / D.d (slopes), D.d > 0;
+ *  - orthographic: a = L.d and b = U.d (positions).
+ * L points left and U up, so column 0 is the image's left edge and row 0
+ * its bottom row: a depth image read back from OpenGL or WebGL (row 0 at
+ * the bottom) maps texel for pixel; images whose row 0 is the top
+ * (Direct3D, Vulkan, Metal, WebGPU) say so with SATC_IMAGE_TOP_DOWN.
+ *
+ * A texel's value T is valid when every point X of the view whose
+ * direction (a, b) lies in the texel's closed rectangle and whose view
+ * depth D.d exceeds T is hidden: the segment from the eye to X (the
+ * line of sight along D for an orthographic view) meets an opaque surface
+ * at a view depth in [n, T]. T is an upper bound of the occluding depth
+ * over the WHOLE texel, in world units along D (view depth, not
+ * distance). +Inf, and NaN, mean nothing is known: such a texel never
+ * hides anything. The least of two valid values is valid, so writers
+ * combine by taking the minimum; a writer never raises a texel.
+ *
+ * Level k >= 1 holds level_w[k] x level_h[k] texels, level_w[k] =
+ * ceil(width / 2^k), at depth + level_off[k]; its texel (i, j) is the
+ * largest level-0 value (NaN counting as +Inf) over level-0 columns
+ * [i 2^k, (i + 1) 2^k) and rows [j 2^k, (j + 1) 2^k) (those that exist):
+ * the farthest depth over its footprint. satc_pyramid_build computes it.
+ */
+typedef struct satc_pyramid {
+    satc_frustum view;   /**< a copy of the view (perspective or orthographic) */
+    uint32_t width;      /**< level-0 columns, SATC_PYRAMID_MIN_WIDTH .. MAX_WIDTH */
+    uint32_t height;     /**< level-0 rows, SATC_PYRAMID_MIN_HEIGHT .. MAX_HEIGHT */
+    uint32_t levels;     /**< number of levels, down to one texel (2 .. SATC_PYRAMID_MAX_LEVELS) */
+    uint32_t level_w[SATC_PYRAMID_MAX_LEVELS]; /**< columns of level k */
+    uint32_t level_h[SATC_PYRAMID_MAX_LEVELS]; /**< rows of level k */
+    size_t level_off[SATC_PYRAMID_MAX_LEVELS]; /**< first texel of level k (floats from depth) */
+    float *depth;        /**< the caller's storage: every level, level 0 first */
+} satc_pyramid;
+
+/**
+ * Bytes of storage a width x height pyramid needs (all its levels, 4
+ * bytes per texel; about 4/3 of level 0), or 0 when the size is outside
+ * SATC_PYRAMID_MIN_* .. SATC_PYRAMID_MAX_* (any size in that range,
+ * powers of two or not). Storage must be float-aligned; 64-byte alignment
+ * is best.
+ */
+SATC_API size_t satc_pyramid_bytes(uint32_t width, uint32_t height);
+
+/**
+ * Sets up pyramid *p of width x height texels over `view` (a frustum
+ * from satc_frustum_from_camera, satc_frustum_perspective or
+ * satc_frustum_from_matrix: perspective or orthographic; for a matrix,
+ * build the view from the same matrix that renders the depth) in the
+ * caller's `storage` of `bytes` bytes, and sets every texel of every
+ * level to +Inf (nothing occludes). The pyramid keeps a copy of the
+ * view; culls with it use that copy.
+ * Returns SATC_OK, SATC_ERR_NULL (p, view or storage NULL),
+ * SATC_ERR_FLAGS (view not a built perspective or orthographic frustum:
+ * plane volumes have no image), SATC_ERR_RANGE (a size out of range),
+ * SATC_ERR_LAYOUT (bytes < satc_pyramid_bytes(width, height), or storage
+ * not float-aligned); on error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_init(satc_pyramid *p, const satc_frustum *view, uint32_t width,
+                                       uint32_t height, float *storage, size_t bytes);
+
+/** Sets every texel of every level to +Inf. Returns SATC_OK, SATC_ERR_NULL
+ * or SATC_ERR_PYRAMID (p not set up by satc_pyramid_init). */
+SATC_API satc_status satc_pyramid_clear(satc_pyramid *p);
+
+/**
+ * Computes levels 1 .. levels - 1 from level 0 (each texel the largest of
+ * the up to 4 below it, NaN as +Inf), the same bits on every path. Call
+ * after level 0 changes. Returns SATC_OK, SATC_ERR_NULL or
+ * SATC_ERR_PYRAMID.
+ */
+SATC_API satc_status satc_pyramid_build(satc_pyramid *p);
+
+/** Pixel formats of a depth image (satc_depth_image.format). */
+typedef enum satc_depth_format {
+    /** float window depth in [0, 1], as a float depth buffer reads back
+     * (OpenGL maps NDC z in [-1, 1] to (z + 1) / 2; Direct3D, Vulkan,
+     * Metal and WebGPU store NDC z in [0, 1] as is). */
+    SATC_DEPTH_FORMAT_FLOAT = 1,
+    /** float NDC depth z/w itself, in the projection's range: [-1, 1]
+     * (SATC_DEPTH_NEG_ONE_TO_ONE) or [0, 1] (SATC_DEPTH_ZERO_TO_ONE). */
+    SATC_DEPTH_FORMAT_FLOAT_NDC = 2,
+    /** float view depth along D in world units (a linear depth target);
+     * +Inf where nothing was drawn. */
+    SATC_DEPTH_FORMAT_LINEAR = 3,
+    /** uint16_t window depth k / 65535. */
+    SATC_DEPTH_FORMAT_UNORM16 = 4,
+    /** uint32_t whose low 24 bits are the window depth k / (2^24 - 1), the
+     * high 8 ignored (Direct3D D24_UNORM_S8_UINT, Vulkan X8_D24). */
+    SATC_DEPTH_FORMAT_UNORM24 = 5,
+    /** uint32_t whose high 24 bits are the window depth, the low 8 ignored
+     * (OpenGL GL_UNSIGNED_INT_24_8 readbacks). */
+    SATC_DEPTH_FORMAT_UNORM24_HIGH = 6,
+    /** uint32_t window depth k / (2^32 - 1). */
+    SATC_DEPTH_FORMAT_UNORM32 = 7
+} satc_depth_format;
+
+/** satc_depth_image.conventions: row 0 of the image is its top row
+ * (Direct3D, Vulkan, Metal, WebGPU readbacks); without it row 0 is the
+ * bottom row (OpenGL, WebGL). */
+#define SATC_IMAGE_TOP_DOWN 16u
+
+/**
+ * A depth image of the pyramid's view as a GPU rendered it: the image
+ * spans the view's whole [x0, x1] x [y0, y1], pixel (px, py) the
+ * fraction [px / width, (px + 1) / width] of it from the left edge and
+ * [py / height, (py + 1) / height] from the bottom (from the top with
+ * SATC_IMAGE_TOP_DOWN). Any size, unrelated to the pyramid's.
+ */
+typedef struct satc_depth_image {
+    const void *data;          /**< row 0's first pixel; aligned for the pixel type */
+    uint32_t width, height;    /**< pixels, 1 .. 65536 each */
+    size_t row_bytes;          /**< bytes from one row to the next (>= width * pixel size) */
+    satc_depth_format format;
+    /** The projection that wrote the depth, as satc_frustum_from_matrix
+     * takes it: SATC_DEPTH_NEG_ONE_TO_ONE or SATC_DEPTH_ZERO_TO_ONE,
+     * optionally SATC_DEPTH_REVERSED and SATC_DEPTH_INFINITE_FAR; plus
+     * SATC_IMAGE_TOP_DOWN. Only SATC_IMAGE_TOP_DOWN is read for
+     * SATC_DEPTH_FORMAT_LINEAR. */
+    unsigned conventions;
+    /** The projection's near and far distances (world units, the values
+     * its matrix was made from; far is ignored with
+     * SATC_DEPTH_INFINITE_FAR and for SATC_DEPTH_FORMAT_LINEAR).
+     * Perspective: 0 < near < far; orthographic: near < far. The
+     * pyramid's view says which of the two the projection is. */
+    float near_z, far_z;
+} satc_depth_image;
+
+/**
+ * Fills level 0 of pyramid *p from a depth image, then builds the other
+ * levels (satc_pyramid_build). Each pixel's value is turned into a view
+ * depth in double, from one unit in the format's last place farther than
+ * the stored value (unorm: k + 1; float: the next float away from the
+ * near end), and rounded up to float; a pixel holding the far end
+ * exactly (the clear value: 1, or 0 reversed) or beyond becomes +Inf.
+ * Values nearer than the near end count as the near end. Level-0
+ * texel (i, j) then takes the largest of these over every pixel whose
+ * rectangle meets the texel's closed rectangle (one pixel of margin: it
+ * absorbs the few-ulp difference between the projection and a view
+ * rounded outward by satc_frustum_from_matrix).
+ *
+ * A depth buffer holds the nearest surface at each pixel's sample point
+ * only: the result is a valid pyramid (see satc_pyramid) for surfaces
+ * that cover every point of each pixel they are sampled at, up to the
+ * GPU's depth precision. Geometry thinner than a pixel between samples,
+ * and anything that moved since the image was rendered, are not covered:
+ * docs/occlusion.md says what a readback of an earlier frame guarantees.
+ *
+ * Returns SATC_OK, SATC_ERR_NULL (p, img or img->data NULL),
+ * SATC_ERR_PYRAMID, SATC_ERR_FLAGS (unknown format or convention bits,
+ * SATC_DEPTH_INFINITE_FAR with an orthographic view), SATC_ERR_RANGE (a
+ * size 0 or above 65536), SATC_ERR_LAYOUT (row_bytes too small, data
+ * misaligned), SATC_ERR_NONFINITE (a NaN pixel, a non-finite near or far),
+ * SATC_ERR_NEAR, SATC_ERR_FAR (near or far not as stated above); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img);
+
+/**
+ * satc_cull against the pyramid's view p->view, then the hierarchical-Z
+ * test of every volume the frustum keeps, in the same pass: volumes
+ * [first, first + count) of batch `b` (any form, with or without
+ * satc_groups), either mode. A kept volume is occluded when its nearest
+ * view depth, computed rounded toward the eye, is farther than the
+ * largest texel of the level where a conservative screen rectangle of
+ * it (boxes: their projected corners, spheres: a bound tangent to them;
+ * rounded outward, clipped to the view) spans at most 4 x 4 texels.
+ * Occluded volumes are not visible: no bit, no index, not counted in
+ * out->visible; class SATC_OCCLUDED. The other volumes get exactly the
+ * bits, classes and indices of satc_cull(&p->view, ...).
+ * `occluded` (NULL: not wanted): ceil(count / 8) bytes, bit j%8 of byte
+ * j/8 set when volume first + j is SATC_OCCLUDED (bits past count 0);
+ * *noccluded (NULL: not wanted) gets their number.
+ * Groups: a group whose bound the frustum keeps and the pyramid hides is
+ * occluded whole without reading its volumes (class SATC_OCCLUDED for
+ * each, whatever the frustum would say of it).
+ * Every path gives the scalar reference's bits. The pyramid is only read:
+ * threads may cull disjoint ranges against one pyramid at once.
+ * Returns what satc_cull returns, and SATC_ERR_NULL (p NULL),
+ * SATC_ERR_PYRAMID (p not set up by satc_pyramid_init); on error nothing
+ * is written.
+ */
+SATC_API satc_status satc_cull_occluded(const satc_pyramid *p, const satc_batch *b, size_t first,
+                                        size_t count, satc_mode mode, satc_results *out,
+                                        uint8_t *occluded, size_t *noccluded);
+
+/**
+ * satc_cull_views with occlusion: view v is tested against pyramids[v]
+ * after its frustum, as satc_cull_occluded does for one view (each
+ * view's outputs equal satc_cull_occluded with its pyramid, bit for bit;
+ * class SATC_OCCLUDED in classes[v]). pyramids[v] NULL: view v is
+ * frustum only. A non-NULL pyramids[v] must have been made for views[v]
+ * (the same frustum, compared field by field), else SATC_ERR_PYRAMID.
+ * Returns what satc_cull_views returns, and SATC_ERR_NULL (pyramids
+ * NULL), SATC_ERR_PYRAMID; on error nothing is written.
+ */
+SATC_API satc_status satc_cull_views_occluded(const satc_frustum *views,
+                                              const satc_pyramid *const *pyramids, size_t nviews,
+                                              const satc_batch *b, size_t first, size_t count,
+                                              satc_mode mode, satc_view_results *out);
+
+/* ------------------------------------------------------------------ */
 /* Instruction-set paths                                                */
 /* ------------------------------------------------------------------ */
 
@@ -1056,6 +1305,12 @@ SATC_API satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const sa
 SATC_API satc_status satc_cull_views_isa(satc_isa isa, const satc_frustum *views, size_t nviews,
                                          const satc_batch *b, size_t first, size_t count,
                                          satc_mode mode, satc_view_results *out);
+
+/** satc_cull_occluded on an explicitly chosen path (SATC_ERR_ISA when not runnable here). */
+SATC_API satc_status satc_cull_occluded_isa(satc_isa isa, const satc_pyramid *p,
+                                            const satc_batch *b, size_t first, size_t count,
+                                            satc_mode mode, satc_results *out, uint8_t *occluded,
+                                            size_t *noccluded);
 
 /** satc_cull_batch on an explicitly chosen path: satc_cull_isa on Eberly arrays. */
 SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,

@@ -5,6 +5,7 @@ Layers, top to bottom (a file may include or call only its own layer and
 those below):
   api       entry points of a single cull, status, version
   passes    the one-view runner, groups, views, prefilter, queries
+  occlusion the depth pyramid and the occlusion test's passes (beside passes)
   volumes   frusta; forms: box helpers and conversions (one level)
   dispatch  picks a path's kernel table
   isa       sse, neon, wasm, scalar: vector layers and the reference
@@ -18,7 +19,7 @@ import os
 import re
 import sys
 
-RANK = {'api': 7, 'passes': 6, 'volumes': 5, 'forms': 5, 'dispatch': 4,
+RANK = {'api': 7, 'passes': 6, 'occlusion': 6, 'volumes': 5, 'forms': 5, 'dispatch': 4,
         'sse': 3, 'neon': 3, 'wasm': 3, 'scalar': 3, 'kernels': 2, 'core': 1}
 
 

@@ -23,6 +23,7 @@ const char *satc_status_string(satc_status s)
     case SATC_ERR_NOMEM: return "out of memory";
     case SATC_ERR_BOX: return "input does not describe a box";
     case SATC_ERR_LAYOUT: return "batch layout invalid: stride, alignment or matrix layout";
+    case SATC_ERR_PYRAMID: return "depth pyramid not set up by satc_pyramid_init, or made for another view";
     }
     return "unknown status";
 }

@@ -102,11 +102,12 @@ static int load(const satc_frustum *f, const satc_batch *b, size_t i, vol *v)
     return isfinite(v->q);
 }
 
-/* The slope s = fl(b / n) within half an ulp of b / n, widened outward
- * to hold the camera's own (the exact frustum is the camera's, satc.h). */
+/* The slope s, rounded once to float from a double within 2^-50 of the
+ * requested one (a camera's l / n, a perspective's tan(fovy / 2) aspect:
+ * every builder, docs/error-bound.md §11), widened outward to hold it. */
 static double widen(double s, int up)
 {
-    double e = fabs(s) * 0x1p-24;
+    double e = fabs(s) * (0x1p-24 + 0x1p-44);
     return up ? s + e : s - e;
 }
 

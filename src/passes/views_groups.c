@@ -23,15 +23,16 @@
 
 #define BLOCK_CHUNKS 16
 
-/* A union of group bounds in double; ok: every bound finite, h >= 0. */
+/* A union of group bounds in double; ok: every bound finite, h >= 0;
+ * loose: its span also has volumes in no group, which no bound holds. */
 typedef struct ubox {
     double lo[3], hi[3];
-    int ok, any;
+    int ok, any, loose;
 } ubox;
 
 static void ubox_init(ubox *u)
 {
-    u->ok = 1, u->any = 0;
+    u->ok = 1, u->any = 0, u->loose = 0;
     for (int q = 0; q < 3; q++)
         u->lo[q] = INFINITY, u->hi[q] = -INFINITY;
 }
@@ -56,6 +57,7 @@ static void ubox_join(ubox *u, const ubox *v)
 {
     u->ok &= v->ok;
     u->any |= v->any;
+    u->loose |= v->loose;
     for (int q = 0; q < 3; q++) {
         u->lo[q] = v->lo[q] < u->lo[q] ? v->lo[q] : u->lo[q];
         u->hi[q] = v->hi[q] > u->hi[q] ? v->hi[q] : u->hi[q];
@@ -93,7 +95,7 @@ typedef struct pieces {
     uint64_t touch[SATC_CHUNK + 1], in[SATC_CHUNK + 1];
     ubox u;      /* the union of its groups */
     uint64_t any; /* the views some piece may touch */
-    int skip;     /* outside every view */
+    int skip;     /* its groups outside every view, no volume in no group */
     size_t done, n_vol; /* where the chunk starts in the call, its volumes */
 } pieces;
 
@@ -112,6 +114,7 @@ static void cut(pieces *P, size_t *pg, const satc_groups *gs, size_t first, size
         if (lo > i) { /* volumes in no group */
             P->lo[k] = (uint16_t)(i - first), P->hi[k] = (uint16_t)((lo < end ? lo : end) - first);
             pg[k] = SIZE_MAX;
+            P->u.loose = 1;
             i = lo < end ? lo : end;
             continue;
         }
@@ -229,7 +232,9 @@ static void prepare(walk *w, pieces *P, size_t done)
         ubox_decide(&w->cu[(done - bs) / SATC_CHUNK], w->gv, w->all & ~co & ~ci, &o2, &i2);
         co |= o2, ci |= i2;
     }
-    P->skip = co == w->all;
+    /* A chunk with volumes in no group is never skipped whole: a view
+     * outside its groups' union may still see those volumes. */
+    P->skip = co == w->all && !w->cu[(done - bs) / SATC_CHUNK].loose;
     if (P->skip)
         return;
     cut(P, w->pg, w->gs, w->first + done, n);

@@ -33,6 +33,29 @@ static int frame_ok(const float *L, const float *U, const float *D)
 
 static float maxabs(float a, float b) { return fabsf(a) > fabsf(b) ? fabsf(a) : fabsf(b); }
 
+/* A perspective frustum's slopes, each rounded once to float from s[]
+ * (computed in double), and what follows from them. Exact mode's second
+ * stage widens each slope by 2^-24 (1 + 2^-20) of itself: one rounding to
+ * nearest plus the double error of s[] (below 2^-50 relative) stay inside
+ * it (docs/error-bound.md §11). */
+static satc_status persp_slopes(satc_frustum *fr, const double s[4])
+{
+    fr->x0 = (float)s[0], fr->x1 = (float)s[1];
+    fr->y0 = (float)s[2], fr->y1 = (float)s[3];
+    if (!(maxabs(fr->x0, fr->x1) <= SATC_MAX_SLOPE) || !(maxabs(fr->y0, fr->y1) <= SATC_MAX_SLOPE) ||
+        !(fr->x0 < fr->x1) || !(fr->y0 < fr->y1))
+        return SATC_ERR_BOUNDS;
+    fr->dx = fr->x0 - fr->x1;
+    fr->dy = fr->y0 - fr->y1;
+    /* K bounds |W|_1 of the near corners W = (x, y, 1): a support over
+     * them is at most K |M|_1 for any axis M. docs/error-bound.md §4:
+     * every perspective test quantity is within (12 + 4 K) u |M|_1 S
+     * of its exact value, below SATC_EPSILON K |M|_1 S = 18 u K. */
+    double K = 1.0 + maxabs(fr->x0, fr->x1) + maxabs(fr->y0, fr->y1);
+    fr->eps_k = (float)(SATC_EPSILON * K);
+    return SATC_OK;
+}
+
 satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam)
 {
     if (!out || !cam)
@@ -81,19 +104,10 @@ satc_status satc_frustum_from_camera(satc_frustum *out, const satc_camera *cam)
         fr.kind = SATC_FRUSTUM_PERSPECTIVE;
         fr.infinite = isinf(cam->f) ? 1u : 0u;
         double n = cam->n;
-        fr.x0 = (float)(cam->l0 / n), fr.x1 = (float)(cam->l1 / n);
-        fr.y0 = (float)(cam->u0 / n), fr.y1 = (float)(cam->u1 / n);
-        if (!(maxabs(fr.x0, fr.x1) <= SATC_MAX_SLOPE) || !(maxabs(fr.y0, fr.y1) <= SATC_MAX_SLOPE) ||
-            !(fr.x0 < fr.x1) || !(fr.y0 < fr.y1))
-            return SATC_ERR_BOUNDS;
-        fr.dx = fr.x0 - fr.x1;
-        fr.dy = fr.y0 - fr.y1;
-        /* K bounds |W|_1 of the near corners W = (x, y, 1): a support over
-         * them is at most K |M|_1 for any axis M. docs/error-bound.md §4:
-         * every perspective test quantity is within (12 + 4 K) u |M|_1 S
-         * of its exact value, below SATC_EPSILON K |M|_1 S = 18 u K. */
-        double K = 1.0 + maxabs(fr.x0, fr.x1) + maxabs(fr.y0, fr.y1);
-        fr.eps_k = (float)(SATC_EPSILON * K);
+        const double s[4] = {cam->l0 / n, cam->l1 / n, cam->u0 / n, cam->u1 / n};
+        satc_status st = persp_slopes(&fr, s);
+        if (st != SATC_OK)
+            return st;
     }
     *out = fr;
     return SATC_OK;
@@ -130,5 +144,19 @@ satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3], cons
         return SATC_ERR_BOUNDS;
     c.l0 = (float)-l, c.l1 = (float)l, c.u0 = (float)-mu, c.u1 = (float)mu;
     c.n = n, c.f = f;
-    return satc_frustum_from_camera(out, &c);
+    satc_frustum fr;
+    satc_status st = satc_frustum_from_camera(&fr, &c);
+    if (st != SATC_OK)
+        return st;
+    /* The slopes from tan(fovy/2) and aspect directly, rounded once: the
+     * camera's bounds l and mu were rounded to float already, and l / n
+     * rounded again would stray up to twice the second stage's widening
+     * from the requested planes. */
+    double t = tan(0.5 * (double)fovy), xs = t * aspect;
+    const double s[4] = {-xs, xs, -t, t};
+    st = persp_slopes(&fr, s);
+    if (st != SATC_OK)
+        return st;
+    *out = fr;
+    return SATC_OK;
 }

@@ -1,0 +1,66 @@
+/* The goals switch shared by every benchmark program (see goals.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "goals.h"
+
+static int goals_on;
+
+void bench_goals_init(int *argc, char **argv)
+{
+    const char *env = getenv("SATC_BENCH_GOALS");
+    goals_on = env && env[0] && strcmp(env, "0") != 0;
+    int k = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--goals"))
+            goals_on = 1;
+        else
+            argv[k++] = argv[i];
+    }
+    argv[k] = NULL;
+    *argc = k;
+}
+
+int bench_goals_on(void) { return goals_on; }
+
+void bench_goals_heading(const char *section)
+{
+    if (goals_on)
+        printf("\n== project goals: %s (PASS = reached, MISS = not yet; not test results) ==\n", section);
+}
+
+static void line(const char *word, const char *tag, const char *fmt, va_list ap)
+{
+    printf("%s [%s] ", word, tag);
+    vprintf(fmt, ap);
+    printf("\n");
+}
+
+void bench_goal(int met, const char *tag, const char *fmt, ...)
+{
+    if (!goals_on)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    line(met ? "PASS" : "MISS", tag, fmt, ap);
+    va_end(ap);
+}
+
+void bench_goal_bound(const char *tag, const char *fmt, ...)
+{
+    if (!goals_on)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    line("BOUND", tag, fmt, ap);
+    va_end(ap);
+}
+
+void bench_goals_hint(void)
+{
+    if (!goals_on)
+        printf("\n(The project's own speed goals are not shown: SATC_BENCH_GOALS=1 or --goals prints them;\n"
+               " bench/README.md explains every table and column.)\n");
+}

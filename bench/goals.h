@@ -1,0 +1,37 @@
+/* Project goals: the figures satc's developers aim at, printed by every
+ * benchmark program only on request (`--goals` or SATC_BENCH_GOALS=1), so
+ * the default output holds measurements only. A goal line reads
+ *
+ *   PASS [tag] what it measures: the goal    the figure
+ *   MISS [tag] ...                           (goal not reached on this run)
+ *   BOUND [tag] what it measures: the figure; the bound this run measured
+ *
+ * BOUND replaces a goal the same run shows no code can reach (for example
+ * a time below the read of the bytes it must read). None of them is a test
+ * result: a benchmark's exit status never depends on them. */
+#ifndef SATC_BENCH_GOALS_H
+#define SATC_BENCH_GOALS_H
+
+/* Reads the switch: `--goals` anywhere in argv (removed from it, so the
+ * program's own parser never sees it), or SATC_BENCH_GOALS set to
+ * anything but "" or "0". Call once at the start of main. */
+void bench_goals_init(int *argc, char **argv);
+
+/* Nonzero when goal lines are wanted. */
+int bench_goals_on(void);
+
+/* Prints a section heading for goal lines (once per section), when on. */
+void bench_goals_heading(const char *section);
+
+/* One goal line, when on: "PASS [tag] " or "MISS [tag] " then the text
+ * (printf format); a newline is added. */
+void bench_goal(int met, const char *tag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A goal that this run shows unreachable, when on: "BOUND [tag] " then
+ * the text, which gives the figure and the bound instead of the goal. */
+void bench_goal_bound(const char *tag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The one line printed instead of the goals when they are off. */
+void bench_goals_hint(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* The summary printed before the tables: what a user wants to know in ten
+ * seconds. Every figure comes from the tables below it (same run). */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "forms.h"
+#include "report.h"
+
+static double pct(size_t a, size_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+/* Of the pair of engine-frame ways starting at `kind`, the one built for
+ * the active path's instruction set, else the first one that ran. */
+static int frame_way(const bench_frame *F, int kind, int z)
+{
+    for (int w = kind; w <= kind + 1; w++) {
+        int pb = frame_base_peer(w);
+        const fb_peer *p = pb < 0 ? NULL : fb_peer_get(pb);
+        if (F->base[w][z].done && p && p->isa == satc_isa_active())
+            return w;
+    }
+    for (int w = kind; w <= kind + 1; w++)
+        if (F->base[w][z].done)
+            return w;
+    return -1;
+}
+
+static void way_line(const char *name, double ns, double satc_ns, size_t extra, size_t kept_by_satc,
+                     size_t missed)
+{
+    printf("  %-42s %7.1f %9.1f x %+10.2f %%", name, ns, ns / satc_ns, pct(extra, kept_by_satc));
+    if (missed)
+        printf("  misses %zu visible", missed);
+    printf("\n");
+}
+
+static void form_line(const char *name, double ns, double roof)
+{
+    printf("  %-52s %7.2f %10.2f\n", name, ns, ns / roof);
+}
+
+void bench_summary(const bench_results *r)
+{
+    const int L = BENCH_SIZES - 1, city = 0, best = r->best;
+    const bench_cell *ex = &r->cell[best][MODE_EXACT][city][L], *co = &r->cell[best][MODE_CONS][city][L];
+    const bench_cell *exc = &r->cell[best][MODE_EXACT][city][0], *coc = &r->cell[best][MODE_CONS][city][0];
+    printf("satc %d.%d.%d benchmark: summary (tables below; bench/README.md explains every column)\n",
+           SATC_VERSION_MAJOR, SATC_VERSION_MINOR, SATC_VERSION_PATCH);
+    printf("machine  %s, %ld CPUs, load %.1f -> %.1f (other load widens the ranges below)\n", r->cpu,
+           sysconf(_SC_NPROCESSORS_ONLN), r->load[0], r->load[1]);
+    printf("path     %s, the fastest this CPU runs (also timed:", bench_path_name(best));
+    for (int i = 0; i < r->npaths; i++)
+        if (r->paths[i] != best)
+            printf(" %s", bench_path_name(r->paths[i]));
+    printf("); one thread, medians\n\n");
+
+    printf("%-54s %7s %10s\n", "city scene, satc", "ns/box", "x read");
+    if (ex->done)
+        form_line("oriented boxes (60 B), 1 M from memory, exact", ex->ns.med, r->roof[city][L].med);
+    if (co->done)
+        form_line("oriented boxes (60 B), 1 M from memory, conservative", co->ns.med, r->roof[city][L].med);
+    if (exc->done)
+        form_line("oriented boxes (60 B), 4096 in cache, exact", exc->ns.med, r->roof[city][0].med);
+    if (coc->done)
+        form_line("oriented boxes (60 B), 4096 in cache, conservative", coc->ns.med, r->roof[city][0].med);
+    const bench_frame *F = &r->frame;
+    if (F->done) {
+        const frame_row *ie = &F->cull[FR_INST][1][L], *ac = &F->cull[FR_AABB3][0][L];
+        form_line("instances (4x4 matrix, 64 B), 1 M, exact, ns/instance", ie->ns.med, F->roof[FR_INST][L].ns.med);
+        form_line("world AABBs (center/half, 24 B), 1 M, conservative", ac->ns.med, F->roof[FR_AABB3][L].ns.med);
+    }
+
+    if (ex->done) {
+        printf("\n%-44s %7s %11s %12s\n", "other ways, city, 1 M, one box per call", "ns/box", "satc exact",
+               "extra kept");
+        for (int w = 0; w < BL_COUNT; w++) {
+            static const char *const names[BL_COUNT] = {
+                "(a) Eberly: 26 separating axes", "(b) Hoff: box vertices, frustum edges",
+                "(c) world AABB, then 6 planes", "(d) cglm: glm_aabb_frustum on world AABBs"};
+            const bench_base *b = &r->base[w][city][L];
+            if (b->done)
+                way_line(names[w], b->ns.med, ex->ns.med, b->fp, ex->visible, b->fn_true);
+        }
+        if (!r->base[BL_CGLM][city][L].done)
+            printf("  (d) cglm: not found at build time (libcglm-dev adds it)\n");
+    }
+    if (F->done) {
+        printf("%-44s %7s %11s %12s\n", "engine ways, the same 1 M instance matrices", "ns/inst", "satc exact",
+               "extra kept");
+        static const int kinds[3] = {FB_TODAY, FB_FILAMENT, FB_BEVY};
+        static const char *const names[3] = {"satc_obb_from_matrix + cull, per instance",
+                                             "Filament: Arvo AABB + 6 planes", "Bevy: 6 planes on the matrix"};
+        for (int i = 0; i < 3; i++) {
+            int w = kinds[i] == FB_TODAY ? (F->base[FB_TODAY][L].done ? FB_TODAY : -1) : frame_way(F, kinds[i], L);
+            if (w < 0)
+                continue;
+            const frame_row *b = &F->base[w][L], *s = frame_satc_for(F, w, L);
+            char name[80];
+            int pb = frame_base_peer(w);
+            snprintf(name, sizeof name, "%s%s%s%s", names[i], pb < 0 ? "" : " (", pb < 0 ? "" : fb_peer_get(pb)->name,
+                     pb < 0 ? "" : ")");
+            way_line(name, b->ns.med, s->ns.med, b->fp, s->visible, b->fn_true);
+        }
+    }
+    printf("\nx read: time / a plain read of the same bytes in the same run (1.0 would be memory speed).\n"
+           "satc exact: how many times faster satc's exact mode is on the same data. extra kept: boxes\n"
+           "the way keeps that satc exact culls, per 100 it keeps; none misses a visible box unless it\n"
+           "says so. The chart and the JSON are written at the end of this program's output.\n");
+}

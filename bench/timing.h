@@ -1,0 +1,60 @@
+/* satc benchmarks: the clock, round-robin sampling, the cache scrub
+ * (timing.c). */
+#ifndef SATC_BENCH_TIMING_H
+#define SATC_BENCH_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ */
+/* Timing (timing.c)                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Median and range of the samples, in ns per box. */
+typedef struct bench_stats {
+    double med, min, max;
+    int samples;
+} bench_stats;
+
+/* One pass over the batch; ctx is the caller's. */
+typedef void (*bench_fn)(void *ctx);
+
+/* CLOCK_MONOTONIC in ns. */
+double bench_now_ns(void);
+
+#define BENCH_MAX_SAMPLES 1000
+
+/*
+ * Times several jobs, each one pass over a batch of n boxes. cached: the
+ * batch fits in cache, so a sample repeats the pass until it lasts about
+ * 1 ms. Otherwise every sample is one pass preceded by bench_scrub (the
+ * data comes from memory). One warm-up pass each, then `reps` rounds, each
+ * taking one sample of every job in turn, so that other load on the
+ * machine spreads over all jobs alike.
+ */
+typedef struct bench_job {
+    bench_fn fn;
+    void *ctx;
+    long k;                         /* passes per sample */
+    double s[BENCH_MAX_SAMPLES];    /* ns per box */
+    bench_stats st;                 /* out */
+} bench_job;
+void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
+
+/* Median, min and max of n samples (sorts them). */
+bench_stats bench_stats_from(double *s, int n);
+
+/* Reads a buffer several times the last-level cache, so that nothing of
+ * the batch stays cached. part/parts: the slice this thread reads. */
+void bench_scrub(int part, int parts);
+void bench_scrub_init(void);
+void bench_scrub_free(void);
+size_t bench_scrub_bytes(void);
+
+/* --verbose: progress lines on stderr (set by the driver). */
+extern int bench_verbose;
+
+/* Sink that keeps reductions alive. */
+extern volatile uint32_t bench_sink;
+
+#endif

@@ -1,0 +1,96 @@
+// @ts-check
+// The demo's city drawn as an ID buffer: each building a unique colour
+// (its index + 1 in 24 bits), no lighting, no antialiasing, no colour
+// management. compare(t, opts) renders the pose at time t twice, once with
+// every instance drawn and once culled by InstanceCuller (opts go to its
+// update), reads both frames back and reports which buildings have a pixel
+// in each. A building with a pixel in the full frame and none in the culled
+// one was hidden by the culler although it is visible.
+import * as THREE from 'three';
+import { load } from 'satc';
+import { InstanceCuller } from 'satc/three';
+import { makeCity, buildingGeometry, placeCamera, makeCamera } from '../../../demo/city.js';
+
+const params = new URLSearchParams(location.search);
+const N = Number(params.get('n') ?? 100000);
+const W = Number(params.get('w') ?? 1280), H = Number(params.get('h') ?? 720);
+
+const satc = await load({ reserve: 16 * N * 4 + (8 << 20), simd: params.get('simd') === '0' ? false : undefined });
+const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('view'));
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
+renderer.setPixelRatio(1);
+renderer.setSize(W, H, false);
+renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
+renderer.toneMapping = THREE.NoToneMapping;
+
+const city = makeCity(N);
+const ids = new Float32Array(3 * N);
+for (let i = 0; i < N; i++) {
+  const id = i + 1;
+  ids[3 * i] = (id & 255) / 255;
+  ids[3 * i + 1] = ((id >> 8) & 255) / 255;
+  ids[3 * i + 2] = ((id >> 16) & 255) / 255;
+}
+// Unlit: the instance colour is the fragment colour, exactly.
+const material = new THREE.ShaderMaterial({
+  vertexShader: `
+    flat varying vec3 vId;
+    void main() {
+      vId = instanceColor;
+      gl_Position = projectionMatrix * modelViewMatrix * instanceMatrix * vec4(position, 1.0);
+    }`,
+  fragmentShader: `
+    flat varying vec3 vId;
+    void main() { gl_FragColor = vec4(vId, 1.0); }`,
+});
+const geometry = buildingGeometry();
+const camera = makeCamera(W / H);
+
+/** @param {boolean} culled */
+function makeMesh(culled) {
+  const mesh = new THREE.InstancedMesh(geometry, material, N);
+  mesh.instanceMatrix.array.set(city.matrices);
+  mesh.instanceColor = new THREE.InstancedBufferAttribute(ids.slice(), 3);
+  mesh.frustumCulled = false;
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(0, 0, 0);
+  scene.add(mesh);
+  return { mesh, scene, culler: culled ? new InstanceCuller(satc, mesh, { groups: 128 }) : null };
+}
+const full = makeMesh(false), culled = makeMesh(true);
+const gl = renderer.getContext();
+const pixels = [new Uint8Array(4 * W * H), new Uint8Array(4 * W * H)];
+
+/** Renders a scene and returns the set of ids with a pixel (bit per building). @param {THREE.Scene} scene @param {Uint8Array} px */
+function idsOf(scene, px) {
+  renderer.render(scene, camera);
+  gl.readPixels(0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  const seen = new Uint8Array(N + 1);
+  for (let p = 0; p < W * H; p++) seen[px[4 * p] | (px[4 * p + 1] << 8) | (px[4 * p + 2] << 16)] = 1;
+  return seen;
+}
+
+/**
+ * @param {number} t  the demo path's time (seconds)
+ * @param {Record<string, unknown>} [opts]  options for InstanceCuller.update
+ */
+function compare(t, opts = {}) {
+  placeCamera(camera, t);
+  const a = idsOf(full.scene, pixels[0]);
+  const t0 = performance.now();
+  const drawn = culled.culler?.update(camera, opts) ?? N;
+  const cullMs = performance.now() - t0;
+  const b = idsOf(culled.scene, pixels[1]);
+  let seen = 0, missing = 0, extra = 0, diff = 0;
+  const missingIds = [];
+  for (let i = 1; i <= N; i++) {
+    if (a[i]) seen++;
+    if (a[i] && !b[i]) { missing++; if (missingIds.length < 20) missingIds.push(i - 1); }
+    if (!a[i] && b[i]) extra++;
+  }
+  const pa = pixels[0], pb = pixels[1];
+  for (let p = 0; p < 4 * W * H; p += 4) if (pa[p] !== pb[p] || pa[p + 1] !== pb[p + 1] || pa[p + 2] !== pb[p + 2]) diff++;
+  return { t, drawn, seen, missing, extra, diffPixels: diff, missingIds, cullMs };
+}
+
+Object.assign(window, { idbuf: { compare, satc, N, W, H, culler: culled.culler, camera, ready: true } });

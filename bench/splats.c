@@ -246,12 +246,12 @@ int main(int argc, char **argv)
                 printf("ERROR: satc_cull_depth's order is not the visible set back to front\n");
                 bad = 1;
             }
-            bench_job jobs[6] = {{job_read, &xs[0], 1, {0}, {0}},
-                                 {job_cull, &xs[1], 1, {0}, {0}},
-                                 {job_cull, &xs[2], 1, {0}, {0}},
-                                 {job_sorted, &xs[3], 1, {0}, {0}},
-                                 {job_sorted, &xs[4], 1, {0}, {0}},
-                                 {job_viewer, &xs[5], 1, {0}, {0}}};
+            static bench_job jobs[6];
+            const bench_fn fns[6] = {job_read, job_cull, job_cull, job_sorted, job_sorted, job_viewer};
+            for (int j = 0; j < 6; j++) {
+                memset(&jobs[j], 0, sizeof jobs[j]);
+                jobs[j].fn = fns[j], jobs[j].ctx = &xs[j], jobs[j].k = 1;
+            }
             bench_time_jobs(jobs, 6, n, 0, reps);
             const char *names[6] = {"read of the 32-byte records", "cull, conservative",
                                     "cull, exact", "cull + sorted (16-bit), conservative",

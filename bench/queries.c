@@ -321,6 +321,13 @@ enum { NQ = 6 };
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: %s [--quick] [--goals]\n"
+               "  --quick  64 Ki boxes, few samples (smoke run)\n"
+               "  --goals  also print the project's goal lines (as SATC_BENCH_GOALS=1 does)\n",
+               argv[0]);
+        return 0;
+    }
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     size_t n = quick ? 65536 : 1048576;
     int reps = quick ? 3 : 9;

@@ -233,6 +233,16 @@ int main(int argc, char **argv)
     int quick = 0, only_bounds = 0, only_players = 0;
     bench_goals_init(&argc, argv);
     for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: %s [--quick] [--bounds | --players] [--goals]\n"
+                   "  --quick    64 Ki boxes, few samples (smoke run)\n"
+                   "  --bounds   the group bounds part alone\n"
+                   "  --players  the 64 players' pass alone\n"
+                   "  --goals    also print the project's goal lines (as SATC_BENCH_GOALS=1 does)\n",
+                   argv[0]);
+            return 0;
+        }
+    for (int i = 1; i < argc; i++)
         quick |= !strcmp(argv[i], "--quick"), only_bounds |= !strcmp(argv[i], "--bounds"),
             only_players |= !strcmp(argv[i], "--players");
     size_t n = quick ? 65536 : 1048576;

@@ -4,6 +4,7 @@ import { Heap } from './memory.js';
 import { Batch } from './batch.js';
 import { Frustum, FRUSTUM_BYTES } from './frustum.js';
 import { Output } from './output.js';
+import { clipCamera } from './clip.js';
 
 const MAX_VIEWS = 64;
 const ARGS_BYTES = 1024; // camera, matrix, planes (16 x 4 floats), ray ...
@@ -108,10 +109,24 @@ export class Satc {
   frustumFromMatrix(m, opts = {}, target) {
     const depth = DEPTH[opts.depth ?? 'webgl'];
     if (depth === undefined) this._heap.fail(-8, `frustumFromMatrix: depth ${opts.depth}`);
+    if (opts.double) return this._frustumFromMatrixD(m, opts, depth, target);
     const conv = (opts.rowMajor ? 1 : 0) | depth | (opts.reversed ? 4 : 0) | (opts.infiniteFar ? 8 : 0);
     this._vec(this._args, m, 16, 'frustumFromMatrix');
     const st = this._x.satc_frustum_from_matrix(this._slots, this._args, conv);
     return this._frustum(st, 'frustumFromMatrix', target);
+  }
+
+  // The double path: the clip volume's corners solved in double, held by a camera.
+  _frustumFromMatrixD(m, opts, depth, target) {
+    const what = 'frustumFromMatrix (double)';
+    if (opts.infiniteFar) this._heap.fail(-8, `${what}: infiniteFar needs the float path`);
+    if (!m || m.length !== 16) this._heap.fail(-13, `${what}: expected 16 numbers`);
+    let e = Array.from(m);
+    if (!e.every(Number.isFinite)) this._heap.fail(-2, what);
+    if (opts.rowMajor) e = e.map((_, i) => e[(i & 3) * 4 + (i >> 2)]);
+    const cam = clipCamera(e, depth === 2);
+    if (typeof cam === 'number') this._heap.fail(cam, `${what}: the clip volume is not a bounded frustum`);
+    return this.frustumFromCamera(cam, target);
   }
 
   /** Symmetric perspective camera: eye, dir, up (unit, orthogonal), fovy (radians), aspect, near, far (may be Infinity). */
@@ -426,6 +441,20 @@ export class Satc {
     if (wi) res.indices = visible.map((n, v) => h.u32.slice((idx >>> 2) + count * v, (idx >>> 2) + count * v + n));
     if (wc) res.classes = visible.map((n, v) => h.u8.slice(cls + count * v, cls + count * (v + 1)));
     return res;
+  }
+
+  // One float AABB holding volumes [0, count) (satc_group_bounds, one group):
+  // center NaN and half +Inf when one of them is not finite.
+  _unionBox(batch, count) {
+    const b = this._batchOf(batch, 'bounds');
+    const h = this._heap, p = this._scratch._raw(32), g = (b._desc + 84) >>> 2;
+    const groups = h.u32[g];
+    h.u32[g] = 0;
+    const st = this._x.satc_group_bounds(b._desc, count, Math.max(count, 1), 0, 1, p, p + 12);
+    h.u32[g] = groups;
+    h.check(st, 'bounds');
+    const f = h.f32, q = p >>> 2;
+    return { center: [f[q], f[q + 1], f[q + 2]], half: [f[q + 3], f[q + 4], f[q + 5]] };
   }
 
   /** World AABBs (satc_to_aabbs) of volumes [first, first + count): { center, half } float3 arrays. */

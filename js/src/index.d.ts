@@ -68,6 +68,17 @@ export interface MatrixOptions {
   infiniteFar?: boolean;
   /** The 16 numbers are row-major (element (r, c) at m[4 r + c]). */
   rowMajor?: boolean;
+  /**
+   * Take the numbers as exact doubles (a three.js camera's matrices): the
+   * clip volume's corners are solved in double and held by a camera frustum
+   * rounded outward, so no point of the double matrix's volume is missed,
+   * its far plane included (the float path rounds the matrix to float32
+   * first, which moves a far plane by up to about 2^-24 far^2 / near).
+   * Which end of the depth range is near does not matter here; infiniteFar
+   * is not accepted (SATC_ERR_FLAGS). The frustum is a little looser
+   * (about 2^-20 of the distance) and its bytes differ from the float path's.
+   */
+  double?: boolean;
 }
 
 /** A symmetric perspective camera. */

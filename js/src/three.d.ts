@@ -2,14 +2,19 @@
  * satc/three: per-instance culling for three.js (peer dependency, 0.180+).
  * Every helper says what it changes on three's objects.
  */
-import type { BatchedMesh, BufferAttribute, Camera, InstancedMesh, Matrix4, Object3D, Color, Mesh } from 'three';
+import type { BatchedMesh, BufferAttribute, Camera, CubeCamera, InstancedMesh, Matrix4, Object3D, Color, StereoCamera } from 'three';
 import type { Batch, Frustum, Mode, Output, Satc, ViewsOptions, ViewsResult } from './index.js';
 
 /**
- * satc frustum of a camera: projectionMatrix x matrixWorldInverse (x
- * `model`: the frustum in that object's frame; its scale must be uniform).
- * Depth range from camera.coordinateSystem, reversed Z from
- * camera.reversedDepth. Changes: calls camera.updateWorldMatrix(true, false).
+ * The satc frustum of what three's renderer culls `camera` with
+ * (projectionMatrix x matrixWorldInverse; x `model`: the frustum in that
+ * object's frame, any scale). Built in double from the matrix's own planes
+ * (far plane included), then held by a float frustum rounded outward: it
+ * never misses a point three's Frustum holds. Clip depth [0, 1] for
+ * WebGPU and for every reversed-depth projection (three builds those
+ * [0, 1] in WebGL too), else [-1, 1]. Changes: calls
+ * camera.updateWorldMatrix(true, false). Throws a SatcError
+ * (SATC_ERR_NULL) for anything but a camera.
  */
 export function frustumFromCamera(satc: Satc, camera: Camera, target?: Frustum, model?: Matrix4): Frustum;
 
@@ -27,28 +32,43 @@ export function cullCameras(satc: Satc, cameras: Camera[], batch: Batch, opts?: 
 export function moduleAttribute(satc: Satc, batch: Batch, name: keyof import('./index.js').BatchFields, itemSize: number,
   Attribute?: new (array: Float32Array | Uint32Array, itemSize: number) => BufferAttribute): { attribute: BufferAttribute; release: () => void };
 
+/**
+ * A view for the helpers' update(): a camera, an ArrayCamera (its
+ * sub-cameras), a CubeCamera (its six) or a StereoCamera (its two eyes).
+ */
+export type CullCamera = Camera | CubeCamera | StereoCamera;
+
 /** Options of the helpers. */
 export interface CullerOptions {
   /** Default 'conservative'. */
   mode?: Mode;
 }
 
+/** Options of the helpers' update(). */
+export interface UpdateOptions {
+  /**
+   * Shadow cameras (e.g. light.shadow.camera) culled in the same pass: an
+   * object is drawn when any view sees it, so off-screen casters still cast.
+   */
+  shadowCameras?: CullCamera[];
+}
+
 /**
  * Per-instance culling of an InstancedMesh, which three.js lacks (it tests
  * one sphere around all instances).
  *
- * Source matrices: `matrices` (module memory), filled from
- * mesh.instanceMatrix when made; write new ones there (setMatrixAt), not
- * with mesh.setMatrixAt. The helper never writes them.
- *
- * What update() changes on the mesh: instanceMatrix.array[0 .. 16 k) gets
- * the k visible instances' matrices in source order (instanceColor too,
- * from a copy taken when made); their update range and needsUpdate are set;
- * mesh.count = k. The constructor sets mesh.frustumCulled = false and the
- * attributes' usage to DynamicDrawUsage (before their first upload). So
- * mesh.getMatrixAt(j) and a raycast's instanceId are in drawn order:
- * sourceIndex(j) maps them back. dispose() writes every source matrix back
- * and sets mesh.count to all instances.
+ * The mesh keeps working as three's own: `mesh.count = n`,
+ * mesh.setMatrixAt / getMatrixAt / setColorAt / getColorAt, raycasts
+ * (instanceId) and boundingBox / boundingSphere all speak of the source
+ * instances [0, count), whose matrices live in `matrices` (module memory,
+ * filled from instanceMatrix when made). What update() changes:
+ * instanceMatrix.array[0 .. 16 k) gets the k drawn instances' matrices in
+ * source order (instanceColor too), their update range and needsUpdate
+ * are set, and reading mesh.count gives k (what three draws). The
+ * constructor sets the attributes' usage to DynamicDrawUsage. frustumCulled
+ * stays the user's: while it is false every source instance is drawn.
+ * dispose() writes every matrix and color back, gives mesh.count the
+ * user's value and removes the culler's methods from the mesh.
  */
 export class InstanceCuller {
   /**
@@ -61,7 +81,7 @@ export class InstanceCuller {
   constructor(satc: Satc, mesh: InstancedMesh, opts?: CullerOptions & { groups?: number; localBox?: { center: ArrayLike<number>; half: ArrayLike<number> } });
   /** Group size (0: none). */
   readonly groups: number;
-  /** After writing `matrices` directly: recompute the group bounds at the next update. */
+  /** After writing `matrices` directly: bounds are recomputed at the next update. */
   matricesChanged(): void;
   readonly satc: Satc;
   readonly mesh: InstancedMesh;
@@ -70,28 +90,39 @@ export class InstanceCuller {
   readonly batch: Batch;
   /** Module-owned output of the last single-view cull. */
   readonly output: Output;
+  /** Instances the mesh can hold (instanceMatrix.count). */
+  readonly capacity: number;
+  /** Source instances (what the user set as mesh.count); settable. */
+  count: number;
   /** Instances drawn by the last update. */
   readonly visible: number;
-  /** Visible per view of the last update (camera first, then shadow cameras). */
+  /** Visible per view of the last update (the camera's views first, then the shadow cameras'). */
   readonly viewVisible: number[];
   /** Source matrices, 16 floats per instance (module memory: read it from here after any allocation). */
   readonly matrices: Float32Array;
+  /** Sets source matrix i (mesh.setMatrixAt does the same). */
   setMatrixAt(index: number, matrix: Matrix4 | ArrayLike<number>): void;
+  /** Sets source color i (mesh.setColorAt does the same). */
   setColorAt(index: number, color: Color): void;
-  /** Source index of drawn instance j. */
+  /** Source index of drawn instance j (j < visible): where instanceMatrix's j-th matrix came from. */
   sourceIndex(j: number): number;
-  /** Culls (camera and opts.shadowCameras in one pass: drawn when any sees it) and compacts. Returns the number drawn. */
-  update(camera: Camera, opts?: { shadowCameras?: Camera[] }): number;
+  /** Culls (every view of `camera` and of opts.shadowCameras in one pass) and compacts. Returns the number drawn. */
+  update(camera: CullCamera, opts?: UpdateOptions): number;
   dispose(): void;
 }
 
 /**
- * satc culling for a BatchedMesh. Changes: perObjectFrustumCulled = false
- * (three's own per-instance sphere test is off); update() copies the
- * instance matrices in (one copy) and calls setVisibleAt(i, v) where an
- * instance's visibility differs from the cull: the helper owns instance
- * visibility. Call refresh() after adding or removing instances or
- * geometries. Reads BatchedMesh internals of three 0.180+ (_instanceInfo,
+ * satc culling for a BatchedMesh in place of three's per-instance sphere
+ * test. Changes: perObjectFrustumCulled = false while the culler lives;
+ * update() copies the instance matrices in (one copy) and hides, with
+ * setVisibleAt, the instances no view sees. The user keeps owning
+ * visibility: mesh.setVisibleAt(i, false) hides an instance for good,
+ * true lets the culler decide (getVisibleAt reads what is drawn); raycasts
+ * see every instance the user left visible. While the mesh's frustumCulled
+ * is false every such instance is drawn. Added instances and geometries
+ * are noticed; call refresh() after changing a geometry's bounds.
+ * dispose() restores the user's visibility and perObjectFrustumCulled.
+ * Reads BatchedMesh internals of three 0.180+ (_instanceInfo,
  * _geometryInfo, _matricesTexture).
  */
 export class BatchedCuller {
@@ -100,26 +131,37 @@ export class BatchedCuller {
   mode: Mode;
   readonly batch: Batch;
   refresh(): void;
-  /** Returns the number of visible instances. */
-  update(camera: Camera): number;
+  /** Returns the number of instances drawn. */
+  update(camera: CullCamera, opts?: UpdateOptions): number;
   dispose(): void;
 }
 
 /**
- * Culls many Meshes with one call: their world matrices and geometry
- * bounding boxes form one instances batch. Changes: sets each object's
- * frustumCulled = false (made) and visible (each update): the pass owns
- * `visible`. Matrices are copied in each update unless `static`, then by
- * syncMatrices().
+ * Culls many Meshes, Lines and Points in one call: their world matrices and
+ * geometry bounding boxes form one instances batch. It hides an object
+ * (through `visible`) only when no view sees its box and nothing below it
+ * in the scene graph would be drawn or give light: a child in view keeps
+ * its parents. The user keeps owning `visible`: while the culler lives it
+ * is an accessor whose setter records the user's value and whose getter
+ * gives what three draws (the user's value and the cull). frustumCulled is
+ * never changed; objects with frustumCulled = false are never hidden.
+ * SkinnedMesh, InstancedMesh, BatchedMesh and Sprite in the list are left
+ * to three's own test. Unless `static`, update() first brings the world
+ * matrices up to date as the renderer does (updateMatrixWorld on the
+ * objects' roots), so update(); render() culls this frame's positions.
+ * dispose() turns `visible` back into a plain property with the user's value.
  */
 export class SceneCuller {
-  constructor(satc: Satc, objects: Array<Mesh | (Object3D & { geometry: Mesh['geometry'] })>, opts?: CullerOptions & { static?: boolean });
+  constructor(satc: Satc, objects: Iterable<Object3D>, opts?: CullerOptions & { static?: boolean });
   readonly objects: Object3D[];
   mode: Mode;
   readonly batch: Batch;
   readonly output: Output;
+  /** Re-reads the objects (a new list when given) and their geometries' boxes. */
+  refresh(objects?: Object3D[]): void;
+  /** Copies every culled object's matrixWorld in (a static culler: after moving objects). */
   syncMatrices(): void;
-  /** Returns the number of visible objects. */
-  update(camera: Camera): number;
+  /** Returns the number of the objects left to be drawn (not hidden by the culler). */
+  update(camera: CullCamera, opts?: UpdateOptions): number;
   dispose(): void;
 }

@@ -128,7 +128,7 @@ test('InstanceCuller: visible instances drawn in source order, sources untouched
   assert.ok(drawn > 100 && drawn < n / 2, `drawn ${drawn}`);
   assert.equal(drawn, expect.visible);
   assert.equal(mesh.count, drawn);
-  assert.equal(mesh.frustumCulled, false);
+  assert.equal(mesh.frustumCulled, true, 'three keeps its own whole-mesh test (bounds over every instance)');
   assert.equal(mesh.instanceMatrix.usage, THREE.DynamicDrawUsage);
   assert.deepEqual(culler.matrices, mats, 'source matrices untouched');
   for (let k = 0; k < drawn; k++) {
@@ -172,14 +172,16 @@ test('InstanceCuller: visible instances drawn in source order, sources untouched
   assert.equal(withShadows, union.size);
   assert.deepEqual(culler.viewVisible, [drawn, lightOnly.visible]);
   assert.ok(union.size > drawn);
-  // a non-uniform mesh scale makes the frustum oblique in the mesh's frame: an error, nothing drawn changes
-  const count = mesh.count, drawnBefore = mesh.instanceMatrix.array.slice();
+  // a non-uniform mesh scale makes the frustum oblique in the mesh's frame: a right frustum holding it is culled against
   mesh.scale.set(1, 3, 2);
   mesh.rotation.set(0.3, 0.5, 0.2);
   mesh.updateMatrixWorld();
-  assert.throws(() => culler.update(cam), (e) => e.statusName === 'SATC_ERR_MATRIX');
-  assert.equal(mesh.count, count);
-  assert.deepEqual(mesh.instanceMatrix.array, drawnBefore);
+  const skewed = culler.update(cam);
+  for (let i = 0; i < n; i++) w.multiplyMatrices(mesh.matrixWorld, a.fromArray(mats, 16 * i)).toArray(world, 16 * i);
+  const skewedWorld = satc.cull(frustumFromCamera(satc, cam), { form: 'instances', matrices: world, localCenter: [0, 0, 0], localHalf: [0.5, 0.5, 0.5] }, { mode: 'exact' });
+  const drawnSet = new Set(Array.from({ length: skewed }, (_, k) => culler.sourceIndex(k)));
+  for (const i of skewedWorld.indices) assert.ok(drawnSet.has(i), `instance ${i} in view is not drawn`);
+  assert.ok(skewed < n / 2, `drawn ${skewed}`);
   culler.dispose();
   assert.equal(mesh.count, n);
   assert.deepEqual(mesh.instanceMatrix.array, mats);
@@ -232,7 +234,7 @@ test('SceneCuller: many Meshes in one call; cullCameras: camera + cascades', () 
     const t = tf.intersectsObject(m);
     if (t) three++;
     if (m.visible) { count++; assert.ok(t, 'satc draws a mesh three culls'); }
-    assert.equal(m.frustumCulled, false);
+    assert.equal(m.frustumCulled, true, 'frustumCulled stays the user\'s');
   }
   assert.equal(count, vis);
   assert.ok(vis > 20 && vis <= three, `${vis} vs three ${three}`);

@@ -258,6 +258,35 @@ extern const satc_kernels satc_kernels_simd128; /* WebAssembly SIMD128 (src/wasm
 /* The table of one runnable path, or NULL. */
 const satc_kernels *satc_kernels_for(satc_isa isa);
 
+/* Operations of a kernel table (satc_kernels): the cull kernels of form
+ * f (every frustum kind), the shared-frame views, the group bounds and
+ * the row copy of the views pass. */
+#define SATC_OP_CULL(f) (1u << (f))
+#define SATC_OP_MULTI (1u << 8)
+#define SATC_OP_BOUNDS (1u << 9)
+#define SATC_OP_SOA (1u << 10)
+#define SATC_OP_ALL (0x7Eu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
+
+/* The operations the default path runs on the AVX2 kernels when it is
+ * AVX-512, for an x86 CPU of this vendor (CPUID leaf 0) and family
+ * (leaf 1, base + extended): the ones measured slower on 512-bit
+ * kernels there; 0 for every other CPU. */
+unsigned satc_dispatch_ops_for(const char *vendor, unsigned family);
+
+/* The table the entry points without a path use: satc_isa_active()'s,
+ * except that when that is AVX-512 chosen automatically, with AVX2
+ * native and allowed by the mask, the operations satc_dispatch_ops_for
+ * names for this CPU come from the AVX2 table (every kernel gives the
+ * scalar path's bits, so any mix does). */
+const satc_kernels *satc_kernels_default(void);
+
+/* The operations satc_kernels_default takes from AVX2 now (0: none). */
+unsigned satc_dispatch_narrow(void);
+
+/* Tests: replaces this CPU's operations (satc_dispatch_ops_for) by ops
+ * and re-selects; ~0u goes back to the CPU's. */
+void satc_dispatch_override(unsigned ops);
+
 /* Tests and the benchmark: while on (process-wide), SATC_ISA_SCALAR runs
  * satc_kernels_ref instead of the scalar path, so the public entry points
  * give the reference's outputs to compare every path with. */

@@ -166,14 +166,68 @@ const satc_kernels *satc_kernels_for(satc_isa isa)
     }
 }
 
+/*
+ * Per-operation choices of the default path. On some CPU families a
+ * 512-bit kernel is slower than the 256-bit one for an operation (the
+ * benchmark's dispatch section, satc_bench_dispatch, times every path on
+ * every main row); there the default path, AVX-512, runs that operation
+ * on the AVX2 kernels. Families not listed run AVX-512 throughout.
+ */
+static const struct {
+    char vendor[13];
+    unsigned family, ops;
+} narrow_ops[] = {
+    {"", 0, 0}, /* (no CPU family measured slower on a 512-bit kernel) */
+};
+
+unsigned satc_dispatch_ops_for(const char *vendor, unsigned family)
+{
+    for (size_t i = 0; vendor && i < sizeof narrow_ops / sizeof narrow_ops[0]; i++)
+        if (narrow_ops[i].vendor[0] && narrow_ops[i].family == family &&
+            !strcmp(narrow_ops[i].vendor, vendor))
+            return narrow_ops[i].ops;
+    return 0;
+}
+
+/* This CPU's entry: CPUID's vendor string and family (base family, plus
+ * the extended family when the base is 0Fh). Read once, as the flags
+ * are (CPUID is a VM exit under virtualisation); bit 31 marks it read. */
+static unsigned cpu_ops(void)
+{
+    static _Atomic unsigned cache = 0;
+    unsigned ops = atomic_load_explicit(&cache, memory_order_relaxed);
+    if (ops)
+        return ops & SATC_OP_ALL;
+#if SATC_X86
+    unsigned a, b, c, d;
+    char vendor[13] = {0};
+    if (__get_cpuid(0, &a, &b, &c, &d)) {
+        memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            unsigned family = (a >> 8) & 15u;
+            if (family == 15u)
+                family += (a >> 20) & 255u;
+            ops = satc_dispatch_ops_for(vendor, family);
+        }
+    }
+#endif
+    atomic_store_explicit(&cache, ops | 0x80000000u, memory_order_relaxed);
+    return ops & SATC_OP_ALL;
+}
+
 /* 0 = not chosen yet. Choosing is idempotent, so racing first calls agree. */
 static _Atomic unsigned user_mask = ~0u;
 static _Atomic unsigned active = 0;
+static _Atomic unsigned narrow = 0;          /* satc_dispatch_narrow */
+static _Atomic unsigned ops_override = ~0u;  /* satc_dispatch_override */
 
-static satc_isa choose(void)
+/* The path, and in *nar the operations the default table takes from
+ * AVX2 (only for AVX-512 chosen automatically, AVX2 native and allowed). */
+static satc_isa choose(unsigned *nar)
 {
     /* The mask bounds both: SATC_ISA picks within it (issue 15). */
     unsigned mask = atomic_load(&user_mask);
+    *nar = 0;
 #if defined(__wasm__)
     const char *env = NULL; /* no environment on the web (and no WASI import for it) */
 #else
@@ -186,6 +240,10 @@ static satc_isa choose(void)
         }
     }
     unsigned m = satc_isa_native() & mask;
+    if ((m & SATC_ISA_AVX512) && (m & SATC_ISA_AVX2)) {
+        unsigned o = atomic_load(&ops_override);
+        *nar = (o == ~0u ? cpu_ops() : o) & SATC_OP_ALL;
+    }
     if (m & SATC_ISA_SIMD128)
         return SATC_ISA_SIMD128;
     if (m & SATC_ISA_AVX512)
@@ -199,13 +257,21 @@ static satc_isa choose(void)
     return SATC_ISA_SCALAR;
 }
 
+/* Publishes a choice: the narrowed operations before the path, so a
+ * reader that sees the path sees them (any pairing gives the same bits). */
+static unsigned select_path(void)
+{
+    unsigned nar, a = (unsigned)choose(&nar);
+    atomic_store_explicit(&narrow, a == SATC_ISA_AVX512 ? nar : 0u, memory_order_release);
+    atomic_store_explicit(&active, a, memory_order_release);
+    return a;
+}
+
 satc_isa satc_isa_active(void)
 {
     unsigned a = atomic_load_explicit(&active, memory_order_acquire);
-    if (!a) {
-        a = (unsigned)choose();
-        atomic_store_explicit(&active, a, memory_order_release);
-    }
+    if (!a)
+        a = select_path();
     return (satc_isa)a;
 }
 
@@ -214,6 +280,63 @@ satc_status satc_isa_set_mask(unsigned mask)
     if (mask & ~(unsigned)SATC_ISA_ALL)
         return SATC_ERR_FLAGS;
     atomic_store(&user_mask, mask | SATC_ISA_SCALAR);
-    atomic_store_explicit(&active, (unsigned)choose(), memory_order_release);
+    select_path();
     return SATC_OK;
+}
+
+unsigned satc_dispatch_narrow(void)
+{
+    satc_isa_active();
+    return atomic_load_explicit(&narrow, memory_order_acquire);
+}
+
+void satc_dispatch_override(unsigned ops)
+{
+    atomic_store(&ops_override, ops);
+    select_path();
+}
+
+#if SATC_HAVE_AVX512 && SATC_HAVE_AVX2
+/* The AVX-512 table with the operations `ops` from the AVX2 table. */
+static void compose(satc_kernels *t, unsigned ops)
+{
+    const satc_kernels *w = &satc_kernels_avx512, *n = &satc_kernels_avx2;
+    *t = *w;
+    for (int f = 1; f <= SATC_NFORMS; f++) {
+        if (ops & SATC_OP_CULL(f))
+            memcpy(t->fn[f], n->fn[f], sizeof t->fn[f]);
+        if (ops & SATC_OP_MULTI)
+            t->multi[f] = n->multi[f];
+    }
+    if (ops & SATC_OP_BOUNDS)
+        t->bounds = n->bounds;
+    if (ops & SATC_OP_SOA)
+        t->soa = n->soa;
+}
+#endif
+
+const satc_kernels *satc_kernels_default(void)
+{
+    satc_isa a = satc_isa_active();
+#if SATC_HAVE_AVX512 && SATC_HAVE_AVX2
+    /* One composed table per operation set, built by the first caller
+     * that sees it (state 1 while building: others run the AVX-512 table
+     * meanwhile, whose bits are the same). */
+    static satc_kernels mixed;
+    static _Atomic unsigned mixed_ops = 0, mixed_state = 0; /* 0 none, 1 building, 2 ready */
+    unsigned ops = atomic_load_explicit(&narrow, memory_order_acquire);
+    if (a == SATC_ISA_AVX512 && ops) {
+        if (atomic_load_explicit(&mixed_state, memory_order_acquire) == 2 &&
+            atomic_load_explicit(&mixed_ops, memory_order_relaxed) == ops)
+            return &mixed;
+        unsigned idle = atomic_load(&mixed_state);
+        if (idle != 1 && atomic_compare_exchange_strong(&mixed_state, &idle, 1u)) {
+            compose(&mixed, ops);
+            atomic_store_explicit(&mixed_ops, ops, memory_order_relaxed);
+            atomic_store_explicit(&mixed_state, 2u, memory_order_release);
+            return &mixed;
+        }
+    }
+#endif
+    return satc_kernels_for(a);
 }

@@ -35,12 +35,17 @@ static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flag
     }
 }
 
-/* The least (max 0) or greatest (max 1) lane of v: log2(W) halvings
- * through the packing permute (no layer needs a reduction of its own). */
+/* The least (max 0) or greatest (max 1) lane of v: log2(W) halvings,
+ * through the layer's v_fold where it has one, else the packing permute;
+ * the same operand order either way, so the same bits. */
 SATC_AI float h_ext(V v, const int max)
 {
     for (unsigned w = W / 2; w >= 1; w /= 2) {
+#ifdef SATC_VLAYER_FOLD
+        V u = v_fold(v, w);
+#else
         V u = v_perm(v, p_make(((1u << w) - 1u) << w));
+#endif
         v = max ? v_max(u, v) : v_min(u, v);
     }
     float t[W];

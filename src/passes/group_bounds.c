@@ -334,7 +334,7 @@ static satc_status bounds_run(const satc_batch *b, size_t count, size_t size,
     satc_status st = satc_check_volumes(b, 0, count);
     if (st != SATC_OK)
         return st;
-    const satc_kernels *k = satc_kernels_for(satc_isa_active());
+    const satc_kernels *k = satc_kernels_default();
     satc_bounds_fn fn = k ? k->bounds : NULL;
     satc_groups gs = {size, offsets, ngroups, {0}, {0}};
     runs R;

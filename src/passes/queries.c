@@ -91,7 +91,7 @@ static void run(const satc_kernels *k, const satc_frustum *f, const satc_batch *
 static satc_status kernels(unsigned isa, const satc_kernels **k)
 {
     if (!isa) {
-        *k = satc_kernels_for(satc_isa_active());
+        *k = satc_kernels_default();
         return *k ? SATC_OK : SATC_ERR_ISA;
     }
     if ((isa & (isa - 1)) || (isa & ~(unsigned)SATC_ISA_ALL))

@@ -1,0 +1,213 @@
+/*
+ * satc_bench_dispatch: is the default path the fastest one compiled in?
+ * Every main row of satc_bench (the scenes' table, the engine frame's
+ * forms), satc_bench_views (the view sets, the camera alone, the group
+ * bounds) and satc_bench_queries, timed on the default path and on every
+ * native path, round-robin; per row the default path's time over the
+ * fastest one's. Figures are information only; goal lines (`PASS
+ * [dispatch]` / `MISS [dispatch]`: the default path within 5 % of the
+ * fastest) print only with the goals switch (goals.h).
+ *
+ *   satc_bench_dispatch [--quick] [--goals] [--reps N] [--only bench|views|queries]
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "goals.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+void drow_add(drows *rs, bench_fn fn, void *ctx, size_t n, int cached, const char *fmt, ...)
+{
+    if (rs->n >= DROW_MAX) {
+        fprintf(stderr, "dispatch: more than %d rows\n", DROW_MAX);
+        exit(2);
+    }
+    drow *r = &rs->r[rs->n++];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->name, sizeof r->name, fmt, ap);
+    va_end(ap);
+    r->fn = fn, r->ctx = ctx, r->n = n, r->cached = cached;
+}
+
+/* The path the default entry points run: 0 = the library's own choice,
+ * else SATC_ISA names one (read again by satc_isa_set_mask). Set only
+ * when it changes, so a sample of many passes pays it once. */
+static unsigned cur_path = ~0u;
+
+static void use_path(unsigned isa)
+{
+    if (isa == cur_path)
+        return;
+    if (isa)
+        setenv("SATC_ISA", satc_isa_name((satc_isa)isa), 1);
+    else
+        unsetenv("SATC_ISA");
+    satc_isa_set_mask(satc_isa_compiled());
+    cur_path = isa;
+}
+
+typedef struct pjob {
+    const drow *row;
+    unsigned isa;
+} pjob;
+
+static void run_on_path(void *p)
+{
+    pjob *j = p;
+    use_path(j->isa);
+    j->row->fn(j->row->ctx);
+}
+
+#define NPATHS 6
+
+int dispatch_time(const drows *rs, int from, int reps)
+{
+    unsigned paths[NPATHS], np = 0;
+    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1)
+        if (satc_isa_native() & isa)
+            paths[np++] = isa;
+    static bench_job jobs[NPATHS + 1];
+    pjob pj[NPATHS + 1];
+    int slow = 0;
+    double worst = 0;
+    const char *worst_row = "";
+    printf("%-52s %8s", "row (ns per volume, median)", "default");
+    for (unsigned p = 0; p < np; p++)
+        printf(" %8s", satc_isa_name((satc_isa)paths[p]));
+    printf("  %-8s %s\n", "fastest", "default/fastest (medians; minima)");
+    static struct {
+        int pass;
+        char text[200];
+    } lines[DROW_MAX];
+    int nl = 0;
+    for (int i = from; i < rs->n; i++) {
+        const drow *r = &rs->r[i];
+        memset(jobs, 0, sizeof jobs);
+        for (unsigned p = 0; p <= np; p++) {
+            pj[p].row = r, pj[p].isa = p ? paths[p - 1] : 0;
+            jobs[p].fn = run_on_path, jobs[p].ctx = &pj[p];
+        }
+        bench_time_jobs(jobs, (int)np + 1, r->n, r->cached, reps);
+        unsigned best = 1;
+        for (unsigned p = 2; p <= np; p++)
+            if (jobs[p].st.med < jobs[best].st.med)
+                best = p;
+        double ratio = jobs[0].st.med / jobs[best].st.med;
+        unsigned bmin = 1; /* the same by the minima: samples least disturbed by other processes */
+        for (unsigned p = 2; p <= np; p++)
+            if (jobs[p].st.min < jobs[bmin].st.min)
+                bmin = p;
+        double rmin = jobs[0].st.min / jobs[bmin].st.min;
+        printf("%-52s %8.3f", r->name, jobs[0].st.med);
+        for (unsigned p = 1; p <= np; p++)
+            printf(" %8.3f", jobs[p].st.med);
+        printf("  %-8s %.2f x (minima %.2f x %s)\n", satc_isa_name((satc_isa)paths[best - 1]), ratio, rmin,
+               satc_isa_name((satc_isa)paths[bmin - 1]));
+        fflush(stdout);
+        int pass = ratio <= 1.05;
+        slow += !pass;
+        if (ratio > worst)
+            worst = ratio, worst_row = r->name;
+        lines[nl].pass = pass;
+        snprintf(lines[nl++].text, sizeof lines[0].text,
+                 "%-52s default path within 5 %% of the fastest: %.2f x %s (minima %.2f x)", r->name, ratio,
+                 satc_isa_name((satc_isa)paths[best - 1]), rmin);
+    }
+    use_path(0);
+    printf("(worst: %s, %.2f x; %d of %d rows more than 5 %% over the fastest path)\n", worst_row, worst, slow,
+           rs->n - from);
+    bench_goals_heading("dispatch");
+    for (int i = 0; i < nl; i++)
+        bench_goal(lines[i].pass, "dispatch", "%s", lines[i].text);
+    return slow;
+}
+
+/* The CPU, as the dispatcher sees it: vendor and family. */
+static void print_cpu(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    char vendor[13] = {0};
+    if (__get_cpuid(0, &a, &b, &c, &d)) {
+        memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
+        __get_cpuid(1, &a, &b, &c, &d);
+        unsigned fam = (a >> 8) & 15u, model = (a >> 4) & 15u;
+        if (fam == 15u)
+            fam += (a >> 20) & 255u;
+        if (fam >= 6u)
+            model |= ((a >> 16) & 15u) << 4;
+        printf("cpu: %s family %02Xh model %02Xh; ", vendor, fam, model);
+    }
+#endif
+    printf("native paths:");
+    for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1)
+        if (satc_isa_native() & isa)
+            printf(" %s", satc_isa_name((satc_isa)isa));
+    printf("; default: %s\n", satc_isa_name(satc_isa_active()));
+}
+
+static double loadavg(void)
+{
+    double v = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0, reps = 0;
+    const char *only = NULL;
+    bench_goals_init(&argc, argv);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--goals] [--reps N] [--only bench|views|queries]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps <= 0)
+        reps = quick ? 3 : 7;
+    size_t large = quick ? 65536 : 1048576;
+    unsetenv("SATC_ISA"); /* the default path is the library's own choice */
+    bench_scrub_init();
+    printf("satc dispatch: every main row on the default path and on every native path\n");
+    print_cpu();
+    printf("%d samples per figure, round-robin; in cache: ~1 ms samples of 4096 volumes; from memory:\n"
+           "one pass of %zu after a cache scrub; load average (1 min) at start %.2f\n", reps, large, loadavg());
+    void (*const build[3])(drows *, size_t) = {dispatch_rows_bench, dispatch_rows_views, dispatch_rows_queries};
+    static const char *const prog[3] = {"bench", "views", "queries"};
+    static drows rs;
+    int slow = 0;
+    for (int p = 0; p < 3; p++) {
+        if (only && strcmp(only, prog[p]))
+            continue;
+        int from = rs.n;
+        printf("\n== the rows of satc_bench%s%s ==\n", p ? "_" : "", p ? prog[p] : "");
+        build[p](&rs, large);
+        slow += dispatch_time(&rs, from, reps);
+        dispatch_rows_free();
+    }
+    printf("\nload average (1 min) at end %.2f; %d rows with the default path more than 5 %% over the fastest\n",
+           loadavg(), slow);
+    if (!bench_goals_on())
+        bench_goals_hint();
+    bench_scrub_free();
+    return 0;
+}

@@ -1,0 +1,90 @@
+// Cameras as satc frusta, and the one cull every helper runs: a volume is
+// drawn when any view sees it (a camera's sub-cameras, shadow cameras).
+
+import { WebGPUCoordinateSystem } from 'three';
+
+const _vp = new Float64Array(16);
+const _tmp = new Float64Array(16);
+
+function mul4(out, a, b) {
+  for (let c = 0; c < 4; c++) {
+    const b0 = b[4 * c], b1 = b[4 * c + 1], b2 = b[4 * c + 2], b3 = b[4 * c + 3];
+    for (let r = 0; r < 4; r++) out[4 * c + r] = a[r] * b0 + a[4 + r] * b1 + a[8 + r] * b2 + a[12 + r] * b3;
+  }
+  return out;
+}
+
+function isIdentity(e) {
+  for (let i = 0; i < 16; i++) if (e[i] !== (i % 5 === 0 ? 1 : 0)) return false;
+  return true;
+}
+
+/** Fails with SATC_ERR_NULL unless `camera` is a three.js camera. */
+export function checkCamera(satc, camera, what) {
+  if (!camera || camera.isCamera !== true || !camera.projectionMatrix) {
+    satc._heap.fail(-1, `${what}: not a three.js camera (${camera === null ? 'null' : typeof camera})`);
+  }
+}
+
+/**
+ * The frustum three culls with for `camera` (projectionMatrix x
+ * matrixWorldInverse, in `model`'s frame when given), built in double:
+ * see clip.js. Clip depth is [0, 1] for WebGPU and for any reversed-depth
+ * projection (three builds those [0, 1] whatever the coordinate system).
+ */
+export function frustumFromCamera(satc, camera, target, model) {
+  checkCamera(satc, camera, 'frustumFromCamera');
+  camera.updateWorldMatrix(true, false);
+  mul4(_vp, camera.projectionMatrix.elements, camera.matrixWorldInverse.elements);
+  if (model && !isIdentity(model.elements)) {
+    _tmp.set(_vp);
+    mul4(_vp, _tmp, model.elements);
+  }
+  const zeroToOne = camera.reversedDepth === true || camera.coordinateSystem === WebGPUCoordinateSystem;
+  return satc.frustumFromMatrix(_vp, { depth: zeroToOne ? 'webgpu' : 'webgl', double: true }, target);
+}
+
+/**
+ * The cameras three renders `camera` with: an ArrayCamera's sub-cameras,
+ * a CubeCamera's six, a StereoCamera's two eyes, else the camera itself.
+ */
+export function viewsOf(satc, camera, what) {
+  if (camera && camera.isArrayCamera === true && camera.cameras.length > 0) return camera.cameras;
+  if (camera && camera.type === 'CubeCamera') return camera.children.filter((c) => c.isCamera);
+  if (camera && camera.type === 'StereoCamera') return [camera.cameraL, camera.cameraR];
+  checkCamera(satc, camera, what);
+  return [camera];
+}
+
+/** Every view of `camera` and of opts.shadowCameras, as cameras. */
+export function allViews(satc, camera, opts, what) {
+  const views = [...viewsOf(satc, camera, what)];
+  const shadows = opts?.shadowCameras;
+  if (shadows != null) {
+    if (typeof shadows[Symbol.iterator] !== 'function') satc._heap.fail(-1, `${what}: shadowCameras is not a list of cameras`);
+    for (const c of shadows) views.push(...viewsOf(satc, c, `${what} (shadowCameras)`));
+  }
+  if (views.length > 64) satc._heap.fail(-9, `${what}: ${views.length} views (at most 64)`);
+  return views;
+}
+
+/**
+ * Culls batch volumes [0, count) against every view (frusta in `model`'s
+ * frame; `frusta` is a cache of Frustum objects). Returns the per-view
+ * counts and either `indices` (increasing, of the volumes some view sees;
+ * when `indices` is asked for) or `flags` (per volume, nonzero: seen).
+ * Both are views that the next allocation may detach: use them at once.
+ */
+export function cullAny(satc, views, batch, count, mode, output, frusta, model, indices = false) {
+  for (let v = 0; v < views.length; v++) frusta[v] = frustumFromCamera(satc, views[v], frusta[v], model);
+  if (views.length === 1) {
+    satc.cull(frusta[0], batch, { mode, first: 0, count, into: output, output: indices ? 'indices' : 'classes' });
+    return indices ? { indices: output.indices, visible: [output.visible] } : { flags: output.classes, visible: [output.visible] };
+  }
+  const r = satc.cullViews(frusta.slice(0, views.length), batch, { mode, first: 0, count, masks: true });
+  if (!indices) return { flags: r.masks, visible: r.visible };
+  const masks = r.masks, idx = new Uint32Array(count);
+  let k = 0;
+  for (let i = 0; i < count; i++) if (masks[i]) idx[k++] = i;
+  return { indices: idx.subarray(0, k), visible: r.visible };
+}

@@ -265,7 +265,7 @@ const satc_kernels *satc_kernels_for(satc_isa isa);
 #define SATC_OP_MULTI (1u << 8)
 #define SATC_OP_BOUNDS (1u << 9)
 #define SATC_OP_SOA (1u << 10)
-#define SATC_OP_ALL (0x7Eu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
+#define SATC_OP_ALL (0xFEu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
 
 /* The operations the default path runs on the AVX2 kernels when it is
  * AVX-512, for an x86 CPU of this vendor (CPUID leaf 0) and family

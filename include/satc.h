@@ -673,6 +673,10 @@ typedef struct satc_local_boxes {
  *    instance form has them), or with local NULL the cube [-k, k]^3: a
  *    Gaussian splat's k sigma box, k = SATC_SPLAT_K_DEFAULT when 0.
  *
+ * Conservative mode tests a splat cube (local NULL) as its ball, center p
+ * and radius k (|s_0| + |s_1| + |s_2|), which holds the box whatever the
+ * rotation (no rotation is built; a few more splats near the frustum's
+ * edges are kept); plane volumes and local boxes get the box itself.
  * Exact mode tests the box of the exact R(q) and exp: the float tiers
  * widen their tolerance by the rounding of R and exp (S grows by
  * pl + 16 T, pl = sum_r sum_k |m_rk lc_k| as for an instance and T =
@@ -1336,7 +1340,8 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
  * (world units along the view direction from the frustum's origin), in
  * float as the culling loaders compute it, the same bits on every path
  * (NaN for a volume whose center is not finite or whose quaternion,
- * mesh id or field makes the loaders' center NaN).
+ * mesh id or field makes the loaders' center NaN; a splat cube's center
+ * is its position, whatever its quaternion).
  *  - key32: the depth's order as an unsigned integer (larger is farther;
  *    -0 as +0; NaN above +Inf, as the farthest);
  *  - key16: floor((d - lo) * 65535 / (hi - lo)) in double, lo and hi the

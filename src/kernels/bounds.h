@@ -68,7 +68,27 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
                          const int form, const int soa)
 {
     V c[3], h[3];
-    if (form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS) {
+    if (form == SATC_FORM_TRS && !b->trs.local) {
+        /* a splat: the box of its ball (splat_ball_v), which holds the
+         * float box too (within the widening: p = 32 r) */
+        const satc_trs *s = &b->trs;
+        V q[4], sc[3];
+        ld_quat(s, i, W, q);
+        ld3s(&s->scale, i, W, rec_ok, sc, 0);
+        if (s->format & SATC_TRS_LOG_SCALE)
+            for (int j = 0; j < 3; j++)
+                sc[j] = exp_v(sc[j]);
+        ld3s(&s->position, i, W, rec_ok, c, 0);
+        V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
+                     v_mul(q[3], q[3]));
+        M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+        V rad = v_mul(v_set1(satc_trs_k(s)),
+                      v_add(v_add(v_abs(sc[0]), v_abs(sc[1])), v_abs(sc[2])));
+        rad = v_sel(ok, rad, v_set1(NAN));
+        for (int q = 0; q < 3; q++)
+            h[q] = rad;
+        *p = v_mul(v_set1(32.0f), rad);
+    } else if (form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS) {
         V m[3][4], lc[3], lh[3], pl[3];
         if (form == SATC_FORM_TRS) {
             ld_trs(&b->trs, i, W, rec_ok, m, lc, lh);

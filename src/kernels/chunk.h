@@ -37,7 +37,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
 #else
     (void)eo;
 #endif
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa);
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa, exact);
 #if W == 1
     if (need_in && planes_out_v(k, &o, bad, form, ortho))
         return;
@@ -170,7 +170,16 @@ SATC_AI void depth_t(const satc_frustum *f, const satc_batch *bp, size_t first, 
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
         vbox o;
-        (void)load_v(&k, b, first + i, nl, nl == W && i + W < rec_end, &o, form, 1, 0);
+        int rec_ok = nl == W && i + W < rec_end;
+        if (form == SATC_FORM_TRS && !b->trs.local) { /* a splat: its position */
+            V p[3], c[3];
+            ld3s(&b->trs.position, first + i, nl, rec_ok, p, 0);
+            for (int j = 0; j < 3; j++)
+                c[j] = v_sub(p[j], k.o[j]);
+            to_frame_v(&k, c, &o.v[F_DX], &o.v[F_DY], &o.v[F_DZ]);
+        } else {
+            (void)load_v(&k, b, first + i, nl, rec_ok, &o, form, 1, 0, 1);
+        }
         if (nl == W) {
             v_store(out + i, o.v[F_DZ]);
         } else {

@@ -283,6 +283,25 @@ static inline V v_pow2i(V k)
 }
 #endif
 
+/* The four bytes of each lane's 32-bit word as floats, unsigned or
+ * signed (satc_trs_quat's decoding; the word only moves, never computed
+ * on, so its bits are kept). */
+#ifndef SATC_VLAYER_BYTES
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    float t[W], o[4][W];
+    v_store(t, w);
+    for (int j = 0; j < W; j++) {
+        unsigned char b[4];
+        memcpy(b, &t[j], 4);
+        for (int c = 0; c < 4; c++)
+            o[c][j] = sgn ? (float)(int)(signed char)b[c] : (float)(int)b[c];
+    }
+    for (int c = 0; c < 4; c++)
+        out[c] = v_load(o[c]);
+}
+#endif
+
 /* satc_expf_ref per lane. */
 SATC_AI V exp_v(V x)
 {
@@ -309,6 +328,18 @@ SATC_AI void ld_quat(const satc_trs *s, size_t i, unsigned nl, V q[4])
     } else if ((s->format & 3u) == SATC_QUAT_F32 && nl == W && !s->rotation_stride) {
         for (int c = 0; c < 4; c++)
             a[c] = v_set1(base[c]);
+#if W > 1
+    } else if ((s->format & 3u) != SATC_QUAT_F32 && nl == W) {
+        /* byte quaternions: one 32-bit word per lane, split in lanes */
+        V wd = s->rotation_stride ? v_load_stride(base, s->rotation_stride) : v_set1(*base);
+        if ((s->format & 3u) == SATC_QUAT_I8) {
+            v_bytes4(wd, 1, a);
+        } else {
+            v_bytes4(wd, 0, a);
+            for (int c = 0; c < 4; c++)
+                a[c] = v_sub(a[c], v_set1(128.0f));
+        }
+#endif
     } else {
         float t[4][W], e[4];
         for (unsigned j = 0; j < W; j++) {
@@ -377,6 +408,37 @@ SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3]
     }
 }
 
+/* A splat cube (local NULL) in conservative mode: the ball about p of
+ * radius k (|s0| + |s1| + |s2|), which holds the box whatever its
+ * rotation, tested as a sphere's planes; S adds 16 r for the rounding of
+ * r and exp. A quaternion out of range makes S NaN (never culled). */
+SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned nl, int rec_ok,
+                          V *x, const int ortho)
+{
+    const int soa = 0;
+    V q[4], sc[3], p[3], c[3];
+    ld_quat(s, i, nl, q);
+    ld3(&s->scale, i, nl, rec_ok, sc);
+    if (s->format & SATC_TRS_LOG_SCALE)
+        for (int j = 0; j < 3; j++)
+            sc[j] = exp_v(sc[j]);
+    ld3(&s->position, i, nl, rec_ok, p);
+    V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
+                 v_mul(q[3], q[3]));
+    M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+    for (int j = 0; j < 3; j++)
+        c[j] = v_sub(p[j], k->o[j]);
+    to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
+    V rad = v_mul(v_set1(satc_trs_k(s)),
+                  v_add(v_add(v_abs(sc[0]), v_abs(sc[1])), v_abs(sc[2])));
+    x[F_RAD] = rad;
+    const int np = ortho ? 3 : 5;
+    for (int j = 0; j < np; j++)
+        x[F_R + j] = v_mul(rad, k->norm2[j]);
+    V S = v_add(v_add(sum_abs_d(x), v_add(rad, rad)), k->sfloor);
+    x[F_S] = v_sel(ok, v_add(S, v_mul(v_set1(16.0f), rad)), v_set1(NAN));
+}
+
 /* TRS's extra S term beyond an instance's: 16 T, T = sum_j |m_j|_1
  * (|lc_j| + |lh_j|) (satc.h: the rounding of R and exp). */
 SATC_AI V trs_t4(V m[3][4], const V lc[3], const V lh[3])
@@ -417,7 +479,7 @@ SATC_AI V mapped_v(const vconst *k, V m[3][4], const V lc[3], const V lh[3], V *
  * bad mask. AABB forms leave their half axes for aabb_axes_v.
  */
 SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, int rec_ok,
-                 vbox *o, const int form, const int ortho, const int soa)
+                 vbox *o, const int form, const int ortho, const int soa, const int exact)
 {
     V *x = o->v;
     V c[3], h[3], v[3];
@@ -481,6 +543,10 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
         break;
     }
     case SATC_FORM_TRS: {
+        if (!exact && ortho != 2 && !b->trs.local) {
+            splat_ball_v(k, &b->trs, i, nl, rec_ok, x, ortho);
+            break;
+        }
         V m[3][4], lc[3], lh[3];
         ld_trs(&b->trs, i, nl, rec_ok, m, lc, lh);
         V pl = mapped_v(k, m, lc, lh, x, ortho);

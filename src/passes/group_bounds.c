@@ -66,8 +66,24 @@ GB_INLINE int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], flo
             a[q] = x[q] - r, z[q] = x[q] + r;
         break;
     }
-    case SATC_FORM_INSTANCES:
-    case SATC_FORM_TRS: {
+    case SATC_FORM_TRS:
+        if (!b->trs.local) { /* kernels/bounds.h's splat ball */
+            const satc_trs *s = &b->trs;
+            float q[4], sc[3];
+            satc_trs_quat(s, i, q);
+            satc_trs_scale(s, i, sc);
+            satc_vec3s_get(&s->position, i, c);
+            float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+            float rad = satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
+            if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+                rad = NAN;
+            *p = 32.0f * rad;
+            for (int q2 = 0; q2 < 3; q2++)
+                a[q2] = c[q2] - rad, z[q2] = c[q2] + rad;
+            break;
+        }
+        /* fall through */
+    case SATC_FORM_INSTANCES: {
         float m[3][4], lc[3] = {0, 0, 0}, lh[3] = {0, 0, 0}, pl[3];
         const uint32_t *mesh;
         size_t mesh_stride, mesh_count;

@@ -452,8 +452,8 @@ unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *k, const s
                            size_t i, unsigned flags)
 {
     satc_box_frame o;
-    satc_load_ref(f, k, b, i, &o);
     int exact = (flags & SATC_K_EXACT) != 0, band = 0;
+    satc_load_ref_m(f, k, b, i, &o, exact);
     unsigned c;
     if (f->kind == SATC_FRUSTUM_PLANES) {
         c = satc_classify_vol_ref(f, &o, (int)b->form, flags, &band);
@@ -508,13 +508,10 @@ static void depth_scalar(const satc_frustum *f, const satc_batch *b, size_t firs
                          unsigned flags, float *out)
 {
     satc_fconsts k;
-    satc_box_frame o;
     (void)flags;
     satc_frustum_consts(f, &k);
-    for (size_t j = 0; j < n; j++) {
-        satc_load_ref(f, &k, b, first + j, &o);
-        out[j] = o.dz;
-    }
+    for (size_t j = 0; j < n; j++)
+        out[j] = satc_depth_ref(f, &k, b, first + j);
 }
 
 /* The reference as a kernel table: what tests and the benchmark compare

@@ -120,6 +120,12 @@ static float load_mapped(const satc_frustum *f, const float m[3][4], const float
 void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i,
                    satc_box_frame *o)
 {
+    satc_load_ref_m(f, k, b, i, o, 1);
+}
+
+void satc_load_ref_m(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i,
+                     satc_box_frame *o, int exact)
+{
     const float *E = f->origin;
     float c[3], h[3], v[3];
     int force_bad = 0;
@@ -198,7 +204,32 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
         o->s = o->s + pl;
         break;
     }
-    case SATC_FORM_TRS: {
+    case SATC_FORM_TRS:
+        if (!exact && f->kind != SATC_FRUSTUM_PLANES && !b->trs.local) {
+            /* A splat in conservative mode: the ball of radius k |s|_1
+             * about p (it holds the box whatever the rotation), tested as
+             * a sphere; S adds 16 r for the rounding of r and exp. */
+            const satc_trs *s = &b->trs;
+            float q[4], sc[3];
+            satc_trs_quat(s, i, q);
+            satc_trs_scale(s, i, sc);
+            rd3(&s->position, i, v);
+            float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+            for (int j = 0; j < 3; j++)
+                c[j] = v[j] - E[j];
+            to_frame(f, c, &o->dx, &o->dy, &o->dz);
+            float rad = satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
+            o->rad = rad;
+            for (int p = 0; p < 5; p++)
+                o->r[p] = rad * k->norm2[p];
+            float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
+            o->s = (sd + (rad + rad) + SATC_S_FLOOR) + 16.0f * rad;
+            if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+                o->s = NAN;
+            break;
+        }
+        /* fall through */
+    {
         /* The instance form's box with M = [R(q) diag(s) | p]; S also
          * counts 16 T for the rounding of R and exp (satc.h). */
         const satc_trs *s = &b->trs;
@@ -259,4 +290,19 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
      * none of its "near" compares holds. A NaN box would be kept by the
      * planes and axes anyway (every radius holds it and compares false). */
     o->bad = force_bad | !(o->s < SATC_MAX_MAGNITUDE);
+}
+
+float satc_depth_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i)
+{
+    satc_box_frame o;
+    if (b->form == SATC_FORM_TRS && !b->trs.local) { /* a splat: its position */
+        float v[3], c[3];
+        rd3(&b->trs.position, i, v);
+        for (int j = 0; j < 3; j++)
+            c[j] = v[j] - f->origin[j];
+        to_frame(f, c, &o.dx, &o.dy, &o.dz);
+        return o.dz;
+    }
+    satc_load_ref(f, k, b, i, &o);
+    return o.dz;
 }

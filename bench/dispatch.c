@@ -178,8 +178,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--quick] [--goals] [--reps N] [--only bench|views|queries]\n", argv[0]);
-            return 2;
+            int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+            fprintf(help ? stdout : stderr,
+                    "usage: %s [--quick] [--goals] [--reps N] [--only bench|views|queries]\n"
+                    "  --quick  64 Ki volumes from memory, few samples (smoke run)\n"
+                    "  --goals  also print the [dispatch] goal lines (as SATC_BENCH_GOALS=1 does)\n"
+                    "  --reps   samples per figure (default 7; --quick 3)\n"
+                    "  --only   the rows of one program\n",
+                    argv[0]);
+            return help ? 0 : 2;
         }
     }
     if (reps <= 0)

@@ -1,0 +1,58 @@
+"""satc: separating-axis culling of numpy arrays of bounding volumes.
+
+Which of these boxes can the camera see? satc answers it for whole arrays
+at once, exactly, in C with SIMD, reading the arrays where they lie (no
+copy for float32 in any layout numpy strides give: C or Fortran order,
+slices, transposed views, fields of structured records).
+
+    import numpy as np, satc
+    cam = satc.from_intrinsics(K, R, t, 1600, 900, near=0.1)
+    boxes = satc.aabbs(centers, halves)          # (N, 3) float32 arrays
+    visible = satc.cull(cam, boxes)              # (N,) bool
+    seen = satc.cull_views(cams, boxes)          # (cameras, N) bool, one pass
+
+Frusta: perspective, look_at, camera, from_matrix, from_intrinsics,
+from_camera_pose, from_planes, box_frustum, segment_frustum.
+Batches: aabbs, minmax, obbs, half_axes, instances, spheres (Batch.grouped
+attaches group bounds). Culls: cull, cull_views, query_sphere, query_ray,
+query_box, query_segment; group_bounds, to_aabbs.
+
+A volume that touches the view is never reported hidden; exact mode (the
+default) keeps nothing farther than satc's documented band. Non-finite
+volumes are always visible. The GIL is released during every cull, so a
+thread pool can split one batch with first= and count=.
+"""
+
+from __future__ import annotations
+
+from ._satc import (INSIDE, INTERSECTING, MAX_VIEWS, OUTSIDE, Batch, Frustum,
+                    __version__, aabbs, box_frustum, camera, cull, cull_views,
+                    from_matrix, from_planes, group_bounds, half_axes, instances,
+                    isa, isa_runnable, minmax, obbs, perspective, query_ray,
+                    query_sphere, segment_frustum, spheres, to_aabbs)
+from ._frusta import from_camera_pose, from_intrinsics, look_at
+
+__all__ = [
+    "Batch", "Frustum", "INSIDE", "INTERSECTING", "MAX_VIEWS", "OUTSIDE", "__version__",
+    "aabbs", "box_frustum", "camera", "cull", "cull_views", "from_camera_pose",
+    "from_intrinsics", "from_matrix", "from_planes", "group_bounds", "half_axes",
+    "instances", "isa", "isa_runnable", "look_at", "minmax", "obbs", "perspective",
+    "query_box", "query_ray", "query_segment", "query_sphere", "segment_frustum",
+    "spheres", "to_aabbs",
+]
+
+
+def query_box(batch: Batch, center, half, axes=None, mode: str = "exact",
+              output: str = "mask", *, first: int = 0, count: int | None = None,
+              isa: str | None = None):
+    """Which volumes touch the box (center, half sizes, optional orthonormal
+    axes as rows; None: axis-aligned)? Same outputs as cull()."""
+    return cull(box_frustum(center, half, axes), batch, mode, output, first=first,
+                count=count, isa=isa)
+
+
+def query_segment(batch: Batch, p0, p1, mode: str = "exact", output: str = "mask", *,
+                  first: int = 0, count: int | None = None, isa: str | None = None):
+    """Which volumes does the segment p0-p1 touch? Same outputs as cull()."""
+    return cull(segment_frustum(p0, p1), batch, mode, output, first=first, count=count,
+                isa=isa)

@@ -1,0 +1,71 @@
+/* The satc extension module: shared declarations of its three files
+ * (module.c: frusta and the module; batch.c: numpy arrays read in place;
+ * cull.c: culls, views, queries, group bounds). */
+#ifndef SATC_PY_H
+#define SATC_PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL satc_py_ARRAY_API
+#ifndef SATC_PY_MODULE
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <satc.h>
+
+/* satc.Frustum: a built satc_frustum (plain data, copied freely). */
+typedef struct {
+    PyObject_HEAD
+    satc_frustum f;
+} FrustumObject;
+
+/* satc.Batch: a satc_batch over numpy memory, the arrays kept alive. */
+typedef struct {
+    PyObject_HEAD
+    satc_batch b;
+    satc_groups groups;  /* b.groups points here when grouped */
+    Py_ssize_t count;    /* volumes in the batch */
+    PyObject *arrays;    /* list: every array the descriptor points into */
+    PyObject *converted; /* tuple of the argument names read from a float32 copy */
+    PyObject *form_name; /* str */
+} BatchObject;
+
+extern PyTypeObject satc_py_FrustumType;
+extern PyTypeObject satc_py_BatchType;
+
+/* batch.c: the batch constructors (module functions). */
+PyObject *satc_py_aabbs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_minmax(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_obbs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_half_axes(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_instances(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_spheres(PyObject *self, PyObject *args, PyObject *kw);
+
+/* batch.c: a (G, 3) float32 array kept by the batch, in place when its
+ * layout allows (for group bounds). */
+int satc_py_vec3_rows(PyObject *obj, const char *name, BatchObject *bo, satc_vec3s *out,
+                      Py_ssize_t *n);
+
+/* cull.c: module functions. */
+PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_group_bounds(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_grouped(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_to_aabbs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_time_c_cull(PyObject *self, PyObject *args, PyObject *kw);
+void satc_py_cull_init(void);
+
+/* module.c: errors. A ValueError "<what>: <status string>". */
+PyObject *satc_py_status_error(satc_status st, const char *what);
+/* The mode named by a str ("exact", "conservative"), -1 with TypeError/ValueError set. */
+int satc_py_mode(PyObject *obj, satc_mode *out);
+/* The path named by a str or None (0: the active one), -1 with an error set. */
+int satc_py_isa(PyObject *obj, unsigned *out);
+/* A finite vector of 3 numbers as float (double kept in *d when not NULL). */
+int satc_py_vec3_arg(PyObject *obj, const char *name, float out[3], double *d);
+
+#endif

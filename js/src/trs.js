@@ -259,12 +259,15 @@ export class TrsBatch {
   /** Frees the module memory; later use throws SATC_ERR_NULL. */
   dispose() {
     if (this._block === 0) return;
+    const handed = this._views !== null;
     this._heap.free(this._out);
     this._heap.free(this._block);
     this._out = 0;
     this._block = 0;
     this._views = null;
     this._satc._live.delete(this);
+    // views handed out over freed memory must not write into what comes next
+    if (handed && this._heap.detach) this._heap.detach();
   }
 }
 

@@ -517,4 +517,11 @@ static void depth_scalar(const satc_frustum *f, const satc_batch *b, size_t firs
 /* The reference as a kernel table: what tests and the benchmark compare
  * every path with, the scalar path (cull_w1.c) included. */
 #define ROW3 {cull_scalar, cull_scalar, cull_scalar}
-const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL, NULL, {NULL}, depth_scalar};
+#define OCC2 {satc_occl_ref, satc_occl_ref}
+const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3},
+                                       NULL,
+                                       NULL,
+                                       {NULL},
+                                       {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
+                                       satc_reduce_level_ref,
+                                       depth_scalar};

@@ -35,6 +35,7 @@ static inline void v_bytes4(V w, const int sgn, V out[4])
     out[0] = simde_mm_cvtepi32_ps(b0), out[1] = simde_mm_cvtepi32_ps(b1);
     out[2] = simde_mm_cvtepi32_ps(b2), out[3] = simde_mm_cvtepi32_ps(b3);
 }
+static inline V v_sqrt(V a) { return simde_mm_sqrt_ps(a); }
 static inline V v_abs(V a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 static inline V v_neg(V a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
 /* minps/maxps return the second operand unless the compare holds: exactly

@@ -34,6 +34,7 @@ static inline void v_bytes4(V w, const int sgn, V out[4])
     out[0] = wasm_f32x4_convert_i32x4(b0), out[1] = wasm_f32x4_convert_i32x4(b1);
     out[2] = wasm_f32x4_convert_i32x4(b2), out[3] = wasm_f32x4_convert_i32x4(b3);
 }
+static inline V v_sqrt(V a) { return wasm_f32x4_sqrt(a); }
 /* Sign-bit operations on the bits (f32x4.abs and .neg are exactly these). */
 static inline V v_abs(V a) { return wasm_f32x4_abs(a); }
 static inline V v_neg(V a) { return wasm_f32x4_neg(a); }

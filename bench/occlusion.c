@@ -55,6 +55,30 @@ static void run_occluded(void *v)
     c->vis = r.visible;
 }
 
+/* The whole frame: clear, rasterize the ground and the buildings whose
+ * rectangle spans at least min_texels texels, build, then the frustum and
+ * occlusion culls with their visible indices. */
+typedef struct frame_ctx {
+    satc_pyramid *p;
+    const satc_batch *b, *ground;
+    size_t n, vis;
+    uint32_t *idx;
+    float min_texels;
+} frame_ctx;
+
+static void run_frame(void *v)
+{
+    frame_ctx *c = v;
+    satc_pyramid_clear(c->p);
+    satc_raster_options o = {0, c->min_texels, 0, 0};
+    satc_pyramid_rasterize(c->p, c->ground, 0, 1, NULL);
+    satc_pyramid_rasterize(c->p, c->b, 0, c->n, &o);
+    satc_pyramid_build(c->p);
+    satc_results r = {NULL, NULL, c->idx, 0};
+    satc_cull_occluded(c->p, c->b, 0, c->n, SATC_CONSERVATIVE, &r, NULL, NULL);
+    c->vis = r.visible;
+}
+
 static void run_godot(void *v)
 {
     ctx *c = v;
@@ -189,6 +213,15 @@ int main(int argc, char **argv)
            "ratio", "hidden", "frustum", "+occl", "test", "godot", "speedup");
     printf("%-6s %8s %8s %8s %7s %6s %9s %9s %8s %8s %8s\n", "t (s)", "", "", "1280x720", "",
            "seen4x", "ms/frame", "ms/frame", "ns/vol", "ns/vol", "");
+    float gc[3] = {0, -5, 0}, gh[3] = {2400, 5, 2400};
+    satc_batch ground;
+    memset(&ground, 0, sizeof ground);
+    ground.form = SATC_FORM_AABB;
+    ground.aabb.center = (satc_vec3s){&gc[0], &gc[1], &gc[2], 0};
+    ground.aabb.half = (satc_vec3s){&gh[0], &gh[1], &gh[2], 0};
+    char frame_rows[5][160];
+    double worst_frame = 0, worst_frame_ratio = 0;
+    size_t frame_hidden = 0;
     const double poses[5] = {0, 15, 30, 45, 60};
     double worst_ratio = 0, worst_test = 0, worst_speed = 1e30;
     size_t hidden_total = 0;
@@ -225,6 +258,31 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             hidden += vis[i] && cls[i] == SATC_OCCLUDED;
         free(z);
+        {
+            /* the whole frame with satc's rasterizer, in a pyramid of its own */
+            static float *st2;
+            if (!st2)
+                st2 = aligned_alloc(64, (satc_pyramid_bytes(W, H) + 63) / 64 * 64);
+            satc_pyramid p2;
+            satc_pyramid_init(&p2, &f, W, H, st2, satc_pyramid_bytes(W, H));
+            frame_ctx fc = {&p2, &b, &ground, n, 0, idx, 4.0f};
+            static bench_job fj[1];
+            fj[0].fn = run_frame, fj[0].ctx = &fc;
+            bench_time_jobs(fj, 1, n, 1, 9);
+            uint8_t *c2 = malloc(n);
+            satc_results r2 = {NULL, c2, NULL, 0};
+            satc_cull_occluded(&p2, &b, 0, n, SATC_CONSERVATIVE, &r2, NULL, NULL);
+            size_t h2 = 0;
+            for (size_t i = 0; i < n; i++)
+                h2 += vis[i] && c2[i] == SATC_OCCLUDED;
+            free(c2);
+            double ms = fj[0].st.med * n * 1e-6, rt = (double)r2.visible / (double)seen;
+            snprintf(frame_rows[k], sizeof frame_rows[k], "%-6g %9.3f %8zu %7.2f %6zu",
+                     poses[k], ms, r2.visible, rt, h2);
+            worst_frame = ms > worst_frame ? ms : worst_frame;
+            worst_frame_ratio = rt > worst_frame_ratio ? rt : worst_frame_ratio;
+            frame_hidden += h2;
+        }
         godot_hzb gz;
         godot_setup(&gz, &p);
         ctx c = {&p, &f, &b, n, idx, 0, &gz, kept, nk, ac, ah};
@@ -251,6 +309,11 @@ int main(int argc, char **argv)
            "pyramid sees (must be 0); test: the occlusion test's time per kept building "
            "(frustum + occlusion minus frustum); godot: its per-AABB test on the same pyramid "
            "(-O2, SSE2). Level 0 from the closed-form fill of the tests (not timed).\n");
+    printf("\nwhole frame with satc's rasterizer (clear, the ground and every building of at "
+           "least 4 texels, build, frustum + occlusion, indices), pyramid %ux%u:\n", W, H);
+    printf("%-6s %9s %8s %7s %6s\n", "pose", "ms/frame", "after", "ratio", "hidden");
+    for (int k = 0; k < (quick ? 1 : 5); k++)
+        printf("%s\n", frame_rows[k]);
     bench_goals_heading("occlusion (the demo city, 100,000 buildings)");
     bench_goal(worst_ratio <= 1.5, "occlusion",
                "kept after occlusion <= 1.5x what a 1280x720 ray cast sees: worst pose %.2fx",
@@ -263,9 +326,11 @@ int main(int argc, char **argv)
                satc_isa_name(satc_isa_active()));
     bench_goal(worst_speed >= 8, "occlusion", "the test >= 8x Godot's per-AABB test: %.1fx",
                worst_speed);
-    bench_goal(0, "occlusion",
+    int avx512 = satc_isa_active() == SATC_ISA_AVX512;
+    bench_goal(worst_frame <= (avx512 ? 1.5 : 2.0) && (avx2 || avx512), "occlusion",
                "whole frame (frustum + rasterize occluders + test + indices) <= 2 ms AVX2, "
-               "1.5 ms AVX-512: no occluder rasterizer in this build");
+               "1.5 ms AVX-512: %.2f ms (path %s), kept %.2fx the ray cast, %zu hidden but seen",
+               worst_frame, satc_isa_name(satc_isa_active()), worst_frame_ratio, frame_hidden);
     if (!bench_goals_on())
         bench_goals_hint();
     free(mats), free(boxes), free(ac), free(ah), free(st), free(idx), free(kept), free(cls),

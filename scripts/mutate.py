@@ -33,14 +33,14 @@ MUTATIONS = [
     ("eps_ortho", "tolerance", [("src/volumes/frustum.c",
         "fr.eps_k = SATC_EPSILON;", "fr.eps_k = 0.0f;")]),
     ("eps_persp", "tolerance", [("src/volumes/frustum.c",
-        "fr.eps_k = (float)(SATC_EPSILON * K);", "fr.eps_k = 0.0f;")]),
+        "fr->eps_k = (float)(SATC_EPSILON * K);", "fr->eps_k = 0.0f;")]),
     # The instances' local offset in S (docs/error-bound.md §3.4).
     ("s_offset", "tolerance", [("src/scalar/load_scalar.c",
         "o->s = o->s + ((pl[0] + pl[1]) + pl[2]);", "o->s = o->s;"),
         ("src/kernels/load.h", "x[F_S] = v_add(x[F_S], v_add(v_add(pl[0], pl[1]), pl[2]));",
          "x[F_S] = x[F_S];")]),
     ("k_persp", "tolerance", [("src/volumes/frustum.c",
-        "double K = 1.0 + maxabs(fr.x0, fr.x1) + maxabs(fr.y0, fr.y1);", "double K = 1.0;")]),
+        "double K = 1.0 + maxabs(fr->x0, fr->x1) + maxabs(fr->y0, fr->y1);", "double K = 1.0;")]),
     ("s_floor", "tolerance", [("src/core/internal.h",
         "#define SATC_S_FLOOR 7.888609052210118e-31f", "#define SATC_S_FLOOR 0.0f")]),
     ("tiny", "tolerance", [("include/satc.h",
@@ -159,7 +159,21 @@ MUTATIONS = [
         ("src/scalar/cull_scalar.c", "p.band = !out && gap > ntol && !o->bad;", "p.band = 0;"),
         ("src/kernels/plane_tier.h", "p.band = m_andnot(v_gt(gap, ntol), m_or(out, bad));", "p.band = m_none(k);")]),
     ("slopes_unwidened", "second stage", [("src/kernels/redecide.c",
-        "    double e = fabs(s) * 0x1p-24;", "    double e = 0 * fabs(s);")]),
+        "    double e = fabs(s) * (0x1p-24 + 0x1p-44);", "    double e = 0 * fabs(s);")]),
+    # The band flag halved in the reference and the kernels together: a
+    # float decision within T of culling (not 2 T) goes to the second
+    # stage (perspective plane tier and exact-tier axes).
+    ("band_flag_halved", "second stage (all paths)", [
+        ("src/scalar/cull_scalar.c", "p.band = !out && gap > ntol && !o->bad;",
+         "p.band = !out && gap > 0.0f && !o->bad;"),
+        ("src/scalar/cull_scalar.c", "g->b |= u < T + T;", "g->b |= u < T;"),
+        ("src/kernels/plane_tier.h", "p.band = m_andnot(v_gt(gap, ntol), m_or(out, bad));",
+         "p.band = m_andnot(v_gt(gap, v_sub(ntol, ntol)), m_or(out, bad));"),
+        ("src/kernels/axes.h", "g->b = m_or(g->b, v_lt(u, v_add(T, T)));", "g->b = m_or(g->b, v_lt(u, T));"),
+        ("src/kernels/axes.h", "    V T2 = v_add(T, T);\n    g->s = m_or(g->s, v_lt(a, m0));",
+         "    V T2 = T;\n    g->s = m_or(g->s, v_lt(a, m0));"),
+        ("src/kernels/axes.h", "    V T2 = v_add(T, T);\n    g->s = m_or(g->s, v_gt(b, m1));",
+         "    V T2 = T;\n    g->s = m_or(g->s, v_gt(b, m1));")]),
     ("frame_dev_off", "second stage", [("src/kernels/redecide.c",
         "    double tol_t = (double)f->tol_t + 2 * v.dev * v.reach;", "    double tol_t = (double)f->tol_t;")]),
     # Path selection.

@@ -301,8 +301,11 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
     }
     double lp = len[0] * len[1] * len[2];
     bad |= !(lp > 0.0 && lp < INFINITY);
+    /* Room for the axes' rounding to float (each component within 2^-24
+     * of itself: the dot product moves by at most 2^-23 + 2^-48), so the
+     * axes written are orthogonal within SATC_AXIS_TOLERANCE. */
     for (int a = 0; a < 3; a++)
-        bad |= fabs(dot[a]) > SATC_AXIS_TOLERANCE * len[a] * len[(a + 1) % 3];
+        bad |= fabs(dot[a]) > (SATC_AXIS_TOLERANCE - 0x1p-23 - 0x1p-40) * len[a] * len[(a + 1) % 3];
     if (bad)
         return SATC_ERR_BOX;
     /* One pass per column. G: the center's float rounding, measured, and

@@ -27,7 +27,8 @@
 
 typedef long double ld;
 
-static long n_built, n_corners_bad, n_exact_bad;
+static long n_built, n_corners_bad, n_exact_bad, n_axes_bad;
+static ld worst_axes; /* largest |A_j . A_k| or ||A_j|^2 - 1| of a built box */
 static ld worst; /* largest (|s_k| - E_k) / |offset|_1 seen */
 
 /* Exact sum of n doubles as an expansion (Shewchuk's grow-expansion), then
@@ -81,6 +82,18 @@ static satc_status check_box(const float mf[3][4], int row, const float lmin[3],
         for (int j = 0; j < 3; j++)
             A[r][j] = b.axis[j][r];
     ld det = det3(A);
+    /* The axes as the band's precondition wants them: unit and orthogonal
+     * within SATC_AXIS_TOLERANCE. */
+    ld ax = 0;
+    for (int j = 0; j < 3; j++) {
+        for (int k = j; k < 3; k++) {
+            ld d = A[0][j] * A[0][k] + A[1][j] * A[1][k] + A[2][j] * A[2][k] - (j == k);
+            ax = fabsl(d) > ax ? fabsl(d) : ax;
+        }
+    }
+    worst_axes = ax > worst_axes ? ax : worst_axes;
+    if (ax > SATC_AXIS_TOLERANCE && ++n_axes_bad <= 5)
+        printf("axes off by %.3Lg (tolerance %g)\n", ax, SATC_AXIS_TOLERANCE);
     for (int v = 0; v < 8; v++) {
         ld off[3], n1 = 0;
         for (int r = 0; r < 3; r++) {
@@ -171,6 +184,39 @@ static void random_boxes(void)
     rb_check(n_built > 19000, "random boxes: only %ld of 20000 built (%ld refused)", n_built, refused);
 }
 
+/* Columns sheared to 0.85..1 of the tolerance: a box built from them
+ * must still have axes within it after their rounding to float. */
+static void shear_edge(int count)
+{
+    fn_rng r = {31006};
+    long built0 = n_built;
+    for (int i = 0; i < count; i++) {
+        double R[3][3], sc[3], col[3][3];
+        fn_rotation(&r, R);
+        for (int k = 0; k < 3; k++)
+            sc[k] = sgn(&r) * fn_logu(&r, -10, 13.3);
+        for (int c = 0; c < 3; c++)
+            for (int rr = 0; rr < 3; rr++)
+                col[c][rr] = R[rr][c] * sc[c];
+        int a = (int)(fn_next(&r) % 3), b = (a + 1) % 3;
+        double f = fn_unif(&r, 0.85, 1.0) * SATC_AXIS_TOLERANCE * fabs(sc[b] / sc[a]);
+        for (int rr = 0; rr < 3; rr++)
+            col[b][rr] += f * col[a][rr];
+        float mf[3][4];
+        for (int c = 0; c < 3; c++)
+            for (int rr = 0; rr < 3; rr++)
+                mf[rr][c] = (float)col[c][rr];
+        for (int rr = 0; rr < 3; rr++)
+            mf[rr][3] = (float)(sgn(&r) * fn_logu(&r, -10, 23.3));
+        float lmin[3], lmax[3];
+        local_box(&r, lmin, lmax);
+        satc_status st = check_box(mf, (int)(fn_next(&r) & 1), lmin, lmax, NULL);
+        if (st != SATC_OK && st != SATC_ERR_BOX)
+            rb_check(0, "sheared box %d: status %d", i, st);
+    }
+    printf("sheared to the tolerance: %ld of %d built\n", n_built - built0, count);
+}
+
 /* Boxes on the world axes (permuted, signed, scaled): the careful way.
  * With integer data the box must come out exact; with a center or local
  * box that rounds in double, it must still hold the corners. */
@@ -249,10 +295,14 @@ static void bad_input(void)
 
 int main(void)
 {
+    const char *q = getenv("SATC_TEST_QUICK");
     random_boxes();
+    shear_edge(q && *q && *q != '0' ? 20000 : 100000);
     world_axes();
     bad_input();
     rb_check(n_corners_bad == 0, "%ld corners outside their box", n_corners_bad);
+    rb_check(n_axes_bad == 0, "%ld boxes with axes beyond SATC_AXIS_TOLERANCE (worst %.3Lg)", n_axes_bad,
+             worst_axes);
     printf("%ld boxes built; worst (|s| - E) / |offset|_1 = %.3Lg (<= 0 means inside)\n", n_built, worst);
     return rb_finish();
 }

@@ -3,7 +3,8 @@
 // instance by satc (one InstancedMesh) or, switchable, by three.js's own
 // per-object test (100,000 Meshes, the renderer's culling). ?t=SECONDS
 // freezes the camera, ?mode=three starts with three.js, ?n= sets the count,
-// ?simd=0 loads the scalar module.
+// ?simd=0 loads the scalar module, ?occlusion=1 starts with occlusion
+// culling on (the buildings themselves are the occluders).
 import * as THREE from 'three';
 import { load } from 'satc';
 import { InstanceCuller } from 'satc/three';
@@ -45,7 +46,12 @@ const instanced = new THREE.InstancedMesh(geometry, material, N);
 instanced.instanceMatrix.array.set(city.matrices);
 instanced.instanceColor = new THREE.InstancedBufferAttribute(city.colors.slice(), 3);
 instanced.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-const culler = new InstanceCuller(satc, instanced, { groups: 128 }); // the city is stored block by block
+// the city is stored block by block: groups of 128 neighbours. With
+// occlusion, the buildings the frustum keeps are drawn into a depth pyramid
+// (each building is a solid box) and those hidden behind them are culled.
+let occlusion = params.get('occlusion') === '1';
+const makeCuller = () => new InstanceCuller(satc, instanced, { groups: 128, occlusion: occlusion ? { occluders: true } : undefined });
+let culler = makeCuller();
 scene.add(instanced);
 
 // three.js: the same city as individual Meshes, made on first use.
@@ -79,7 +85,23 @@ function threeCull() {
   return visible;
 }
 
-const state = { frames: 0, mode, satcVisible: -1, threeVisible: -1, satcMs: NaN, threeMs: NaN, errors: /** @type {string[]} */ ([]) };
+const state = {
+  frames: 0, mode, satcVisible: -1, threeVisible: -1, satcMs: NaN, threeMs: NaN, renderMs: NaN, occlusion,
+  /** @type {null | { frustum: number, drawn: number, occluders: number, ms: { frustum: number, occluders: number, test: number } }} */
+  occl: null,
+  errors: /** @type {string[]} */ ([]),
+};
+
+function setOcclusion(/** @type {boolean} */ on) {
+  occlusion = state.occlusion = on;
+  culler.dispose();
+  culler = makeCuller();
+  Object.assign(window, { demo: { ...(/** @type {any} */ (window).demo), culler } });
+  $('occl-state').textContent = on ? 'on' : 'off';
+  if (!on) for (const id of ['occl-frustum', 'occl-drawn', 'occl-ms']) $(id).textContent = '–';
+}
+$('toggle-occl').onclick = () => setOcclusion(!occlusion);
+$('occl-state').textContent = occlusion ? 'on' : 'off';
 
 function setMode(/** @type {'satc' | 'three'} */ m) {
   mode = state.mode = m;
@@ -110,13 +132,22 @@ function frame() {
     state.satcMs = performance.now() - a;
     $('satc-visible').textContent = fmt(state.satcVisible);
     $('satc-ms').textContent = state.satcMs.toFixed(2);
+    const o = (state.occl = culler.occlusion ? structuredClone(culler.occlusion) : null);
+    if (o) {
+      $('occl-frustum').textContent = fmt(o.frustum);
+      $('occl-drawn').textContent = fmt(o.drawn);
+      $('occl-ms').textContent = `${o.ms.frustum.toFixed(2)} · ${o.ms.occluders.toFixed(2)} · ${o.ms.test.toFixed(2)}`;
+    }
   } else {
     state.threeVisible = threeCull();
     state.threeMs = performance.now() - a;
     $('three-visible').textContent = fmt(state.threeVisible);
     $('three-ms').textContent = state.threeMs.toFixed(2);
   }
+  const r0 = performance.now();
   renderer.render(scene, camera);
+  state.renderMs = performance.now() - r0;
+  $('render-ms').textContent = state.renderMs.toFixed(2);
   state.frames++;
 }
 renderer.setAnimationLoop(frame);
@@ -178,4 +209,4 @@ async function bench(frames = 31) {
 }
 
 addEventListener('error', (e) => state.errors.push(String(e.message)));
-Object.assign(window, { demo: { state, bench, setMode, satc, camera, culler } });
+Object.assign(window, { demo: { state, bench, setMode, setOcclusion, satc, camera, culler } });

@@ -6,6 +6,7 @@ import { Frustum, FRUSTUM_BYTES } from './frustum.js';
 import { Output } from './output.js';
 import { clipCamera } from './clip.js';
 import { numbers, options } from './check.js';
+import { DepthPyramid, OccluderMesh, sameView } from './pyramid.js';
 
 const MAX_VIEWS = 64;
 const ARGS_BYTES = 1024; // camera, matrix, planes (16 x 4 floats), ray ...
@@ -389,9 +390,43 @@ export class Satc {
    * Returns { visible, indices?, bitmask?, classes? }.
    */
   cull(frustum, batch, opts) {
+    const occ = opts?.occlusion;
+    if (occ !== undefined && occ !== null) return this._cullOccluded(frustum, batch, opts, occ);
     this._putFrustum(frustum, 0, 'cull');
-    return this._run(batch, opts, 'cull', (d, first, count, mode, res) =>
+    const r = this._run(batch, opts, 'cull', (d, first, count, mode, res) =>
       this._x.satc_cull(this._slots, d, first, count, mode, res));
+    if (r instanceof Output) r._occluded = 0;
+    return r;
+  }
+
+  // cull with { occlusion: pyramid }: satc_cull_occluded against the pyramid's view.
+  _cullOccluded(frustum, batch, opts, pyr) {
+    const h = this._heap, what = 'cull (occlusion)';
+    if (!(pyr instanceof DepthPyramid) || pyr._satc !== this) h.fail(-14, `${what}: occlusion is not a depth pyramid of this module`);
+    pyr._ready(what);
+    this._putFrustum(frustum, 0, what);
+    if (!sameView(frustum, pyr._view)) h.fail(-14, `${what}: the pyramid was made for another view (begin it with this frustum)`);
+    if (!pyr._built) h.fail(-14, `${what}: call build() after drawing occluders`);
+    const n = this._args + 480;
+    let occluded = 0;
+    const r = this._run(batch, opts, what, (d, first, count, mode, res) => {
+      const st = this._x.satc_cull_occluded(pyr._p, d, first, count, mode, res, 0, n);
+      if (st === 0) occluded = h.u32[n >>> 2];
+      return st;
+    });
+    if (r instanceof Output) r._occluded = occluded;
+    else r.occluded = occluded;
+    return r;
+  }
+
+  /** A width x height depth pyramid in module memory (64 x 32 .. 2048 x 1024): see DepthPyramid. */
+  depthPyramid(width, height) {
+    return new DepthPyramid(this, width, height);
+  }
+
+  /** Occluder triangles copied into module memory: positions (3 floats a vertex), optional Uint16Array/Uint32Array indices. */
+  occluderMesh(positions, indices) {
+    return new OccluderMesh(this, positions, indices);
   }
 
   _putFrustum(f, slot, what) {

@@ -15,6 +15,7 @@ export const STATUS_NAMES = Object.freeze({
   [-11]: 'SATC_ERR_NOMEM',
   [-12]: 'SATC_ERR_BOX',
   [-13]: 'SATC_ERR_LAYOUT',
+  [-14]: 'SATC_ERR_PYRAMID',
 });
 
 export const Status = Object.freeze(

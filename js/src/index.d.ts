@@ -32,6 +32,8 @@ export type MatrixLayout = 'column-major-4x4' | 'rows-3x4' | 'column-major-4x3';
 export const OUTSIDE: 0;
 export const INTERSECTING: 1;
 export const INSIDE: 2;
+/** Class byte of a volume the frustum keeps and the depth pyramid hides (cull with { occlusion }). */
+export const OCCLUDED: 3;
 
 /** satc status codes by name without the SATC_ prefix: Status.ERR_MATRIX === -7. */
 export const Status: Readonly<Record<string, number>>;
@@ -262,6 +264,13 @@ export interface CullOptions {
   output?: OutputKind | OutputKind[];
   /** Write into these module-owned buffers instead of returning copies (no copy out); returned. A failed call leaves them as they were. */
   into?: Output;
+  /**
+   * cull only: a depth pyramid begun with this same frustum and built.
+   * Volumes the frustum keeps and the pyramid hides are not visible; their
+   * class is OCCLUDED and `occluded` counts them. SATC_ERR_PYRAMID when
+   * the pyramid is not begun, not built or made for another view.
+   */
+  occlusion?: DepthPyramid;
 }
 
 /** What a cull returns without `into`: copies. */
@@ -272,8 +281,71 @@ export interface CullResult {
   indices?: Uint32Array;
   /** Bit j % 8 of byte j / 8 for volume first + j. */
   bitmask?: Uint8Array;
-  /** One byte per volume: OUTSIDE, INTERSECTING or INSIDE. */
+  /** One byte per volume: OUTSIDE, INTERSECTING, INSIDE (or OCCLUDED with occlusion). */
   classes?: Uint8Array;
+  /** With occlusion: volumes the frustum keeps and the pyramid hides. */
+  occluded?: number;
+}
+
+/** Options of the occluder rasterizer. */
+export interface RasterOptions {
+  /** Occluders covering fewer level-0 texels on screen are skipped (default 0: draw all). */
+  minTexels?: number;
+  /** Only level-0 rows [row0, row1) are written (row1 0: the last), so workers can share a frame. */
+  rows?: [number, number];
+}
+
+/** Triangles in module memory for the rasterizer (Satc.occluderMesh). */
+export class OccluderMesh {
+  readonly vertexCount: number;
+  readonly triangleCount: number;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+/** A depth image's description for DepthPyramid.fill. */
+export interface DepthImageOptions {
+  width: number;
+  height: number;
+  /** 'window' (float depth in [0, 1] as a depth buffer holds it; default for Float32Array), 'ndc', 'linear' (view depth), 'unorm16' (default for Uint16Array), 'unorm24', 'unorm24high' (GL 24_8), 'unorm32'. */
+  format?: 'window' | 'ndc' | 'linear' | 'unorm16' | 'unorm24' | 'unorm24high' | 'unorm32';
+  /** The projection's depth range: 'webgl' ([-1, 1], default) or 'webgpu' ([0, 1]). */
+  depth?: 'webgl' | 'webgpu' | '[-1,1]' | '[0,1]';
+  reversed?: boolean;
+  infiniteFar?: boolean;
+  /** The projection's near and far distances (far unused with infiniteFar or 'linear'). */
+  near?: number;
+  far?: number;
+  /** Row 0 is the top row (WebGPU readbacks); WebGL's row 0 is the bottom. */
+  topDown?: boolean;
+}
+
+/**
+ * A depth pyramid in module memory: per texel the farthest depth at which
+ * occluders are known to hide everything behind. Per frame: begin(frustum),
+ * draw occluders (rasterize, rasterizeMesh) then build(), or fill() from a
+ * depth image; then cull(frustum, batch, { occlusion: pyramid }).
+ */
+export class DepthPyramid {
+  readonly width: number;
+  readonly height: number;
+  readonly levels: number;
+  /** The frustum given to begin (a copy), or null. */
+  readonly view: Frustum | null;
+  readonly disposed: boolean;
+  /** Makes it the pyramid of `frustum` (perspective or orthographic) and clears it: nothing occludes. */
+  begin(frustum: Frustum): this;
+  /** Draws volumes of a batch as occluders: each must lie inside opaque geometry. */
+  rasterize(batch: Batch | ArraysBatch, opts?: RasterOptions & { first?: number; count?: number }): this;
+  /** Draws triangles on opaque surfaces; matrix: model to world (16 numbers, column-major). */
+  rasterizeMesh(mesh: OccluderMesh, opts?: RasterOptions & { matrix?: ArrayLike<number>; cullBack?: boolean; frontCW?: boolean }): this;
+  /** Fills it from a depth image of its view and builds the levels. */
+  fill(image: Float32Array | Uint16Array | Uint32Array, opts: DepthImageOptions): this;
+  /** Reduces level 0 into the other levels (after drawing occluders). */
+  build(): this;
+  /** A copy of level k: rows bottom first, +Infinity where nothing occludes. */
+  level(k?: number): { width: number; height: number; depth: Float32Array };
+  dispose(): void;
 }
 
 /** queryRay's result: entry parameters and the nearest hit. */
@@ -292,6 +364,8 @@ export class Output {
   readonly bitmask: Uint8Array | null;
   readonly classes: Uint8Array | null;
   readonly t: Float32Array | null;
+  /** Volumes the last cull with occlusion found hidden (0 after other calls). */
+  readonly occluded: number;
   /** Frees the buffers (the output may be used again); detaches module views as Batch.dispose does when a result view was read. */
   dispose(): void;
 }
@@ -360,6 +434,10 @@ export class Satc {
   batch<F extends Form>(form: F, capacity: number, opts?: BatchOptions, arrays?: BatchArrays): BatchOf<F>;
   /** Output buffers in module memory for cull(…, { into }). */
   output(capacity?: number): Output;
+  /** A depth pyramid of width x height texels (64 x 32 .. 2048 x 1024) in module memory. */
+  depthPyramid(width: number, height: number): DepthPyramid;
+  /** Occluder triangles copied into module memory: 3 floats a vertex, optional 16- or 32-bit indices (3 a triangle). */
+  occluderMesh(positions: Float32Array | number[], indices?: Uint16Array | Uint32Array | null): OccluderMesh;
 
   /** Culls a batch (or caller arrays, one copy) against a frustum. */
   cull(frustum: Frustum, batch: Batch | ArraysBatch, opts?: CullOptions & { into?: undefined }): CullResult;

@@ -8,6 +8,7 @@ export { Satc } from './core.js';
 export { Batch, FORMS } from './batch.js';
 export { Frustum } from './frustum.js';
 export { Output } from './output.js';
+export { DepthPyramid, OccluderMesh } from './pyramid.js';
 export { SatcError, Status, STATUS_NAMES } from './errors.js';
 export { simdSupported } from './loader.js';
 
@@ -15,6 +16,8 @@ export { simdSupported } from './loader.js';
 export const OUTSIDE = 0;
 export const INTERSECTING = 1;
 export const INSIDE = 2;
+/** Class byte of a volume the frustum keeps and a depth pyramid hides (cull with { occlusion }). */
+export const OCCLUDED = 3;
 
 /**
  * Loads satc. options.simd: force (true/false) or detect (undefined);

@@ -73,6 +73,11 @@ export class Output {
     return this._visible;
   }
 
+  /** Volumes the last cull with { occlusion } found hidden behind occluders (0 after any other call). */
+  get occluded() {
+    return this._occluded ?? 0;
+  }
+
   /** Volumes the last call covered. */
   get count() {
     return this._count;

@@ -2,8 +2,8 @@
  * satc/three: per-instance culling for three.js (peer dependency, 0.180+).
  * Every helper says what it changes on three's objects.
  */
-import type { BatchedMesh, BufferAttribute, Camera, CubeCamera, InstancedMesh, Matrix4, Object3D, Color, StereoCamera } from 'three';
-import type { Batch, Frustum, Mode, Output, Satc, ViewsOptions, ViewsResult } from './index.js';
+import type { BatchedMesh, BufferAttribute, Camera, CubeCamera, InstancedMesh, Matrix4, Mesh, Object3D, Color, StereoCamera } from 'three';
+import type { Batch, DepthPyramid, Frustum, Mode, Output, Satc, ViewsOptions, ViewsResult } from './index.js';
 
 /**
  * The satc frustum of what three's renderer culls `camera` with
@@ -47,6 +47,38 @@ export interface CullerOptions {
   mode?: Mode;
 }
 
+/**
+ * Occlusion culling for a helper: each single-camera update draws the
+ * frame's occluders into a depth pyramid of the camera's view, then culls
+ * by frustum and pyramid in one pass. With several views (shadow cameras,
+ * an ArrayCamera) the update is frustum only: what the camera cannot see
+ * another view may. `true` means { occluders: true }.
+ */
+export interface OcclusionOptions {
+  /** Pyramid width in texels (height from the camera's aspect), or [width, height]. Default 320. */
+  size?: number | [number, number];
+  /** Which of the helper's own volumes are solid: true (all), a predicate of the source index, or a flag per source. Default none. */
+  occluders?: boolean | ((index: number) => boolean) | Uint8Array;
+  /** A box inside each occluding instance's solid, in the geometry's frame (default its bounding box: right for box-like solid geometry only). */
+  occluderBox?: { center: number[]; half: number[] };
+  /** three.js Meshes whose triangles lie on opaque surfaces (walls, terrain, shells). */
+  meshes?: Mesh[];
+  /** Occluders covering fewer level-0 texels are skipped (default 4). */
+  minTexels?: number;
+}
+
+/** What an occlusion update did. */
+export interface OcclusionStats {
+  /** Kept by the frustum. */
+  frustum: number;
+  /** Drawn after occlusion. */
+  drawn: number;
+  /** Occluders drawn into the pyramid. */
+  occluders: number;
+  /** Milliseconds: frustum cull (for the occluder list), occluders (rasterize + build), the cull with occlusion. */
+  ms: { frustum: number; occluders: number; test: number };
+}
+
 /** Options of the helpers' update(). */
 export interface UpdateOptions {
   /**
@@ -81,7 +113,11 @@ export class InstanceCuller {
    * array are neighbours in space. opts.localBox: the local box (default
    * the geometry's bounding box).
    */
-  constructor(satc: Satc, mesh: InstancedMesh, opts?: CullerOptions & { groups?: number; localBox?: { center: ArrayLike<number>; half: ArrayLike<number> } });
+  constructor(satc: Satc, mesh: InstancedMesh, opts?: CullerOptions & { groups?: number; localBox?: { center: ArrayLike<number>; half: ArrayLike<number> }; occlusion?: OcclusionOptions | true });
+  /** Occlusion figures of the last update, or null without occlusion. */
+  readonly occlusion: OcclusionStats | null;
+  /** The depth pyramid of the last occlusion update, or null. */
+  readonly pyramid: DepthPyramid | null;
   /** Group size (0: none). */
   readonly groups: number;
   /** After writing `matrices` directly: bounds are recomputed at the next update. */

@@ -21,8 +21,34 @@ static inline V v_set1(float x) { return simde_vdupq_n_f32(x); }
 static inline V v_add(V a, V b) { return simde_vaddq_f32(a, b); }
 static inline V v_sub(V a, V b) { return simde_vsubq_f32(a, b); }
 static inline V v_mul(V a, V b) { return simde_vmulq_f32(a, b); }
-static inline V v_div(V a, V b) { return simde_vdivq_f32(a, b); }
-static inline V v_sqrt(V a) { return simde_vsqrtq_f32(a); }
+/* SIMDe 0.7.4 has neither vdivq_f32 nor vsqrtq_f32: native AArch64 runs
+ * the instructions, emulation the C operators lane by lane (all correctly
+ * rounded: the same bits). */
+static inline V v_div(V a, V b)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vdivq_f32(a, b);
+#else
+    float x[4], y[4];
+    simde_vst1q_f32(x, a);
+    simde_vst1q_f32(y, b);
+    for (int l = 0; l < 4; l++)
+        x[l] = x[l] / y[l];
+    return simde_vld1q_f32(x);
+#endif
+}
+static inline V v_sqrt(V a)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vsqrtq_f32(a);
+#else
+    float x[4];
+    simde_vst1q_f32(x, a);
+    for (int l = 0; l < 4; l++)
+        x[l] = sqrtf(x[l]);
+    return simde_vld1q_f32(x);
+#endif
+}
 /* Sign-bit operations on the bits. */
 static inline V v_abs(V a)
 {

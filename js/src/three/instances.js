@@ -6,6 +6,7 @@
 
 import { Box3, DynamicDrawUsage, InstancedBufferAttribute, InstancedMesh, Sphere, Vector3 } from 'three';
 import { allViews, cullAny } from './views.js';
+import { Occlusion } from './occlusion.js';
 
 const P = InstancedMesh.prototype;
 
@@ -56,6 +57,7 @@ export class InstanceCuller {
     this._userView = 0;
     this._dirty = true; // bounds (and group bounds) from the sources at the next update
     this.viewVisible = [this._sources];
+    this._occlusion = opts.occlusion ? new Occlusion(satc, opts.occlusion, cap, box, 'InstanceCuller') : null;
     this._install();
     mesh.instanceMatrix.setUsage(DynamicDrawUsage); // rewritten every frame (takes effect if not yet uploaded)
     mesh.instanceColor?.setUsage(DynamicDrawUsage);
@@ -212,7 +214,13 @@ export class InstanceCuller {
       for (let i = 0; i < n; i++) drawn[k++] = i;
       this.viewVisible = views.map(() => n);
     } else {
-      const r = cullAny(satc, views, this.batch, n, this.mode, this.output, this.frusta, mesh.matrixWorld, true);
+      // occlusion needs one view: with several (shadow cameras, an
+      // ArrayCamera) an instance hidden from the camera may still be seen
+      // by another, so those updates are frustum only
+      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false;
+      const r = occl
+        ? this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld)
+        : cullAny(satc, views, this.batch, n, this.mode, this.output, this.frusta, mesh.matrixWorld, true);
       drawn.set(r.indices);
       k = r.indices.length;
       this.viewVisible = r.visible;
@@ -261,5 +269,16 @@ export class InstanceCuller {
     this.mesh.boundingSphere = null;
     this.batch.dispose();
     this.output.dispose();
+    this._occlusion?.dispose();
+  }
+
+  /** Occlusion figures of the last update (frustum-kept, drawn, occluders, ms per stage), or null without occlusion. */
+  get occlusion() {
+    return this._occlusion ? this._occlusion.stats : null;
+  }
+
+  /** The depth pyramid of the last occlusion update, or null. */
+  get pyramid() {
+    return this._occlusion ? this._occlusion.pyramid : null;
   }
 }

@@ -89,6 +89,18 @@ try {
   writeFileSync(join(process.env.SATC_BENCH_DIR ?? '/tmp', 'satc-js-bench.json'), JSON.stringify({ ...b, node: process.version }, null, 2));
   check(errors.length === 0, `demo: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
   await page.close();
+  // the demo with occlusion culling on: fewer drawn than the frustum keeps
+  {
+    const occ = await browser.newPage({ viewport: { width: W, height: H } });
+    const oerr = [];
+    occ.on('pageerror', (e) => oerr.push(String(e)));
+    await occ.goto(`${url}/demo/?t=${T}&occlusion=1`);
+    await occ.waitForFunction(() => window.demo?.state.frames >= 2 && window.demo.state.occl, null, { timeout: 180000 });
+    const o = await occ.evaluate(() => window.demo.state);
+    check(o.occl.frustum === nodeVisible && o.occl.drawn < o.occl.frustum && o.satcVisible === o.occl.drawn && oerr.length === 0,
+      `demo with occlusion: frustum keeps ${o.occl.frustum} (node: ${nodeVisible}), ${o.occl.drawn} drawn${oerr.length ? ': ' + oerr.join(' | ') : ''}`);
+    await occ.close();
+  }
   // the scalar module, as an engine without SIMD128 would get it
   const scalar = await browser.newPage({ viewport: { width: W, height: H } });
   await scalar.goto(`${url}/demo/?t=${T}&simd=0`);

@@ -46,18 +46,24 @@ const material = new THREE.ShaderMaterial({
 const geometry = buildingGeometry();
 const camera = makeCamera(W / H);
 
-/** @param {boolean} culled */
+/** @param {false | Record<string, unknown>} culled  false, or InstanceCuller options */
 function makeMesh(culled) {
   const mesh = new THREE.InstancedMesh(geometry, material, N);
   mesh.instanceMatrix.array.set(city.matrices);
   mesh.instanceColor = new THREE.InstancedBufferAttribute(ids.slice(), 3);
-  mesh.frustumCulled = false;
+  mesh.frustumCulled = !culled ? false : true; // the full frame: three may not cull the mesh either
   const scene = new THREE.Scene();
   scene.background = new THREE.Color(0, 0, 0);
   scene.add(mesh);
-  return { mesh, scene, culler: culled ? new InstanceCuller(satc, mesh, { groups: 128 }) : null };
+  return { mesh, scene, culler: culled ? new InstanceCuller(satc, mesh, culled) : null };
 }
-const full = makeMesh(false), culled = makeMesh(true);
+const full = makeMesh(false);
+const pyramidWidth = Number(params.get('pyramid') ?? 320);
+/** @type {Record<string, ReturnType<typeof makeMesh>>} */
+const culled = {
+  frustum: makeMesh({ groups: 128 }),
+  occlusion: makeMesh({ groups: 128, occlusion: { occluders: true, size: pyramidWidth } }),
+};
 const gl = renderer.getContext();
 const pixels = [new Uint8Array(4 * W * H), new Uint8Array(4 * W * H)];
 
@@ -72,15 +78,22 @@ function idsOf(scene, px) {
 
 /**
  * @param {number} t  the demo path's time (seconds)
- * @param {Record<string, unknown>} [opts]  options for InstanceCuller.update
+ * @param {string} which  'frustum' or 'occlusion'
  */
-function compare(t, opts = {}) {
+function compare(t, which = 'frustum') {
   placeCamera(camera, t);
   const a = idsOf(full.scene, pixels[0]);
+  const c = culled[which];
+  const one = new Uint8Array(4);
   const t0 = performance.now();
-  const drawn = culled.culler?.update(camera, opts) ?? N;
+  const drawn = c.culler?.update(camera) ?? N;
   const cullMs = performance.now() - t0;
-  const b = idsOf(culled.scene, pixels[1]);
+  const stats = c.culler?.occlusion ?? null;
+  // the frame's time: cull, render and wait for the GPU (a one-pixel readback)
+  renderer.render(c.scene, camera);
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one);
+  const frameMs = performance.now() - t0;
+  const b = idsOf(c.scene, pixels[1]);
   let seen = 0, missing = 0, extra = 0, diff = 0;
   const missingIds = [];
   for (let i = 1; i <= N; i++) {
@@ -90,7 +103,7 @@ function compare(t, opts = {}) {
   }
   const pa = pixels[0], pb = pixels[1];
   for (let p = 0; p < 4 * W * H; p += 4) if (pa[p] !== pb[p] || pa[p + 1] !== pb[p + 1] || pa[p + 2] !== pb[p + 2]) diff++;
-  return { t, drawn, seen, missing, extra, diffPixels: diff, missingIds, cullMs };
+  return { t, drawn, seen, missing, extra, diffPixels: diff, missingIds, cullMs, frameMs, stats };
 }
 
-Object.assign(window, { idbuf: { compare, satc, N, W, H, culler: culled.culler, camera, ready: true } });
+Object.assign(window, { idbuf: { compare, satc, N, W, H, culled, camera, ready: true } });

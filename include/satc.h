@@ -566,7 +566,10 @@ typedef enum satc_form {
      * box (Bevy, three.js, Filament, instancing). */
     SATC_FORM_INSTANCES = 5,
     /** Bounding spheres: center and radius. */
-    SATC_FORM_SPHERES = 6
+    SATC_FORM_SPHERES = 6,
+    /** Position, rotation quaternion and scale per volume, applied to a
+     * local box or to a Gaussian splat's k sigma box (satc_trs). */
+    SATC_FORM_TRS = 7
 } satc_form;
 
 /** SATC_FORM_OBB: extent holds the three half extents (a negative extent
@@ -633,6 +636,95 @@ typedef struct satc_instances {
     size_t mesh_count;     /**< number of local boxes the ids index */
 } satc_instances;
 
+/** Quaternion encodings of SATC_FORM_TRS (satc_trs.format): one of the
+ * three types, optionally or'ed with SATC_QUAT_WXYZ and SATC_TRS_LOG_SCALE. */
+#define SATC_QUAT_F32 0u  /**< four floats */
+#define SATC_QUAT_U8 1u   /**< four bytes b, component (b - 128) / 128: the 32-byte `.splat` record */
+#define SATC_QUAT_I8 2u   /**< four signed bytes b, component b / 127 */
+#define SATC_QUAT_WXYZ 4u /**< stored w first (w, x, y, z), as `.splat` and PLY splats; else (x, y, z, w) */
+#define SATC_TRS_LOG_SCALE 8u /**< the scales are natural logs (PLY splats): exp applied */
+
+/** The local box of a splat batch, in units of its scale (satc_trs.k = 0). */
+#define SATC_SPLAT_K_DEFAULT 3.0f
+
+/** Exp of satc_trs's log scales: a relative error below this (2^-22)
+ * against the exact exp, on every path (satc_expf). */
+#define SATC_EXP_REL_ERROR 2.384185791015625e-07
+
+/** Local boxes of SATC_FORM_TRS volumes, as satc_instances holds them:
+ * the box of volume i is element k of center / half, k = i, or k =
+ * mesh[i] when mesh is not NULL (an id >= mesh_count makes the volume
+ * non-finite: never culled); stride 0 shares one box. */
+typedef struct satc_local_boxes {
+    satc_vec3s center;
+    satc_vec3s half;      /**< a negative half extent means its magnitude */
+    const uint32_t *mesh; /**< optional per-volume index into the boxes */
+    size_t mesh_stride;   /**< bytes between ids (a multiple of 4) */
+    size_t mesh_count;    /**< number of boxes the ids index */
+} satc_local_boxes;
+
+/**
+ * SATC_FORM_TRS: volume i is the local box [lc - lh, lc + lh] mapped by
+ * x' = p_i + R(q_i) diag(s_i) x: a position, a rotation quaternion and a
+ * scale per volume (glTF nodes, three.js Object3D, Unity and Bevy
+ * transforms, Gaussian splats), read in place.
+ *
+ *  - rotation: q_i = (x, y, z, w) need not be unit: R(q) is the rotation
+ *    of q / |q|, computed without a square root as I + (2 / |q|^2) (...)
+ *    in float, one expression on every path. Bytes decode as the formats
+ *    say; a common factor does not change R, so the division by 128 or
+ *    127 is never done. A quaternion whose squared norm, summed in float
+ *    as ((x^2 + y^2) + z^2) + w^2, is NaN, infinite or outside
+ *    [2^-64, 2^64] (the zero quaternion, a byte record (128, 128, 128,
+ *    128)) makes the volume non-finite: never culled, class
+ *    SATC_INTERSECTING, on every path.
+ *  - scale: s_i, or with SATC_TRS_LOG_SCALE exp(s_i) (the log scales of
+ *    PLY splats) computed by satc_expf, the same bits on every path; a
+ *    negative scale mirrors.
+ *  - local box: `local` (shared, per volume or from a mesh table, as the
+ *    instance form has them), or with local NULL the cube [-k, k]^3: a
+ *    Gaussian splat's k sigma box, k = SATC_SPLAT_K_DEFAULT when 0.
+ *
+ * Conservative mode tests a splat cube (local NULL) as its ball, center p
+ * and radius k (|s_0| + |s_1| + |s_2|), which holds the box whatever the
+ * rotation (no rotation is built; a few more splats near the frustum's
+ * edges are kept); plane volumes and local boxes get the box itself.
+ * Exact mode tests the box of the exact R(q) and exp: the float tiers
+ * widen their tolerance by the rounding of R and exp (S grows by
+ * pl + 16 T, pl = sum_r sum_k |m_rk lc_k| as for an instance and T =
+ * sum_j |m_j|_1 (|lc_j| + |lh_j|), m_j the float columns of R diag(s)),
+ * and the second stage builds R from q in double. So a TRS volume that
+ * touches the view is never culled, and exact mode's band is the other
+ * forms'.
+ *
+ * A `.splat` file (32-byte records: position float3, linear scale
+ * float3, RGBA bytes, rotation bytes w, x, y, z) read in place:
+ *
+ *     satc_batch b = {.form = SATC_FORM_TRS,
+ *                     .trs = {.position = SATC_VEC3S_AOS(rec, 32),
+ *                             .scale = SATC_VEC3S_AOS(rec + 3, 32),
+ *                             .rotation = (const char *)rec + 28, .rotation_stride = 32,
+ *                             .format = SATC_QUAT_U8 | SATC_QUAT_WXYZ}};
+ */
+typedef struct satc_trs {
+    satc_vec3s position;
+    satc_vec3s scale;
+    const void *rotation;   /**< volume 0's quaternion, 4-byte aligned */
+    size_t rotation_stride; /**< bytes between quaternions, a multiple of 4 (0: one shared) */
+    unsigned format;        /**< SATC_QUAT_F32, _U8 or _I8, optionally | SATC_QUAT_WXYZ | SATC_TRS_LOG_SCALE */
+    float k;                /**< half size of the splat cube in scale units (local NULL); 0: 3 */
+    const satc_local_boxes *local; /**< NULL: the splat cube [-k, k]^3 */
+} satc_trs;
+
+/**
+ * The exp satc_trs applies to log scales, for callers that want its bits:
+ * exp(x) within SATC_EXP_REL_ERROR relative, the same bits on every path
+ * and platform (a fixed polynomial in float, no libm). x below -87 gives
+ * exp(-87) (above the true value: the box only grows); x from about 88.7
+ * gives +Inf; NaN gives NaN.
+ */
+SATC_API float satc_expf(float x);
+
 /** SATC_FORM_SPHERES: a negative radius means its magnitude. */
 typedef struct satc_spheres {
     satc_vec3s center;
@@ -657,6 +749,7 @@ typedef struct satc_batch {
         satc_half_axes half_axes;
         satc_instances instances;
         satc_spheres spheres;
+        satc_trs trs;
     };
     /** Optional group bounds (satc_groups); NULL culls every volume on its own. */
     const struct satc_groups *groups;
@@ -1247,6 +1340,84 @@ SATC_API satc_status satc_cull_occluded_isa(satc_isa isa, const satc_pyramid *p,
 SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
                                          const satc_boxes *boxes, size_t first, size_t count,
                                          satc_mode mode, satc_results *out);
+
+/* ------------------------------------------------------------------ */
+/* Depth keys and back-to-front order (splat renderers)                 */
+/* ------------------------------------------------------------------ */
+
+/** Orders of the visible indices (satc_depth_results.sort). */
+#define SATC_SORT_NONE 0u /**< no sorted output */
+#define SATC_SORT_16 1u   /**< by the 16-bit key, one counting sort pass (stable) */
+#define SATC_SORT_32 2u   /**< by the exact float depth (the 32-bit key), three radix passes (stable) */
+
+/**
+ * Depth outputs of satc_cull_depth (each pointer may be NULL: not
+ * wanted). A volume's depth is the view depth of its center, D.(c - E)
+ * (world units along the view direction from the frustum's origin), in
+ * float as the culling loaders compute it, the same bits on every path
+ * (NaN for a volume whose center is not finite or whose quaternion,
+ * mesh id or field makes the loaders' center NaN; a splat cube's center
+ * is its position, whatever its quaternion).
+ *  - key32: the depth's order as an unsigned integer (larger is farther;
+ *    -0 as +0; NaN above +Inf, as the farthest);
+ *  - key16: floor((d - lo) * 65535 / (hi - lo)) in double, lo and hi the
+ *    least and greatest finite depth of the call's visible volumes (0
+ *    when they are equal), clamped to [0, 65535]; NaN and +Inf 65535,
+ *    -Inf 0 (what splat viewers quantise by).
+ * sorted: the visible indices back to front, by decreasing key (sort
+ * SATC_SORT_16: key16; SATC_SORT_32: key32), equal keys in increasing
+ * index order.
+ */
+typedef struct satc_depth_results {
+    float *depth;     /**< room for count: depth[k] belongs to volume indices[k] */
+    uint16_t *key16;  /**< room for count: key16[k] belongs to volume indices[k] */
+    uint32_t *key32;  /**< room for count: key32[k] belongs to volume indices[k] */
+    uint32_t *sorted; /**< room for count: the visible indices back to front */
+    unsigned sort;    /**< SATC_SORT_16 or SATC_SORT_32 when sorted is wanted */
+    void *scratch;    /**< satc_depth_scratch_bytes(count, sort) bytes, 8-byte aligned */
+    size_t scratch_bytes;
+} satc_depth_results;
+
+/** Scratch bytes satc_cull_depth and satc_sort_depth need for count
+ * volumes with order `sort` (0 when count is 0); SIZE_MAX on overflow. */
+SATC_API size_t satc_depth_scratch_bytes(size_t count, unsigned sort);
+
+/**
+ * satc_cull, then for the visible volumes their depths, keys and the
+ * back-to-front order (satc_depth_results): what a splat renderer feeds
+ * its draw every frame, from one pass over the batch (the depth of each
+ * chunk of 1024 volumes is taken right after its cull, from cache).
+ * out->indices is required when d asks for anything; depth and keys come
+ * in the order of out->indices. Every output is the same bits on every
+ * path. f must be perspective or orthographic. Returns what satc_cull
+ * returns, and SATC_ERR_NULL (d NULL, or outputs without out->indices,
+ * or scratch NULL or shorter than satc_depth_scratch_bytes),
+ * SATC_ERR_FLAGS (a plane volume, or an unknown sort); on error nothing
+ * is written.
+ */
+SATC_API satc_status satc_cull_depth(const satc_frustum *f, const satc_batch *b, size_t first,
+                                     size_t count, satc_mode mode, satc_results *out,
+                                     satc_depth_results *d);
+
+/** satc_cull_depth on an explicitly chosen path (one bit of satc_isa;
+ * SATC_ERR_FLAGS for none or several, SATC_ERR_ISA when not runnable). */
+SATC_API satc_status satc_cull_depth_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b,
+                                         size_t first, size_t count, satc_mode mode,
+                                         satc_results *out, satc_depth_results *d);
+
+/**
+ * The keys and back-to-front order of n volumes whose depths the caller
+ * holds (a second call after satc_cull, or depths of its own): depth[k]
+ * belongs to volume indices[k]; key16, key32 and sorted (each may be
+ * NULL) as satc_depth_results defines them, over these n. Scratch as
+ * satc_depth_scratch_bytes(n, sort). Returns SATC_OK, SATC_ERR_NULL
+ * (depth or indices NULL with n > 0, or the scratch missing or short),
+ * SATC_ERR_FLAGS (an unknown sort, or sorted without one), SATC_ERR_RANGE
+ * (n above UINT32_MAX); on error nothing is written.
+ */
+SATC_API satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t n,
+                                     unsigned sort, uint16_t *key16, uint32_t *key32,
+                                     uint32_t *sorted, void *scratch, size_t scratch_bytes);
 
 /* ------------------------------------------------------------------ */
 /* Query volumes: a sphere or a ray against a batch                     */

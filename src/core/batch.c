@@ -62,6 +62,27 @@ static satc_status check_batch(const satc_batch *b)
             e |= 2;
         break;
     }
+    case SATC_FORM_TRS: {
+        const satc_trs *s = &b->trs;
+        const satc_local_boxes *lb = s->local;
+        unsigned fmt = s->format;
+        e = check_vec3s(&s->position) | check_vec3s(&s->scale);
+        if (lb) {
+            e |= check_vec3s(&lb->center) | check_vec3s(&lb->half);
+            if (lb->mesh && misaligned(lb->mesh, lb->mesh_stride))
+                e |= 2;
+        }
+        if (!s->rotation)
+            e |= 1;
+        else if (misaligned(s->rotation, s->rotation_stride) ||
+                 ((fmt & 3u) == SATC_QUAT_F32 && s->rotation_stride && s->rotation_stride < 16))
+            e |= 2;
+        if ((fmt & ~15u) || (fmt & 3u) == 3u)
+            e |= 4;
+        if (!isfinite(s->k) || s->k < 0.0f)
+            e |= 2;
+        break;
+    }
     case SATC_FORM_SPHERES:
         e = check_vec3s(&b->spheres.center);
         if (!b->spheres.radius.p)
@@ -70,7 +91,7 @@ static satc_status check_batch(const satc_batch *b)
             e |= 2;
         break;
     }
-    return (e & 1) ? SATC_ERR_NULL : (e & 2) ? SATC_ERR_LAYOUT : SATC_OK;
+    return (e & 1) ? SATC_ERR_NULL : (e & 4) ? SATC_ERR_FLAGS : (e & 2) ? SATC_ERR_LAYOUT : SATC_OK;
 }
 
 satc_status satc_check_vec3s(const satc_vec3s *v)

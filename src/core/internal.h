@@ -34,7 +34,7 @@ static inline float satc_float_up(double x)
                             * read past a record's described fields only before it */
 
 /* Forms are numbered 1..SATC_NFORMS (satc_form). */
-#define SATC_NFORMS 6
+#define SATC_NFORMS 7
 
 /* Underflow floor added to every scale S (2^-100, see the header's contract). */
 #define SATC_S_FLOOR 7.888609052210118e-31f
@@ -86,6 +86,13 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
 typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, size_t span,
                                unsigned flags, float *lo, float *hi, float *xs);
 
+/* The view depth of volumes [first, first + n) (n <= SATC_CHUNK) of
+ * batch b against perspective or orthographic frustum f: out[j] = the
+ * frame z of volume first + j's center, D.(c - E), as the loaders compute
+ * it (NaN for a volume they make non-finite through its center).
+ * flags: SATC_K_LAST as for a kernel. */
+typedef void (*satc_depth_fn)(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
+                              unsigned flags, float *out);
 /* Occlusion: per-call constants of a pyramid (computed once, the same
  * on every path). */
 typedef struct satc_occl_consts {
@@ -121,6 +128,7 @@ typedef struct satc_kernels {
     satc_multi_fn multi[SATC_NFORMS + 1]; /* per form (NULL: none) */
     satc_occl_fn occl[SATC_NFORMS + 1][2]; /* per form: perspective, orthographic */
     satc_reduce_fn reduce;
+    satc_depth_fn depth;
 } satc_kernels;
 
 /* The kernel column of a built frustum (satc_check_call accepted it). */
@@ -158,6 +166,107 @@ static inline void satc_vec3s_get(const satc_vec3s *v, size_t i, float out[3])
     out[2] = *(const float *)(const void *)((const char *)v->z + o);
 }
 
+/*
+ * SATC_FORM_TRS, the scalar expressions every path repeats per lane
+ * (kernels/load.h). satc_expf: exp(x) = 2^k p(r), k = round(x log2 e)
+ * (by the 1.5 * 2^23 addition), r = (x - k C1) - k C2 with C1 + C2 = ln 2
+ * (C1 has 9 bits: k C1 and the subtraction are exact), p the degree-7
+ * Taylor polynomial by Horner; x clamped to [-87, 89] first (keeping
+ * NaN), so 2^k is a normal float or +Inf and the product is exact.
+ */
+#define SATC_EXP_LO (-87.0f)
+#define SATC_EXP_HI 89.0f
+#define SATC_EXP_ROUND 12582912.0f /* 1.5 * 2^23 */
+#define SATC_EXP_LOG2E 1.44269502162933349609375f
+#define SATC_EXP_C1 0.693359375f
+#define SATC_EXP_C2 (-2.12194440e-4f)
+
+/* 2^k for an integer k in [-126, 128] held in a float (128: +Inf);
+ * anything else (NaN) gives 1, which the NaN polynomial ignores. */
+static inline float satc_pow2i(float kf)
+{
+    int32_t e = kf >= -126.0f && kf <= 128.0f ? (int32_t)kf + 127 : 127;
+    uint32_t u = (uint32_t)e << 23;
+    float r;
+    memcpy(&r, &u, sizeof r);
+    return r;
+}
+
+static inline float satc_exp_poly(float r)
+{
+    float p = 1.98412698e-4f; /* 1/7! .. 1/2!, 1, 1 */
+    p = 1.38888889e-3f + r * p;
+    p = 8.33333377e-3f + r * p;
+    p = 4.16666679e-2f + r * p;
+    p = 1.66666672e-1f + r * p;
+    p = 0.5f + r * p;
+    p = 1.0f + r * p;
+    return 1.0f + r * p;
+}
+
+static inline float satc_expf_ref(float x)
+{
+    float a = SATC_EXP_LO > x ? SATC_EXP_LO : x; /* max, NaN kept */
+    a = SATC_EXP_HI < a ? SATC_EXP_HI : a;       /* min, NaN kept */
+    float kf = (a * SATC_EXP_LOG2E + SATC_EXP_ROUND) - SATC_EXP_ROUND;
+    float r = (a - kf * SATC_EXP_C1) - kf * SATC_EXP_C2;
+    return satc_exp_poly(r) * satc_pow2i(kf);
+}
+
+/* Quaternion squared norms outside [2^-64, 2^64] (or NaN) make a TRS
+ * volume non-finite. */
+#define SATC_QUAT_N2_MIN 5.42101086e-20f
+#define SATC_QUAT_N2_MAX 1.84467441e19f
+
+/* Quaternion i of a TRS batch as (x, y, z, w), bytes decoded unscaled. */
+static inline void satc_trs_quat(const satc_trs *s, size_t i, float q[4])
+{
+    const unsigned char *p = (const unsigned char *)s->rotation + i * s->rotation_stride;
+    float a[4];
+    for (int c = 0; c < 4; c++) {
+        switch (s->format & 3u) {
+        case SATC_QUAT_U8: a[c] = (float)((int)p[c] - 128); break;
+        case SATC_QUAT_I8: a[c] = (float)(int)(signed char)p[c]; break;
+        default: memcpy(&a[c], p + 4 * c, sizeof(float)); break;
+        }
+    }
+    int w1 = (s->format & SATC_QUAT_WXYZ) != 0;
+    for (int c = 0; c < 4; c++)
+        q[c] = a[w1 ? (c + 1) & 3 : c];
+}
+
+/* R(q) (without a square root: t = 2 / |q|^2) times diag(s): m[r][j].
+ * A quaternion out of range makes t, and so every entry, NaN. */
+static inline void satc_trs_rot(const float q[4], const float s[3], float m[3][3])
+{
+    float x = q[0], y = q[1], z = q[2], w = q[3];
+    float n2 = ((x * x + y * y) + z * z) + w * w;
+    float t = 2.0f / n2;
+    if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+        t = NAN;
+    float xs = x * t, ys = y * t, zs = z * t;
+    float xx = x * xs, yy = y * ys, zz = z * zs, xy = x * ys, xz = x * zs, yz = y * zs;
+    float wx = w * xs, wy = w * ys, wz = w * zs;
+    float R[3][3] = {{1.0f - (yy + zz), xy - wz, xz + wy},
+                     {xy + wz, 1.0f - (xx + zz), yz - wx},
+                     {xz - wy, yz + wx, 1.0f - (xx + yy)}};
+    for (int r = 0; r < 3; r++)
+        for (int j = 0; j < 3; j++)
+            m[r][j] = R[r][j] * s[j];
+}
+
+/* The scale of TRS volume i (exp applied to log scales). */
+static inline void satc_trs_scale(const satc_trs *s, size_t i, float sc[3])
+{
+    satc_vec3s_get(&s->scale, i, sc);
+    if (s->format & SATC_TRS_LOG_SCALE)
+        for (int j = 0; j < 3; j++)
+            sc[j] = satc_expf_ref(sc[j]);
+}
+
+/* The splat cube's half size. */
+static inline float satc_trs_k(const satc_trs *s) { return s->k == 0.0f ? SATC_SPLAT_K_DEFAULT : s->k; }
+
 /* Kernel tables of each path (defined in the per-ISA files). The scalar
  * path is the kernels one lane wide (scalar/cull_w1.c); satc_kernels_ref
  * is the reference itself, one volume at a time (scalar/cull_scalar.c). */
@@ -185,7 +294,7 @@ const satc_kernels *satc_kernels_for(satc_isa isa);
 #define SATC_OP_MULTI (1u << 8)
 #define SATC_OP_BOUNDS (1u << 9)
 #define SATC_OP_SOA (1u << 10)
-#define SATC_OP_ALL (0x7Eu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
+#define SATC_OP_ALL (0xFEu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
 
 /* The operations the default path runs on the AVX2 kernels when it is
  * AVX-512, for an x86 CPU of this vendor (CPUID leaf 0) and family

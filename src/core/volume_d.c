@@ -59,6 +59,61 @@ int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *vol)
         vol->sphere = 1;
         break;
     }
+    case SATC_FORM_TRS: {
+        /* R(q) in double from the stored q (the exact rotation to about
+         * 2^-50); a log scale's float exp widened past its error. A
+         * quaternion the float loaders reject cannot be described. */
+        const satc_trs *s = &b->trs;
+        float qf[4], sf[3];
+        satc_trs_quat(s, i, qf);
+        satc_vec3s_get(&s->scale, i, sf);
+        double x = qf[0], y = qf[1], z = qf[2], w = qf[3], sc[3];
+        float n2f = ((qf[0] * qf[0] + qf[1] * qf[1]) + qf[2] * qf[2]) + qf[3] * qf[3];
+        if (!(n2f >= SATC_QUAT_N2_MIN && n2f <= SATC_QUAT_N2_MAX))
+            return 0;
+        for (int j = 0; j < 3; j++)
+            sc[j] = (s->format & SATC_TRS_LOG_SCALE) ? (double)satc_expf_ref(sf[j]) * (1.0 + 2.0 * SATC_EXP_REL_ERROR)
+                                 : (double)sf[j];
+        double t = 2.0 / (x * x + y * y + z * z + w * w);
+        double R[3][3] = {{1.0 - t * (y * y + z * z), t * (x * y - w * z), t * (x * z + w * y)},
+                          {t * (x * y + w * z), 1.0 - t * (x * x + z * z), t * (y * z - w * x)},
+                          {t * (x * z - w * y), t * (y * z + w * x), 1.0 - t * (x * x + y * y)}};
+        double lc[3] = {0, 0, 0}, lh[3];
+        const satc_local_boxes *lb = s->local;
+        if (!lb) {
+            lh[0] = lh[1] = lh[2] = satc_trs_k(s);
+        } else {
+            size_t id = i;
+            if (lb->mesh) {
+                id = *(const uint32_t *)(const void *)((const char *)lb->mesh + i * lb->mesh_stride);
+                if (id >= lb->mesh_count)
+                    return 0;
+            }
+            rd3(&lb->center, id, lc);
+            rd3(&lb->half, id, lh);
+        }
+        double p[3];
+        rd3(&s->position, i, p);
+        for (int r = 0; r < 3; r++) {
+            c[r] = p[r];
+            vol->cmag += fabs(p[r]);
+            for (int j = 0; j < 3; j++) {
+                double mj = R[r][j] * sc[j];
+                c[r] += mj * lc[j];
+                vol->cmag += fabs(mj * lc[j]);
+                H[j][r] = mj * fabs(lh[j]);
+            }
+        }
+        /* R's rounding (below 2^-49 of what it multiplies) moves c and
+         * the H_j: every component grows outward by 2^-46 (|H_j|_1 +
+         * cmag / 3), so the world AABB of the box holds the exact one. */
+        for (int j = 0; j < 3; j++) {
+            double g = 0x1p-46 * (satc_norm1_d(H[j]) + vol->cmag / 3.0);
+            for (int r = 0; r < 3; r++)
+                H[j][r] += H[j][r] < 0 ? -g : g;
+        }
+        return 1;
+    }
     default: { /* SATC_FORM_INSTANCES */
         const satc_instances *s = &b->instances;
         size_t id = i;

@@ -14,6 +14,27 @@
  * the volume cannot be bounded (a mesh id past the table). */
 static int bounds(const satc_batch *b, size_t i, double c[3], double h[3])
 {
+    if (b->form == SATC_FORM_TRS && !b->trs.local) {
+        /* a splat: the box of its ball, as the kernels bound it (so group
+         * bounds built from these decide as the flat cull does) */
+        const satc_trs *s = &b->trs;
+        float q[4], sc[3], p[3];
+        satc_trs_quat(s, i, q);
+        satc_vec3s_get(&s->scale, i, sc);
+        satc_vec3s_get(&s->position, i, p);
+        float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+        if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+            return 0;
+        double r = 0;
+        for (int j = 0; j < 3; j++)
+            r += (s->format & SATC_TRS_LOG_SCALE)
+                     ? (double)satc_expf_ref(sc[j]) * (1.0 + 2.0 * SATC_EXP_REL_ERROR)
+                     : fabs((double)sc[j]);
+        r *= satc_trs_k(s);
+        for (int k = 0; k < 3; k++)
+            c[k] = p[k], h[k] = r;
+        return 1;
+    }
     satc_vol_d v;
     if (!satc_volume_d(b, i, &v))
         return 0;

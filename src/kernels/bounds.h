@@ -56,7 +56,8 @@ SATC_AI float h_ext(V v, const int max)
 /*
  * satc_bounds_fn's world box of W volumes of a derived form: lanes a, z
  * (lower and upper corners) and, for instances, p = sum_r sum_k |m_rk
- * lc_k| as load_v sums it (so it is each volume's own S term). Arvo's
+ * lc_k| as load_v sums it (so it is each volume's own S term; a TRS
+ * volume's adds its 16 T). A TRS volume is the instance of its matrix. Arvo's
  * box of a mapped box (Graphics Gems, 1990): center t + M lc, half size
  * |M| |lh| per row; an OBB's or half-axis box's half size sum_j |H_j| per
  * component. Half sizes are sums of non-negative products (a few ulps);
@@ -67,15 +68,39 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
                          const int form, const int soa)
 {
     V c[3], h[3];
-    if (form == SATC_FORM_INSTANCES) {
-        const satc_instances *s = &b->instances;
+    if (form == SATC_FORM_TRS && !b->trs.local) {
+        /* a splat: the box of its ball (splat_ball_v), which holds the
+         * float box too (within the widening: p = 32 r) */
+        const satc_trs *s = &b->trs;
+        V q[4], sc[3];
+        ld_quat(s, i, W, q);
+        ld3s(&s->scale, i, W, rec_ok, sc, 0);
+        if (s->format & SATC_TRS_LOG_SCALE)
+            for (int j = 0; j < 3; j++)
+                sc[j] = exp_v(sc[j]);
+        ld3s(&s->position, i, W, rec_ok, c, 0);
+        V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
+                     v_mul(q[3], q[3]));
+        M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+        V rad = v_mul(v_set1(satc_trs_k(s)),
+                      v_add(v_add(v_abs(sc[0]), v_abs(sc[1])), v_abs(sc[2])));
+        rad = v_sel(ok, rad, v_set1(NAN));
+        for (int q = 0; q < 3; q++)
+            h[q] = rad;
+        *p = v_mul(v_set1(32.0f), rad);
+    } else if (form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS) {
         V m[3][4], lc[3], lh[3], pl[3];
-        ld_mat(s, i, W, m);
-        if (s->mesh) {
-            ld_mesh(s, i, W, lc, lh);
+        if (form == SATC_FORM_TRS) {
+            ld_trs(&b->trs, i, W, rec_ok, m, lc, lh);
         } else {
-            ld3s(&s->local_center, i, W, rec_ok, lc, 0);
-            ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+            const satc_instances *s = &b->instances;
+            ld_mat(s, i, W, m);
+            if (s->mesh) {
+                ld_mesh(s, i, W, lc, lh);
+            } else {
+                ld3s(&s->local_center, i, W, rec_ok, lc, 0);
+                ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+            }
         }
         for (int k = 0; k < 3; k++)
             lh[k] = v_abs(lh[k]);
@@ -87,6 +112,8 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
                          v_mul(v_abs(m[r][2]), lh[2]));
         }
         *p = v_add(v_add(pl[0], pl[1]), pl[2]);
+        if (form == SATC_FORM_TRS) /* lh already |lh| */
+            *p = v_add(*p, trs_t4(m, lc, lh));
     } else {
         const int obb = form == SATC_FORM_OBB;
         const satc_vec3s *as = obb ? b->obb.axis : b->half_axes.axis;
@@ -116,7 +143,7 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
                             const size_t span)
 {
     const V fmax_ = v_set1(3.40282347e38f);
-    const int inst = form == SATC_FORM_INSTANCES;
+    const int inst = form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS;
     const int derived = inst || form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES;
     size_t nm = n / span, rec_end = (flags & SATC_K_LAST) ? n : n + 1;
     for (size_t g = 0; g < nm; g++) {
@@ -204,6 +231,7 @@ static void span_bounds(const satc_batch *b, size_t first, size_t n, size_t span
     case SATC_FORM_MINMAX: SATC_MB(SATC_FORM_MINMAX, 0); break;
     case SATC_FORM_HALF_AXES: SATC_MB(SATC_FORM_HALF_AXES, 0); break;
     case SATC_FORM_INSTANCES: SATC_MB(SATC_FORM_INSTANCES, 0); break;
+    case SATC_FORM_TRS: SATC_MB(SATC_FORM_TRS, 0); break;
     default: SATC_MB(SATC_FORM_SPHERES, 0); break;
     }
 #undef SATC_MB

@@ -37,7 +37,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
 #else
     (void)eo;
 #endif
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa);
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa, exact);
 #if W == 1
     if (need_in && planes_out_v(k, &o, bad, form, ortho))
         return;
@@ -159,6 +159,51 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
                    (flags & SATC_K_CLASSIFY) != 0, 0);                                            \
     }
 
+/* satc_depth_fn: the loaders' frame z, W volumes at a time. */
+SATC_AI void depth_t(const satc_frustum *f, const satc_batch *bp, size_t first, size_t n,
+                     unsigned flags, float *out, const int form)
+{
+    const satc_batch bl = *bp, *b = &bl;
+    vconst k;
+    vconst_init(&k, f);
+    size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
+    for (size_t i = 0; i < n; i += W) {
+        unsigned nl = n - i < W ? (unsigned)(n - i) : W;
+        vbox o;
+        int rec_ok = nl == W && i + W < rec_end;
+        if (form == SATC_FORM_TRS && !b->trs.local) { /* a splat: its position */
+            V p[3], c[3];
+            ld3s(&b->trs.position, first + i, nl, rec_ok, p, 0);
+            for (int j = 0; j < 3; j++)
+                c[j] = v_sub(p[j], k.o[j]);
+            to_frame_v(&k, c, &o.v[F_DX], &o.v[F_DY], &o.v[F_DZ]);
+        } else {
+            (void)load_v(&k, b, first + i, nl, rec_ok, &o, form, 1, 0, 1);
+        }
+        if (nl == W) {
+            v_store(out + i, o.v[F_DZ]);
+        } else {
+            float t[W];
+            v_store(t, o.v[F_DZ]);
+            memcpy(out + i, t, nl * sizeof(float));
+        }
+    }
+}
+
+static void depth_chunk(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
+                        unsigned flags, float *out)
+{
+    switch (b->form) {
+    case SATC_FORM_OBB: depth_t(f, b, first, n, flags, out, SATC_FORM_OBB); break;
+    case SATC_FORM_AABB: depth_t(f, b, first, n, flags, out, SATC_FORM_AABB); break;
+    case SATC_FORM_MINMAX: depth_t(f, b, first, n, flags, out, SATC_FORM_MINMAX); break;
+    case SATC_FORM_HALF_AXES: depth_t(f, b, first, n, flags, out, SATC_FORM_HALF_AXES); break;
+    case SATC_FORM_INSTANCES: depth_t(f, b, first, n, flags, out, SATC_FORM_INSTANCES); break;
+    case SATC_FORM_SPHERES: depth_t(f, b, first, n, flags, out, SATC_FORM_SPHERES); break;
+    default: depth_t(f, b, first, n, flags, out, SATC_FORM_TRS); break;
+    }
+}
+
 #define SATC_KERNEL_FORM(form, tag)                                                               \
     SATC_KERNEL(cull_##tag##_p, form, 0)                                                          \
     SATC_KERNEL(cull_##tag##_o, form, 1) SATC_KERNEL_VOL(cull_##tag##_v, form)
@@ -168,5 +213,6 @@ SATC_KERNEL_FORM(SATC_FORM_MINMAX, minmax)
 SATC_KERNEL_FORM(SATC_FORM_HALF_AXES, half)
 SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
+SATC_KERNEL_FORM(SATC_FORM_TRS, trs)
 
 #endif

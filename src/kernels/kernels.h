@@ -6,7 +6,8 @@
  *   W                       lanes per vector
  *   V, M, P                 float vector, lane mask (all ones / zero), lane permutation
  *   v_load v_store          unaligned load / store of W floats
- *   v_set1 v_add v_sub v_mul v_abs (clear the sign bit) v_neg (flip it)
+ *   v_set1 v_add v_sub v_mul v_div (correctly rounded) v_abs (clear the
+ *                           sign bit) v_neg (flip it)
  *   v_min v_max             a < b ? a : b and a > b ? a : b, also on NaN
  *   v_div v_sqrt            correctly rounded quotient and square root
  *   v_lt v_gt v_le v_ge     ordered compares: false on NaN
@@ -69,18 +70,21 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_minmax_p, cull_minmax_o, cull_minmax_v},
                                        {cull_half_p, cull_half_o, cull_half_v},
                                        {cull_inst_p, cull_inst_o, cull_inst_v},
-                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v}},
+                                       {cull_sphere_p, cull_sphere_o, cull_sphere_v},
+                                       {cull_trs_p, cull_trs_o, cull_trs_v}},
                                       soa_copy,
                                       span_bounds,
                                       {NULL, multi_obb, multi_aabb, multi_minmax, multi_half,
-                                       multi_inst, multi_sphere},
+                                       multi_inst, multi_sphere, multi_trs},
                                       {{NULL, NULL},
                                        {occl_obb_p, occl_obb_o},
                                        {occl_aabb_p, occl_aabb_o},
                                        {occl_minmax_p, occl_minmax_o},
                                        {occl_half_p, occl_half_o},
                                        {occl_inst_p, occl_inst_o},
-                                       {occl_sphere_p, occl_sphere_o}},
-                                      reduce_level};
+                                       {occl_sphere_p, occl_sphere_o},
+                                       {occl_trs_p, occl_trs_o}},
+                                      reduce_level,
+                                      depth_chunk};
 
 #endif

@@ -31,7 +31,7 @@ SATC_AI void multi_chunk(const satc_frustum *const *views, int nv, const satc_ba
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
         unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
         vbox o;
-        M bad = load_v(&k[0], b, first + i, nl, nl == W && i + W < rec_end, &o, form, 1, 0);
+        M bad = load_v(&k[0], b, first + i, nl, nl == W && i + W < rec_end, &o, form, 1, 0, exact);
         int axes = 0;
         for (int v = 0; v < nv; v++) {
             vplanes p = planes_ortho_v(&k[v], &o, bad, need_in);
@@ -72,5 +72,6 @@ SATC_MULTI(multi_minmax, SATC_FORM_MINMAX)
 SATC_MULTI(multi_half, SATC_FORM_HALF_AXES)
 SATC_MULTI(multi_inst, SATC_FORM_INSTANCES)
 SATC_MULTI(multi_sphere, SATC_FORM_SPHERES)
+SATC_MULTI(multi_trs, SATC_FORM_TRS)
 
 #endif

@@ -98,7 +98,7 @@ SATC_AI M oc_step(const vconst *k, const voc *c, const satc_batch *b, size_t i, 
                   const int ortho)
 {
     vbox o;
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, 0);
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, 0, 1); /* boxes: their axes */
     V *x = o.v;
     const int sphere = form == SATC_FORM_SPHERES;
     if (!sphere && (form == SATC_FORM_AABB || form == SATC_FORM_MINMAX))
@@ -163,6 +163,7 @@ SATC_OCCL_FORM(SATC_FORM_MINMAX, minmax)
 SATC_OCCL_FORM(SATC_FORM_HALF_AXES, half)
 SATC_OCCL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_OCCL_FORM(SATC_FORM_SPHERES, sphere)
+SATC_OCCL_FORM(SATC_FORM_TRS, trs)
 
 /* The reduction: the two rows per column W at a time, then the pairs of
  * columns (satc_reduce_fn). Each value plus 0 first, as the reference:

@@ -66,25 +66,65 @@ GB_INLINE int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], flo
             a[q] = x[q] - r, z[q] = x[q] + r;
         break;
     }
+    case SATC_FORM_TRS:
+        if (!b->trs.local) { /* kernels/bounds.h's splat ball */
+            const satc_trs *s = &b->trs;
+            float q[4], sc[3];
+            satc_trs_quat(s, i, q);
+            satc_trs_scale(s, i, sc);
+            satc_vec3s_get(&s->position, i, c);
+            float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+            float rad = satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
+            if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+                rad = NAN;
+            *p = 32.0f * rad;
+            for (int q2 = 0; q2 < 3; q2++)
+                a[q2] = c[q2] - rad, z[q2] = c[q2] + rad;
+            break;
+        }
+        /* fall through */
     case SATC_FORM_INSTANCES: {
-        const satc_instances *s = &b->instances;
-        const float *m0 = (const float *)(const void *)((const char *)s->matrix + i * s->stride);
         float m[3][4], lc[3] = {0, 0, 0}, lh[3] = {0, 0, 0}, pl[3];
-        for (int r = 0; r < 3; r++) {
-            for (int k = 0; k < 4; k++) {
-                int off = s->layout == SATC_AFFINE_ROWS ? r * 4 + k
-                          : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? k * 3 + r : k * 4 + r;
-                m[r][k] = m0[off];
+        const uint32_t *mesh;
+        size_t mesh_stride, mesh_count;
+        const satc_vec3s *lcs, *lhs;
+        if (form == SATC_FORM_TRS) {
+            const satc_trs *s = &b->trs;
+            float q[4], sc[3], rs[3][3];
+            satc_trs_quat(s, i, q);
+            satc_trs_scale(s, i, sc);
+            satc_trs_rot(q, sc, rs);
+            satc_vec3s_get(&s->position, i, x);
+            for (int r = 0; r < 3; r++)
+                for (int k = 0; k < 4; k++)
+                    m[r][k] = k < 3 ? rs[r][k] : x[r];
+            const satc_local_boxes *lb = s->local;
+            mesh = lb ? lb->mesh : NULL, mesh_stride = lb ? lb->mesh_stride : 0;
+            mesh_count = lb ? lb->mesh_count : 0;
+            lcs = lb ? &lb->center : NULL, lhs = lb ? &lb->half : NULL;
+        } else {
+            const satc_instances *s = &b->instances;
+            const float *m0 = (const float *)(const void *)((const char *)s->matrix + i * s->stride);
+            for (int r = 0; r < 3; r++) {
+                for (int k = 0; k < 4; k++) {
+                    int off = s->layout == SATC_AFFINE_ROWS ? r * 4 + k
+                              : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? k * 3 + r : k * 4 + r;
+                    m[r][k] = m0[off];
+                }
             }
+            mesh = s->mesh, mesh_stride = s->mesh_stride, mesh_count = s->mesh_count;
+            lcs = &s->local_center, lhs = &s->local_half;
         }
         size_t id = i;
-        if (s->mesh)
-            id = *(const uint32_t *)(const void *)((const char *)s->mesh + i * s->mesh_stride);
-        if (s->mesh && id >= s->mesh_count) {
+        if (mesh)
+            id = *(const uint32_t *)(const void *)((const char *)mesh + i * mesh_stride);
+        if (form == SATC_FORM_TRS && !lhs) {
+            lh[0] = lh[1] = lh[2] = satc_trs_k(&b->trs);
+        } else if (mesh && id >= mesh_count) {
             lc[0] = lc[1] = lc[2] = NAN;
         } else {
-            satc_vec3s_get(&s->local_center, id, lc);
-            satc_vec3s_get(&s->local_half, id, lh);
+            satc_vec3s_get(lcs, id, lc);
+            satc_vec3s_get(lhs, id, lh);
         }
         for (int k = 0; k < 3; k++)
             lh[k] = fabsf(lh[k]);
@@ -95,6 +135,14 @@ GB_INLINE int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], flo
             h[r] = (fabsf(m[r][0]) * lh[0] + fabsf(m[r][1]) * lh[1]) + fabsf(m[r][2]) * lh[2];
         }
         *p = (pl[0] + pl[1]) + pl[2];
+        if (form == SATC_FORM_TRS) { /* kernels/load.h's trs_t4 */
+            float t[3];
+            for (int j = 0; j < 3; j++) {
+                float cs = (fabsf(m[0][j]) + fabsf(m[1][j])) + fabsf(m[2][j]);
+                t[j] = cs * (fabsf(lc[j]) + fabsf(lh[j]));
+            }
+            *p = *p + 16.0f * ((t[0] + t[1]) + t[2]);
+        }
         for (int q = 0; q < 3; q++)
             a[q] = c[q] - h[q], z[q] = c[q] + h[q];
         break;
@@ -191,6 +239,7 @@ static void acc_vols(acc *A, const satc_batch *b, size_t i, size_t n)
     case SATC_FORM_MINMAX: acc_vols_t(A, b, i, n, SATC_FORM_MINMAX); break;
     case SATC_FORM_SPHERES: acc_vols_t(A, b, i, n, SATC_FORM_SPHERES); break;
     case SATC_FORM_INSTANCES: acc_vols_t(A, b, i, n, SATC_FORM_INSTANCES); break;
+    case SATC_FORM_TRS: acc_vols_t(A, b, i, n, SATC_FORM_TRS); break;
     case SATC_FORM_OBB: acc_vols_t(A, b, i, n, SATC_FORM_OBB); break;
     default: acc_vols_t(A, b, i, n, SATC_FORM_HALF_AXES); break;
     }

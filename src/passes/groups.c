@@ -52,19 +52,28 @@ static void add_plane(satc_gview *g, const double m[3], double off)
  * otherwise (a local box per instance) it is +Inf and no group is
  * decided. The views pass's own bounds carry each group's largest term
  * instead (satc_bounds_fn's xs, through satc_group_decide_x). */
+/* A TRS volume's S also counts 16 T, T = sum_j |m_j|_1 (|lc_j| + |lh_j|)
+ * <= (1 + rho) sum_r h_r: its rho is rho + 16 (1 + rho), 16 for a splat
+ * box. */
 static double local_rho(const satc_batch *b)
 {
-    if (b->form != SATC_FORM_INSTANCES)
+    const int trs = b->form == SATC_FORM_TRS;
+    if (b->form != SATC_FORM_INSTANCES && !trs)
         return 0.0;
-    const satc_instances *s = &b->instances;
-    size_t nt = s->mesh ? s->mesh_count : 1;
-    if ((!s->mesh && (s->local_center.stride || s->local_half.stride)) || nt > 65536)
+    if (trs && !b->trs.local)
+        return 16.0 * (1.0 + 0x1p-20);
+    const uint32_t *mesh = trs ? b->trs.local->mesh : b->instances.mesh;
+    size_t mesh_count = trs ? b->trs.local->mesh_count : b->instances.mesh_count;
+    const satc_vec3s *lcs = trs ? &b->trs.local->center : &b->instances.local_center;
+    const satc_vec3s *lhs = trs ? &b->trs.local->half : &b->instances.local_half;
+    size_t nt = mesh ? mesh_count : 1;
+    if ((!mesh && (lcs->stride || lhs->stride)) || nt > 65536)
         return INFINITY;
     double rho = 0.0;
     for (size_t t = 0; t < nt; t++) {
         float lc[3], lh[3];
-        satc_vec3s_get(&s->local_center, t, lc);
-        satc_vec3s_get(&s->local_half, t, lh);
+        satc_vec3s_get(lcs, t, lc);
+        satc_vec3s_get(lhs, t, lh);
         for (int k = 0; k < 3; k++) {
             double a = fabsf(lc[k]), h = fabsf(lh[k]);
             double q = a == 0.0 ? 0.0 : a / h; /* lh 0: +Inf; NaN: NaN */
@@ -72,6 +81,8 @@ static double local_rho(const satc_batch *b)
                 rho = isnan(q) ? INFINITY : q;
         }
     }
+    if (trs)
+        rho = rho + 16.0 * (1.0 + rho);
     return rho * (1.0 + 0x1p-20);
 }
 

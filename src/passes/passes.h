@@ -32,6 +32,11 @@ void satc_put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, siz
 satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                           size_t first, size_t count, satc_mode mode, satc_results *out);
 
+/* satc_cull_run on a validated call, also writing depth[k] (k->depth) for
+ * the k-th visible volume when depth is not NULL (out->indices set). */
+void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth);
+
 /* A view's plane test in world form for group bounds (passes/groups.c):
  * plane p is g_p(x) = m[p] . (x - O) - off[p], inside where <= 0, in the
  * kernels' units; col1, eps_k, tol_t and rho give a volume's largest

@@ -38,7 +38,15 @@ void satc_prefetch(const satc_batch *b, size_t lo, size_t hi)
     const satc_vec3s *v[5];
     const satc_floats *f;
     int nv = satc_batch_streams(b, v, &f);
-    if (nv < 0) {
+    if (nv < 0 && b->form == SATC_FORM_TRS) {
+        const satc_trs *s = &b->trs;
+        v[0] = &s->position, v[1] = &s->scale, nv = 2;
+        fetch(s->rotation, s->rotation_stride, lo, hi);
+        if (s->local && s->local->mesh)
+            fetch(s->local->mesh, s->local->mesh_stride, lo, hi);
+        else if (s->local)
+            v[2] = &s->local->center, v[3] = &s->local->half, nv = 4;
+    } else if (nv < 0) {
         const satc_instances *s = &b->instances;
         fetch(s->matrix, s->stride, lo, hi);
         if (s->mesh)
@@ -202,6 +210,13 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     satc_status st = satc_check_results(f, b, first, count, mode, out);
     if (st != SATC_OK)
         return st;
+    satc_cull_chunks(k, f, b, first, count, mode, out, NULL);
+    return SATC_OK;
+}
+
+void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth)
+{
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
     if (b->groups)
@@ -217,6 +232,18 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
             put_bits(out->bitmask + done / 8, vis, n);
         if (out->classes)
             satc_put_classes(out->classes + done, vis, in, n);
+        if (depth) { /* the chunk's depths while its volumes are in cache */
+            size_t at = visible;
+            float dz[SATC_CHUNK];
+            uint64_t any = 0;
+            for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                any |= vis[w];
+            if (any)
+                k->depth(f, b, first + done, n, done + n == count ? SATC_K_LAST : 0u, dz);
+            for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                for (uint64_t m = vis[w]; m; m &= m - 1)
+                    depth[at++] = dz[w * 64 + ctz64(m)];
+        }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {
                 for (uint64_t m = vis[w]; m; m &= m - 1)
@@ -227,5 +254,4 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
         }
     }
     out->visible = visible;
-    return SATC_OK;
 }

@@ -46,7 +46,7 @@ void satc_pre_chunk(satc_pre *p, const float *lo, const float *hi, const float *
                     size_t n, satc_form form)
 {
     const int derived = form == SATC_FORM_OBB || form == SATC_FORM_HALF_AXES ||
-                        form == SATC_FORM_INSTANCES;
+                        form == SATC_FORM_INSTANCES || form == SATC_FORM_TRS;
     p->ng = ng;
     p->any = 0;
     p->whole = ng * SATC_MICRO == n;

@@ -452,8 +452,8 @@ unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *k, const s
                            size_t i, unsigned flags)
 {
     satc_box_frame o;
-    satc_load_ref(f, k, b, i, &o);
     int exact = (flags & SATC_K_EXACT) != 0, band = 0;
+    satc_load_ref_m(f, k, b, i, &o, exact);
     unsigned c;
     if (f->kind == SATC_FRUSTUM_PLANES) {
         c = satc_classify_vol_ref(f, &o, (int)b->form, flags, &band);
@@ -503,13 +503,25 @@ static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first
     }
 }
 
+/* satc_depth_fn: the reference loader's frame z. */
+static void depth_scalar(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
+                         unsigned flags, float *out)
+{
+    satc_fconsts k;
+    (void)flags;
+    satc_frustum_consts(f, &k);
+    for (size_t j = 0; j < n; j++)
+        out[j] = satc_depth_ref(f, &k, b, first + j);
+}
+
 /* The reference as a kernel table: what tests and the benchmark compare
  * every path with, the scalar path (cull_w1.c) included. */
 #define ROW3 {cull_scalar, cull_scalar, cull_scalar}
 #define OCC2 {satc_occl_ref, satc_occl_ref}
-const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3},
+const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3},
                                        NULL,
                                        NULL,
                                        {NULL},
-                                       {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
-                                       satc_reduce_level_ref};
+                                       {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
+                                       satc_reduce_level_ref,
+                                       depth_scalar};

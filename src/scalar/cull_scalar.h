@@ -28,8 +28,15 @@ typedef struct satc_planes {
     int band;      /* some plane's computed gap lies above -tol: exact mode's band */
 } satc_planes;
 
+/* satc_load_ref_m in exact mode's form. */
 void satc_load_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b, size_t i,
                    satc_box_frame *o);
+/* One volume into the frame; exact 0 takes conservative mode's cheaper
+ * bound where a form has one (a splat's ball). */
+void satc_load_ref_m(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b, size_t i,
+                     satc_box_frame *o, int exact);
+/* The view depth of volume i's center (satc_depth_fn's expressions). */
+float satc_depth_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b, size_t i);
 satc_planes satc_planes_persp_ref(const satc_frustum *f, const satc_box_frame *o);
 satc_planes satc_planes_ortho_ref(const satc_frustum *f, const satc_box_frame *o);
 int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o);

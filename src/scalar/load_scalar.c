@@ -89,8 +89,42 @@ static inline float mat_at(const float *m, satc_affine lay, int r, int c)
     }
 }
 
+/* A local box [lc - lh, lc + lh] mapped by the affine m (rows 0..2):
+ * the frame fields but S's local-offset term, which it returns: sum_r
+ * sum_k |m_rk lc_k|. Center: (t - E) + M lc, the translation made
+ * camera-relative before the local offset is added. The products'
+ * magnitudes join S (docs/error-bound.md §3.4): the offset's rounding is
+ * relative to them, not to the center, and t - E and M lc may cancel. */
+static float load_mapped(const satc_frustum *f, const float m[3][4], const float lc[3],
+                         const float lh[3], satc_box_frame *o)
+{
+    const float *E = f->origin;
+    float c[3], v[3], pl[3];
+    for (int r = 0; r < 3; r++) {
+        float p0 = m[r][0] * lc[0], p1 = m[r][1] * lc[1], p2 = m[r][2] * lc[2];
+        float ml = p0 + p1 + p2;
+        c[r] = (m[r][3] - E[r]) + ml;
+        pl[r] = fabsf(p0) + fabsf(p1) + fabsf(p2);
+    }
+    to_frame(f, c, &o->dx, &o->dy, &o->dz);
+    for (int j = 0; j < 3; j++) {
+        float e = fabsf(lh[j]);
+        for (int r = 0; r < 3; r++)
+            v[r] = m[r][j] * e;
+        to_frame(f, v, &o->hx[j], &o->hy[j], &o->hz[j]);
+    }
+    finish_axes(f, o);
+    return (pl[0] + pl[1]) + pl[2];
+}
+
 void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i,
                    satc_box_frame *o)
+{
+    satc_load_ref_m(f, k, b, i, o, 1);
+}
+
+void satc_load_ref_m(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i,
+                     satc_box_frame *o, int exact)
 {
     const float *E = f->origin;
     float c[3], h[3], v[3];
@@ -159,29 +193,79 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
         if (!force_bad) {
             rd3(&s->local_center, li, lc);
             rd3(&s->local_half, li, lh);
+        } else { /* as the SIMD loaders: the center NaN too (its depth) */
+            lc[0] = lc[1] = lc[2] = NAN;
         }
-        /* Center: (t - E) + M lc, the translation made camera-relative
-         * before the local offset is added. The products' magnitudes
-         * sum_r sum_k |m_rk lc_k| join S (docs/error-bound.md §3.4): the
-         * offset's rounding is relative to them, not to the center, and
-         * t - E and M lc may cancel. */
-        float pl[3];
+        float mm[3][4];
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 4; q++)
+                mm[r][q] = mat_at(m, s->layout, r, q);
+        float pl = load_mapped(f, mm, lc, lh, o);
+        o->s = o->s + pl;
+        break;
+    }
+    case SATC_FORM_TRS:
+        if (!exact && f->kind != SATC_FRUSTUM_PLANES && !b->trs.local) {
+            /* A splat in conservative mode: the ball of radius k |s|_1
+             * about p (it holds the box whatever the rotation), tested as
+             * a sphere; S adds 16 r for the rounding of r and exp. */
+            const satc_trs *s = &b->trs;
+            float q[4], sc[3];
+            satc_trs_quat(s, i, q);
+            satc_trs_scale(s, i, sc);
+            rd3(&s->position, i, v);
+            float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+            for (int j = 0; j < 3; j++)
+                c[j] = v[j] - E[j];
+            to_frame(f, c, &o->dx, &o->dy, &o->dz);
+            float rad = satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
+            o->rad = rad;
+            for (int p = 0; p < 5; p++)
+                o->r[p] = rad * k->norm2[p];
+            float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
+            o->s = (sd + (rad + rad) + SATC_S_FLOOR) + 16.0f * rad;
+            if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+                o->s = NAN;
+            break;
+        }
+        /* fall through */
+    {
+        /* The instance form's box with M = [R(q) diag(s) | p]; S also
+         * counts 16 T for the rounding of R and exp (satc.h). */
+        const satc_trs *s = &b->trs;
+        float q[4], sc[3], rs[3][3], mm[3][4], lc[3] = {0, 0, 0}, lh[3] = {0, 0, 0};
+        satc_trs_quat(s, i, q);
+        satc_trs_scale(s, i, sc);
+        satc_trs_rot(q, sc, rs);
+        rd3(&s->position, i, v);
         for (int r = 0; r < 3; r++) {
-            float p0 = mat_at(m, s->layout, r, 0) * lc[0], p1 = mat_at(m, s->layout, r, 1) * lc[1];
-            float p2 = mat_at(m, s->layout, r, 2) * lc[2];
-            float ml = p0 + p1 + p2;
-            c[r] = (mat_at(m, s->layout, r, 3) - E[r]) + ml;
-            pl[r] = fabsf(p0) + fabsf(p1) + fabsf(p2);
+            for (int j = 0; j < 3; j++)
+                mm[r][j] = rs[r][j];
+            mm[r][3] = v[r];
         }
-        to_frame(f, c, &o->dx, &o->dy, &o->dz);
+        const satc_local_boxes *lb = s->local;
+        if (!lb) {
+            lh[0] = lh[1] = lh[2] = satc_trs_k(s);
+        } else {
+            size_t li = i;
+            if (lb->mesh) {
+                li = *(const uint32_t *)(const void *)((const char *)lb->mesh + i * lb->mesh_stride);
+                force_bad = li >= lb->mesh_count;
+            }
+            if (!force_bad) {
+                rd3(&lb->center, li, lc);
+                rd3(&lb->half, li, lh);
+            } else {
+                lc[0] = lc[1] = lc[2] = NAN;
+            }
+        }
+        float pl = load_mapped(f, mm, lc, lh, o);
+        float t[3];
         for (int j = 0; j < 3; j++) {
-            float e = fabsf(lh[j]);
-            for (int r = 0; r < 3; r++)
-                v[r] = mat_at(m, s->layout, r, j) * e;
-            to_frame(f, v, &o->hx[j], &o->hy[j], &o->hz[j]);
+            float cs = (fabsf(mm[0][j]) + fabsf(mm[1][j])) + fabsf(mm[2][j]);
+            t[j] = cs * (fabsf(lc[j]) + fabsf(lh[j]));
         }
-        finish_axes(f, o);
-        o->s = o->s + ((pl[0] + pl[1]) + pl[2]);
+        o->s = o->s + (pl + 16.0f * ((t[0] + t[1]) + t[2]));
         break;
     }
     case SATC_FORM_SPHERES: {
@@ -206,4 +290,19 @@ void satc_load_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batc
      * none of its "near" compares holds. A NaN box would be kept by the
      * planes and axes anyway (every radius holds it and compares false). */
     o->bad = force_bad | !(o->s < SATC_MAX_MAGNITUDE);
+}
+
+float satc_depth_ref(const satc_frustum *f, const satc_fconsts *k, const satc_batch *b, size_t i)
+{
+    satc_box_frame o;
+    if (b->form == SATC_FORM_TRS && !b->trs.local) { /* a splat: its position */
+        float v[3], c[3];
+        rd3(&b->trs.position, i, v);
+        for (int j = 0; j < 3; j++)
+            c[j] = v[j] - f->origin[j];
+        to_frame(f, c, &o.dx, &o.dy, &o.dz);
+        return o.dz;
+    }
+    satc_load_ref(f, k, b, i, &o);
+    return o.dz;
 }

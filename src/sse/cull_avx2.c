@@ -24,6 +24,21 @@ static inline V v_add(V a, V b) { return simde_mm256_add_ps(a, b); }
 static inline V v_sub(V a, V b) { return simde_mm256_sub_ps(a, b); }
 static inline V v_mul(V a, V b) { return simde_mm256_mul_ps(a, b); }
 static inline V v_div(V a, V b) { return simde_mm256_div_ps(a, b); }
+/* Each lane's four bytes as floats (byte quaternions), unsigned or signed. */
+#define SATC_VLAYER_BYTES 1
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    simde__m256i i = simde_mm256_castps_si256(w), m = simde_mm256_set1_epi32(255);
+    simde__m256i b0 = sgn ? simde_mm256_srai_epi32(simde_mm256_slli_epi32(i, 24), 24)
+                          : simde_mm256_and_si256(i, m);
+    simde__m256i b1 = sgn ? simde_mm256_srai_epi32(simde_mm256_slli_epi32(i, 16), 24)
+                          : simde_mm256_and_si256(simde_mm256_srli_epi32(i, 8), m);
+    simde__m256i b2 = sgn ? simde_mm256_srai_epi32(simde_mm256_slli_epi32(i, 8), 24)
+                          : simde_mm256_and_si256(simde_mm256_srli_epi32(i, 16), m);
+    simde__m256i b3 = sgn ? simde_mm256_srai_epi32(i, 24) : simde_mm256_srli_epi32(i, 24);
+    out[0] = simde_mm256_cvtepi32_ps(b0), out[1] = simde_mm256_cvtepi32_ps(b1);
+    out[2] = simde_mm256_cvtepi32_ps(b2), out[3] = simde_mm256_cvtepi32_ps(b3);
+}
 static inline V v_sqrt(V a) { return simde_mm256_sqrt_ps(a); }
 static inline V v_abs(V a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
 static inline V v_neg(V a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }

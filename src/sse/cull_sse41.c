@@ -21,6 +21,20 @@ static inline V v_add(V a, V b) { return simde_mm_add_ps(a, b); }
 static inline V v_sub(V a, V b) { return simde_mm_sub_ps(a, b); }
 static inline V v_mul(V a, V b) { return simde_mm_mul_ps(a, b); }
 static inline V v_div(V a, V b) { return simde_mm_div_ps(a, b); }
+/* Each lane's four bytes as floats (byte quaternions), unsigned or signed. */
+#define SATC_VLAYER_BYTES 1
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    simde__m128i i = simde_mm_castps_si128(w), m = simde_mm_set1_epi32(255);
+    simde__m128i b0 = sgn ? simde_mm_srai_epi32(simde_mm_slli_epi32(i, 24), 24) : simde_mm_and_si128(i, m);
+    simde__m128i b1 = sgn ? simde_mm_srai_epi32(simde_mm_slli_epi32(i, 16), 24)
+                          : simde_mm_and_si128(simde_mm_srli_epi32(i, 8), m);
+    simde__m128i b2 = sgn ? simde_mm_srai_epi32(simde_mm_slli_epi32(i, 8), 24)
+                          : simde_mm_and_si128(simde_mm_srli_epi32(i, 16), m);
+    simde__m128i b3 = sgn ? simde_mm_srai_epi32(i, 24) : simde_mm_srli_epi32(i, 24);
+    out[0] = simde_mm_cvtepi32_ps(b0), out[1] = simde_mm_cvtepi32_ps(b1);
+    out[2] = simde_mm_cvtepi32_ps(b2), out[3] = simde_mm_cvtepi32_ps(b3);
+}
 static inline V v_sqrt(V a) { return simde_mm_sqrt_ps(a); }
 static inline V v_abs(V a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 static inline V v_neg(V a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }

@@ -22,6 +22,18 @@ static inline V v_add(V a, V b) { return wasm_f32x4_add(a, b); }
 static inline V v_sub(V a, V b) { return wasm_f32x4_sub(a, b); }
 static inline V v_mul(V a, V b) { return wasm_f32x4_mul(a, b); }
 static inline V v_div(V a, V b) { return wasm_f32x4_div(a, b); }
+/* Each lane's four bytes as floats (byte quaternions), unsigned or signed. */
+#define SATC_VLAYER_BYTES 1
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    V m = wasm_i32x4_splat(255);
+    V b0 = sgn ? wasm_i32x4_shr(wasm_i32x4_shl(w, 24), 24) : wasm_v128_and(w, m);
+    V b1 = sgn ? wasm_i32x4_shr(wasm_i32x4_shl(w, 16), 24) : wasm_v128_and(wasm_u32x4_shr(w, 8), m);
+    V b2 = sgn ? wasm_i32x4_shr(wasm_i32x4_shl(w, 8), 24) : wasm_v128_and(wasm_u32x4_shr(w, 16), m);
+    V b3 = sgn ? wasm_i32x4_shr(w, 24) : wasm_u32x4_shr(w, 24);
+    out[0] = wasm_f32x4_convert_i32x4(b0), out[1] = wasm_f32x4_convert_i32x4(b1);
+    out[2] = wasm_f32x4_convert_i32x4(b2), out[3] = wasm_f32x4_convert_i32x4(b3);
+}
 static inline V v_sqrt(V a) { return wasm_f32x4_sqrt(a); }
 /* Sign-bit operations on the bits (f32x4.abs and .neg are exactly these). */
 static inline V v_abs(V a) { return wasm_f32x4_abs(a); }

@@ -531,17 +531,19 @@ static void compare_one(const char *what, const satc_frustum *f, const batch *b,
  * g_forms_max boxes to bound the time. */
 static int g_forms;
 static size_t g_forms_max = 6000; /* 1000 under SATC_TEST_QUICK */
-enum { NFORMV = 12, NTABLE = 7 };
+enum { NFORMV = 14, NTABLE = 7 };
 static const char *const formv_name[NFORMV] = {
     "obb/rec64",         "aabb/soa",          "aabb/rec28",      "minmax/rec24",
     "half/rec48",        "inst/cm44+shared",  "inst/rows34+per", "inst/rows44+mesh",
-    "inst/cm43+mesh",    "sph/soa",           "sph/xyzr16",      "obb/soa"};
+    "inst/cm43+mesh",    "sph/soa",           "sph/xyzr16",      "obb/soa",
+    "trs/splat32",       "trs/soa+log"};
 
 typedef struct derived {
     float *rec;     /* records of the layout, n of them */
     uint32_t *mesh; /* ids, when the layout has them */
     float zero[3], lc[3], lh[3];
     float table[NTABLE][6];
+    satc_local_boxes lb;
 } derived;
 
 static float *put_rec(float *rec, size_t stride_floats, size_t i) { return rec + i * stride_floats; }
@@ -549,7 +551,7 @@ static float *put_rec(float *rec, size_t stride_floats, size_t i) { return rec +
 /* The form v of batch b as a batch of its own in *out (storage in *d). */
 static void derive(const batch *b, int v, derived *d, batch *out)
 {
-    static const size_t fl[NFORMV] = {16, 0, 7, 6, 12, 16, 12, 16, 12, 0, 4, 0};
+    static const size_t fl[NFORMV] = {16, 0, 7, 6, 12, 16, 12, 16, 12, 0, 4, 0, 8, 4};
     size_t n = b->n ? b->n : 1;
     *out = *b;
     out->form = formv_name[v];
@@ -610,6 +612,24 @@ static void derive(const batch *b, int v, derived *d, batch *out)
             for (int k = 0; k < 3; k++)
                 r[k] = c[k];
             r[3] = e[0];
+            break;
+        case 12: { /* .splat: position, scale, rgba, rotation bytes from the axes */
+            unsigned char qb[4];
+            for (int k = 0; k < 4; k++) {
+                float a = A[1 + k / 3][k % 3];
+                uint32_t u;
+                memcpy(&u, &a, 4);
+                qb[k] = fabsf(a) <= 1.0f ? (unsigned char)(int)(a * 127.0f + 128.0f)
+                                         : (unsigned char)(u >> 24);
+            }
+            for (int k = 0; k < 3; k++)
+                r[k] = c[k], r[3 + k] = e[k];
+            r[6] = NAN;
+            memcpy(&r[7], qb, 4);
+            break;
+        }
+        case 13: /* float quaternions (x, y, z, w) from the axes */
+            r[0] = A[0][0], r[1] = A[0][1], r[2] = A[0][2], r[3] = A[1][1];
             break;
         default: break;
         }
@@ -676,6 +696,22 @@ static void derive(const batch *b, int v, derived *d, batch *out)
         o->form = SATC_FORM_SPHERES;
         o->spheres.center = SATC_VEC3S_AOS(d->rec, 16);
         o->spheres.radius = (satc_floats){d->rec + 3, 16};
+        break;
+    case 12:
+        o->form = SATC_FORM_TRS;
+        o->trs.position = SATC_VEC3S_AOS(d->rec, 32), o->trs.scale = SATC_VEC3S_AOS(d->rec + 3, 32);
+        o->trs.rotation = d->rec + 7, o->trs.rotation_stride = 32;
+        o->trs.format = SATC_QUAT_U8 | SATC_QUAT_WXYZ;
+        break;
+    case 13: /* log scales from the extents' fields: special values reach exp */
+        o->form = SATC_FORM_TRS;
+        o->trs.position = SATC_VEC3S_SOA(a[0], a[1], a[2]);
+        o->trs.scale = SATC_VEC3S_SOA(a[12], a[13], a[14]);
+        o->trs.format = SATC_TRS_LOG_SCALE;
+        o->trs.rotation = d->rec, o->trs.rotation_stride = 16;
+        d->lb.center = (satc_vec3s){d->lc, d->lc + 1, d->lc + 2, 0};
+        d->lb.half = (satc_vec3s){d->lh, d->lh + 1, d->lh + 2, 0};
+        o->trs.local = &d->lb;
         break;
     default:
         *o = b->desc; /* the Eberly arrays themselves */

@@ -107,6 +107,7 @@ static int streams(satc_batch *b, satc_vec3s *out[8])
         out[n++] = &b->instances.local_center, out[n++] = &b->instances.local_half;
         break;
     case SATC_FORM_SPHERES: out[n++] = &b->spheres.center; break;
+    case SATC_FORM_TRS: out[n++] = &b->trs.position, out[n++] = &b->trs.scale; break;
     }
     return n;
 }
@@ -135,7 +136,7 @@ static void bad_descriptors(const satc_frustum *f, const satc_camera *cam, rb_rn
         fr_check_paths(what, f, &good, 0, 16, ref); /* it is good */
         fr_out_free(&ref[0]), fr_out_free(&ref[1]);
 
-        static const int forms[] = {0, 7, 100, -1};
+        static const int forms[] = {0, 8, 100, -1};
         for (size_t k = 0; k < 4; k++) {
             b = good, b.form = (satc_form)forms[k];
             snprintf(what, sizeof what, "%s: form %d", ln, forms[k]);

@@ -157,6 +157,8 @@ enum { N = 3000 };
 static satc_box_arrays arr;
 static float c3[3 * N + 4], h3[3 * N + 4], mm[6 * N + 4], ha[12 * N + 4], mat[16 * N], sph[4 * N];
 static const float lc[3] = {0, 0, 0}, lh[3] = {1, 1, 1};
+static float sc3[3 * N + 4]; /* TRS: the boxes' extents as splat scales (k = 1) */
+static const float quat1[4] = {0.2f, -0.4f, 0.1f, 0.9f};
 
 static void make_forms(rb_rng *r, const satc_camera *cam, satc_batch b[SATC_NFORMS + 1])
 {
@@ -183,6 +185,8 @@ static void make_forms(rb_rng *r, const satc_camera *cam, satc_batch b[SATC_NFOR
         }
         mat[16 * i + 15] = 1;
         sph[4 * i + 3] = sqrtf(r2) * 1.001f;
+        for (int j = 0; j < 3; j++)
+            sc3[3 * i + j] = o.extent[j];
     }
     memset(b, 0, (SATC_NFORMS + 1) * sizeof *b);
     satc_boxes v = satc_box_arrays_view(&arr);
@@ -200,6 +204,9 @@ static void make_forms(rb_rng *r, const satc_camera *cam, satc_batch b[SATC_NFOR
                                                         NULL, 0, 0};
     b[SATC_FORM_SPHERES].form = SATC_FORM_SPHERES;
     b[SATC_FORM_SPHERES].spheres = (satc_spheres){SATC_VEC3S_AOS(sph, 16), {sph + 3, 16}};
+    b[SATC_FORM_TRS].form = SATC_FORM_TRS;
+    b[SATC_FORM_TRS].trs = (satc_trs){SATC_VEC3S_AOS(c3, 12), SATC_VEC3S_AOS(sc3, 12), quat1, 0,
+                                      SATC_QUAT_F32, 1.0f, NULL};
 }
 
 /* The default entry points with every operation narrowed, and with
@@ -225,7 +232,7 @@ static int child_bits(void)
     static uint16_t ma[N], mb[N];
     static float ga[3 * N], gb[3 * N], ha[3 * N], hb[3 * N];
     static const char *const names[SATC_NFORMS + 1] = {"", "OBB", "AABB", "min/max", "half axes", "instances",
-                                                         "spheres"};
+                                                         "spheres", "trs"};
     static satc_batch batches[SATC_NFORMS + 1];
     make_forms(&rng, &cam, batches);
     const unsigned sets[] = {SATC_OP_ALL, SATC_OP_BOUNDS | SATC_OP_SOA};

@@ -251,6 +251,44 @@ static int query_frustum(int kind, size_t i, size_t j, satc_frustum *f)
     return satc_frustum_from_planes(f, (const float(*)[4])pl, 4 + (i % 3), 0.01f * (float)(i % 2));
 }
 
+/* The wasm32 satc_pyramid of native *p at `at`: size_t is 4 bytes there,
+ * and the depth pointer is an arena offset. */
+static unsigned char *w_pyramid(const satc_pyramid *p)
+{
+    size_t L = SATC_PYRAMID_MAX_LEVELS, o = sizeof p->view;
+    unsigned char *w = alloc(o + 12 + 12 * L + 4);
+    memcpy(w, &p->view, o);
+    put32(w + o, p->width), put32(w + o + 4, p->height), put32(w + o + 8, p->levels);
+    for (size_t k = 0; k < L; k++) {
+        put32(w + o + 12 + 4 * k, p->level_w[k]);
+        put32(w + o + 12 + 4 * L + 4 * k, p->level_h[k]);
+        put32(w + o + 12 + 8 * L + 4 * k, (uint32_t)p->level_off[k]);
+    }
+    putptr(w + o + 12 + 12 * L, p->depth);
+    return w;
+}
+
+/* satc_pyramid_build over random level-0 depths (NaN and +Inf among them):
+ * every upper-level texel is compared. */
+static void case_pyramid_build(const satc_frustum *view, uint32_t w, uint32_t h)
+{
+    reset();
+    satc_pyramid p;
+    size_t bytes = satc_pyramid_bytes(w, h);
+    float *d = alloc(bytes);
+    if (satc_pyramid_init(&p, view, w, h, d, bytes) != SATC_OK)
+        exit(3);
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        uint32_t r = (uint32_t)scn_next(&R);
+        d[i] = r % 97 == 0 ? NAN : r % 89 == 0 ? INFINITY : (float)(0.1 + 500.0 * U01());
+    }
+    unsigned char *wp = w_pyramid(&p);
+    snprintf(name, sizeof name, "pyramid_build %ux%u", (unsigned)w, (unsigned)h);
+    snap();
+    int st = satc_pyramid_build(&p);
+    emit(name, "satc_pyramid_build", st, 1, (arg[]){Pt(wp)});
+}
+
 /* ---- main ---- */
 
 /* A grid scene: an axis-aligned camera with slopes of +-1 and +-1/2 and
@@ -286,6 +324,13 @@ static void scene_cases(scn_cam_kind ck, uint64_t seed, int quick, int grid)
         grid_camera(&cam, ck);
     snprintf(name, sizeof name, "builders %s seed %llu", scn_cam_name(ck), (unsigned long long)seed);
     case_builders(&cam);
+    { /* on a saved stream: the scene cases below draw what they always drew */
+        scn_rng keep = R;
+        satc_frustum pv;
+        satc_frustum_from_camera(&pv, &cam);
+        case_pyramid_build(&pv, 64u + (uint32_t)(scn_next(&R) % 80), 32u + (uint32_t)(scn_next(&R) % 50));
+        R = keep;
+    }
     size_t n = 40 + scn_next(&R) % (quick ? 300 : 700);
     scn_scene sc;
     if (scn_make_boundary_for(&sc, &cam, n, seed) != 0)

@@ -1,0 +1,214 @@
+/*
+ * Depth keys and the back-to-front order of the visible volumes (what a
+ * splat renderer sorts every frame): satc_cull_depth takes each chunk's
+ * depths right after its cull (run.c), satc_sort_depth keys and sorts
+ * them. Scalar code shared by every path, so the keys and the order are
+ * the same bits everywhere; the sorts are stable (equal keys keep
+ * increasing index order), by counting (16-bit keys, one pass) or by
+ * three 11-bit least-significant-digit passes (32-bit keys).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "passes.h"
+
+#define HIST16 65536u
+#define DIG 11
+#define HIST11 (1u << DIG)
+
+static size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
+
+size_t satc_depth_scratch_bytes(size_t count, unsigned sort)
+{
+    if (!count)
+        return 0;
+    if (count > SIZE_MAX / 16 - HIST16)
+        return SIZE_MAX;
+    size_t b = round8(4 * count); /* depths, when the caller keeps none */
+    if (sort == SATC_SORT_16)
+        b += round8(2 * count) + 4 * (size_t)HIST16;
+    else if (sort == SATC_SORT_32)
+        b += 3 * round8(4 * count) + 3 * 4 * (size_t)HIST11;
+    return b;
+}
+
+/* The float order as an unsigned integer: larger is farther; -0 as +0,
+ * NaN above +Inf. */
+static inline uint32_t key32_of(float d)
+{
+    if (d != d)
+        return UINT32_MAX;
+    if (d == 0.0f)
+        d = 0.0f;
+    uint32_t u;
+    memcpy(&u, &d, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+typedef struct range16 {
+    double lo, scale;
+} range16;
+
+static range16 range_of(const float *depth, size_t n)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double d = depth[i];
+        if (isfinite(d)) {
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+    }
+    range16 r = {lo, hi > lo ? 65535.0 / (hi - lo) : 0.0};
+    return r;
+}
+
+static inline uint16_t key16_of(float d, range16 r)
+{
+    if (d != d || d == INFINITY)
+        return 65535;
+    if (d == -INFINITY)
+        return 0;
+    double k = floor(((double)d - r.lo) * r.scale);
+    return (uint16_t)(k < 0.0 ? 0.0 : k > 65535.0 ? 65535.0 : k);
+}
+
+/* Decreasing key16, stable: a counting sort. */
+static void sort16(const uint16_t *k, const uint32_t *idx, size_t n, uint32_t *hist,
+                   uint32_t *sorted)
+{
+    memset(hist, 0, HIST16 * sizeof *hist);
+    for (size_t i = 0; i < n; i++)
+        hist[k[i]]++;
+    uint32_t at = 0;
+    for (size_t v = HIST16; v-- > 0;) {
+        uint32_t c = hist[v];
+        hist[v] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        sorted[hist[k[i]]++] = idx[i];
+}
+
+/* Decreasing key32 (increasing ~key32), stable: three 11-bit passes. */
+static void sort32(const float *depth, const uint32_t *key32, const uint32_t *idx, size_t n,
+                   unsigned char *scr, uint32_t *sorted)
+{
+    uint32_t *ka = (uint32_t *)(void *)scr;
+    uint32_t *kb = (uint32_t *)(void *)(scr + round8(4 * n));
+    uint32_t *ib = (uint32_t *)(void *)(scr + 2 * round8(4 * n));
+    uint32_t *hist = (uint32_t *)(void *)(scr + 3 * round8(4 * n));
+    memset(hist, 0, 3 * HIST11 * sizeof *hist);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = ~(key32 ? key32[i] : key32_of(depth[i]));
+        hist[c & (HIST11 - 1)]++;
+        hist[HIST11 + (c >> DIG & (HIST11 - 1))]++;
+        hist[2 * HIST11 + (c >> 2 * DIG)]++;
+    }
+    for (int p = 0; p < 3; p++) {
+        uint32_t at = 0, *h = hist + p * HIST11;
+        for (size_t v = 0; v < HIST11; v++) {
+            uint32_t c = h[v];
+            h[v] = at;
+            at += c;
+        }
+    }
+    /* in -> (ka, sorted) -> (kb, ib) -> sorted */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = ~(key32 ? key32[i] : key32_of(depth[i]));
+        uint32_t at = hist[c & (HIST11 - 1)]++;
+        ka[at] = c, sorted[at] = idx[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = ka[i], at = hist[HIST11 + (c >> DIG & (HIST11 - 1))]++;
+        kb[at] = c, ib[at] = sorted[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        sorted[hist[2 * HIST11 + (kb[i] >> 2 * DIG)]++] = ib[i];
+}
+
+/* Keys and order of validated arguments; scr: the part of the scratch
+ * after the depths. */
+static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigned sort,
+                      uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr)
+{
+    if (key16 || (sorted && sort == SATC_SORT_16)) {
+        range16 r = range_of(depth, n);
+        uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
+        for (size_t i = 0; i < n; i++)
+            k[i] = key16_of(depth[i], r);
+        if (sorted && sort == SATC_SORT_16)
+            sort16(k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), sorted);
+    }
+    if (key32)
+        for (size_t i = 0; i < n; i++)
+            key32[i] = key32_of(depth[i]);
+    if (sorted && sort == SATC_SORT_32)
+        sort32(depth, key32, idx, n, scr, sorted);
+}
+
+static int sort_known(unsigned sort) { return sort <= SATC_SORT_32; }
+
+satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t n, unsigned sort,
+                            uint16_t *key16, uint32_t *key32, uint32_t *sorted, void *scratch,
+                            size_t scratch_bytes)
+{
+    if (!sort_known(sort) || (sorted && sort == SATC_SORT_NONE))
+        return SATC_ERR_FLAGS;
+    if (n > UINT32_MAX)
+        return SATC_ERR_RANGE;
+    if (!n)
+        return SATC_OK;
+    size_t need = satc_depth_scratch_bytes(n, sorted ? sort : SATC_SORT_NONE);
+    if (!depth || !indices || ((key16 || sorted) && (!scratch || scratch_bytes < need)))
+        return SATC_ERR_NULL;
+    unsigned char *scr = scratch ? (unsigned char *)scratch + round8(4 * n) : NULL;
+    sort_core(depth, indices, n, sort, key16, key32, sorted, scr);
+    return SATC_OK;
+}
+
+static satc_status cull_depth(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                              size_t first, size_t count, satc_mode mode, satc_results *out,
+                              satc_depth_results *d)
+{
+    satc_status st = satc_check_results(f, b, first, count, mode, out);
+    if (st != SATC_OK)
+        return st;
+    if (!d)
+        return SATC_ERR_NULL;
+    if (!sort_known(d->sort) || (d->sorted && d->sort == SATC_SORT_NONE) ||
+        f->kind == SATC_FRUSTUM_PLANES)
+        return SATC_ERR_FLAGS;
+    int any = d->depth || d->key16 || d->key32 || d->sorted;
+    int need_depth = d->key16 || d->key32 || d->sorted;
+    size_t need = satc_depth_scratch_bytes(count, d->sorted ? d->sort : SATC_SORT_NONE);
+    if (any && !out->indices)
+        return SATC_ERR_NULL;
+    if (count && need_depth && (!d->scratch || d->scratch_bytes < need))
+        return SATC_ERR_NULL;
+    float *depth = d->depth ? d->depth : need_depth && count ? (float *)d->scratch : NULL;
+    satc_cull_chunks(k, f, b, first, count, mode, out, depth);
+    if (need_depth && out->visible)
+        sort_core(depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
+                  (unsigned char *)d->scratch + round8(4 * count));
+    return SATC_OK;
+}
+
+satc_status satc_cull_depth(const satc_frustum *f, const satc_batch *b, size_t first, size_t count,
+                            satc_mode mode, satc_results *out, satc_depth_results *d)
+{
+    return cull_depth(satc_kernels_for(satc_isa_active()), f, b, first, count, mode, out, d);
+}
+
+satc_status satc_cull_depth_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b,
+                                size_t first, size_t count, satc_mode mode, satc_results *out,
+                                satc_depth_results *d)
+{
+    unsigned v = (unsigned)isa;
+    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL))
+        return SATC_ERR_FLAGS;
+    const satc_kernels *k = satc_kernels_for(isa);
+    if (!k)
+        return SATC_ERR_ISA;
+    return cull_depth(k, f, b, first, count, mode, out, d);
+}

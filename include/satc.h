@@ -191,11 +191,15 @@ typedef struct satc_frustum {
     float half[3];        /**< orthographic: half sizes of the frustum box */
     float tol_t;          /**< constant part of the tolerance: an orthographic frustum's
                                size term, plus the rounding of the origin for
-                               satc_frustum_from_camera_d; 0 for other perspective frusta */
+                               satc_frustum_from_camera_d, and for
+                               satc_frustum_from_matrix what its apex and the matrix's
+                               float planes add (so SATC_INSIDE stays inside them);
+                               0 for other perspective frusta */
     float f_in;           /**< far depth SATC_INSIDE tests against (f, +Inf when infinite):
-                               below f for satc_frustum_from_matrix, whose far plane
-                               may tilt; no point of the frustum nearer than f_in
-                               lies beyond the matrix's own far plane */
+                               for satc_frustum_from_matrix, where the matrix's own
+                               far plane first meets the frustum's edges (also when f
+                               is +Inf but the float matrix still has a far plane;
+                               0 when nothing can be classified inside) */
 
     /* SATC_FRUSTUM_PLANES only (satc_frustum_from_planes; 0 for the other
      * kinds). Coordinates are relative to origin along the world axes
@@ -310,8 +314,14 @@ SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye
  * apex's float resolution) the result is SATC_ERR_NEAR. A float far
  * plane tilts (by about 2^-24 f / n of its depth), so f may lie a little
  * beyond the matrix's far plane near the far corners; f_in holds the
- * nearest depth of that plane within the frustum, and SATC_INSIDE is
- * decided against f_in: INSIDE means inside what the matrix clips.
+ * nearest depth of that plane within the frustum (also when the far
+ * plane is too far for culling, f = +Inf, or the projection is flagged
+ * infinite but its float rows still clip), and SATC_INSIDE is decided
+ * against f_in. The apex is placed behind the float side planes (moved
+ * back along the view's center line by about the rounding of the apex
+ * over the slopes: cameras far from the origin), so the slopes stay
+ * those of the matrix, and tol_t covers what the frustum adds beside
+ * them: INSIDE means inside every plane of what the matrix clips.
  * Returns SATC_OK,
  * SATC_ERR_NULL, SATC_ERR_FLAGS (unknown bits), SATC_ERR_NONFINITE,
  * SATC_ERR_MATRIX, SATC_ERR_NEAR, or a status of satc_frustum_from_camera

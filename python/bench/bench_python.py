@@ -11,8 +11,11 @@ satc against the 8-corner test perception tools use.
    all boxes, and against the same test called per box in a Python loop
    (timed on a sample of boxes and scaled).
 
-Times are medians of samples taken round-robin (so other load on the
-machine falls on every contender alike), with min-max beside them.
+Times are the calling thread's CPU time (every contender runs on one
+thread; wall time on a shared machine would count other jobs' time
+slices, which fall on long runs more than on short ones): medians of
+samples taken round-robin, each after an untimed call of the same job
+(warm caches, as in a loop over frames), with min-max beside them.
 
     bench_python.py [--quick] [--goals]
 
@@ -59,10 +62,13 @@ def round_robin(jobs, rounds):
 
 
 def timed(fn):
+    """One sample: an untimed call (warm caches, as in a loop over frames),
+    then the timed one."""
     def run():
-        t0 = time.perf_counter_ns()
         fn()
-        return (time.perf_counter_ns() - t0) * 1e-9
+        t0 = time.thread_time_ns()
+        fn()
+        return (time.thread_time_ns() - t0) * 1e-9
     return run
 
 
@@ -89,7 +95,7 @@ def binding(n, rounds, goals):
         for out in ("bitmask", "indices"):
             jobs = {
                 "py": timed(lambda: satc.cull(f, b, mode, out)),
-                "c": lambda: satc._satc._time_c_cull(f, b, mode, out, 1)[0] * 1e-9,
+                "c": lambda: satc._satc._time_c_cull(f, b, mode, out, 2)[1] * 1e-9,
             }
             satc.cull(f, b, mode, out)
             r = round_robin(jobs, rounds)
@@ -126,11 +132,11 @@ def cameras_vs_corners(n, rounds, loop_boxes, goals):
     r = round_robin(jobs, rounds)
     rng = np.random.default_rng(5)
     sample = rng.choice(n, size=loop_boxes, replace=False)
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     for _, K, Rc, pos in cams:
         for i in sample:
             ex.corner_test_one(K, Rc, pos, rec[i])
-    loop = (time.perf_counter() - t0) * n / loop_boxes
+    loop = (time.thread_time() - t0) * n / loop_boxes
     seen = satc.cull_views(frusta, batch)
     corner = ex.corner_test(cams, cps)
     t_satc = statistics.median(r["satc"])

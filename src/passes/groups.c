@@ -81,6 +81,7 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
     satc_frustum_consts(f, &fc);
     memset(g, 0, sizeof *g);
     g->far_p = -1;
+    g->in_only = -1;
     g->rho = local_rho(b);
     const float *L = f->frame[0], *U = f->frame[1], *D = f->frame[2];
     double m[3];
@@ -120,6 +121,13 @@ static void gview_planes(satc_gview *g, const satc_frustum *f, const satc_batch 
         g->far_p = g->np;
         g->far_shift = (double)f->f - f->f_in;
         add_plane(g, m, f->f);
+    } else if (f->f_in < INFINITY) {
+        /* No far plane to cull by, but SATC_INSIDE stops at f_in (a
+         * matrix whose float far plane survives): a plane for inside only. */
+        for (int k = 0; k < 3; k++)
+            m[k] = D[k];
+        g->in_only = g->np;
+        add_plane(g, m, f->f_in);
     }
     const double s[4] = {f->x1, f->x0, f->y1, f->y0};
     for (int p = 0; p < 4; p++) {
@@ -189,7 +197,7 @@ static int decide(const satc_gview *g, const float c[3], const float h[3], doubl
         double margin = 2.0 * (1.0 + 0x1p-10) * tol +
                         0x1p-40 * (fabs(m[0] * v[0]) + fabs(m[1] * v[1]) + fabs(m[2] * v[2]) +
                                    fabs(off) + rad);
-        if (mid - rad > margin)
+        if (mid - rad > margin && p != g->in_only)
             return -1;
         double shift = g->in_shift + (p == g->far_p ? g->far_shift : 0.0);
         if (!(mid + rad < -margin - shift))

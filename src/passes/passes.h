@@ -43,6 +43,7 @@ typedef struct satc_gview {
     double m[6][3], off[6];
     double in_shift; /* a plane volume's margin2: inside needs this much more */
     int far_p;        /* the far plane's index (-1: none) */
+    int in_only;      /* a plane for SATC_INSIDE only, never culling (-1: none) */
     double far_shift; /* what inside needs more there: f - f_in (a matrix frustum's tilted far plane) */
     double O[3], col1[3], eps_k, tol_t;
     double rho; /* instances: the local offsets' share of S per unit of bound size */

@@ -447,6 +447,208 @@ static satc_status contain(satc_camera *cam, const double m[4][4], unsigned conv
     return SATC_OK;
 }
 
+/* ---- SATC_INSIDE: inside every plane of the float matrix ---- */
+
+/* The spacing of floats at magnitude v (subnormal: the least). */
+static double float_ulp(double v)
+{
+    v = fabs(v);
+    return v < FLT_MIN ? 0x1p-149 : ldexp(1.0, ilogb(v) - 23);
+}
+
+/* a . X + a[3] at a float point, in double-double (X 10^7 out against
+ * a plane through a point near it). */
+static double plane_at_point(const double a[4], const float X[3])
+{
+    dd h = dd_d(a[3]);
+    for (int k = 0; k < 3; k++)
+        h = dd_add(h, dd_two_prod(a[k], X[k]));
+    return dd_to_d(h);
+}
+
+/* a . (E + G y) + d as h0 + c . y: the plane's value at the apex and its
+ * gradient in frame coordinates (G = F^-1 as columns inv[i]). */
+static void plane_in_frame(const double a[4], const float E[3], double inv[3][3], double *h0,
+                           double c[3])
+{
+    *h0 = plane_at_point(a, E);
+    for (int i = 0; i < 3; i++)
+        c[i] = satc_dot3_d(a, inv[i]);
+}
+
+/* The matrix's planes, inside where a . X + a[3] >= 0: w - x, w + x,
+ * w - y, w + y, near, far (the depth convention's combinations). */
+static void matrix_planes(const double m[4][4], unsigned conv, double a[6][4])
+{
+    double zn, zf;
+    depth_ends(conv, &zn, &zf);
+    double sn = (conv & SATC_DEPTH_REVERSED) ? -1.0 : 1.0;
+    for (int j = 0; j < 4; j++) {
+        a[0][j] = m[3][j] - m[0][j], a[1][j] = m[3][j] + m[0][j];
+        a[2][j] = m[3][j] - m[1][j], a[3][j] = m[3][j] + m[1][j];
+        a[4][j] = sn * (m[2][j] - zn * m[3][j]);
+        a[5][j] = -sn * (m[2][j] - zf * m[3][j]);
+    }
+}
+
+/*
+ * The perspective apex, rounded to float. The float matrix's four side
+ * planes need not meet in one point, and E rounds to float: about a
+ * float point beside them, the slopes that hold the clip volume are
+ * wider than the matrix's by that offset over n (6 % for n = 0.05 at
+ * 10^5 from the origin), and reach far outside its sides at depth. A
+ * float point P on the outer side of all four side planes (h_j(P) <= 0)
+ * sees the whole clip volume within the planes' own slopes: the pyramid
+ * with apex P and faces parallel to them, {h_j(X) >= h_j(P)}, holds
+ * {h_j(X) >= 0}. So E is moved back by b along the view's central
+ * direction (xc, yc, 1) in the frame, b doubling from the rounding error
+ * over the slopes' half widths until the rounded point passes (checked
+ * in double-double); what the frustum then adds to the matrix's is
+ * constant in depth, which tol_t absorbs (matrix_inside). Without such a
+ * point (eight doublings) the apex is E rounded, as before.
+ */
+static void apex_back(const recovered *rc, const double m[4][4], unsigned conv, float origin[3])
+{
+    double x0 = rc->l0 / rc->n, x1 = rc->l1 / rc->n, y0 = rc->u0 / rc->n, y1 = rc->u1 / rc->n;
+    double xc = 0.5 * (x0 + x1), yc = 0.5 * (y0 + y1), hw = 0.5 * fmin(x1 - x0, y1 - y0);
+    double c[3], err = 0, a[6][4];
+    matrix_planes(m, conv, a);
+    for (int k = 0; k < 3; k++) {
+        c[k] = xc * rc->L[k] + yc * rc->U[k] + rc->D[k];
+        err += float_ulp(fabs(rc->E[k]) + 1e-30);
+    }
+    double b = err * (1 + fabs(xc) + fabs(yc)) / hw;
+    to_float3(origin, rc->E);
+    for (int tries = 0; tries < 12 && hw > 0 && b < 0.25 * rc->n + 0x1p12 * err; tries++, b *= 2) {
+        float P[3];
+        double E[3];
+        for (int k = 0; k < 3; k++)
+            E[k] = rc->E[k] - b * c[k];
+        to_float3(P, E);
+        int ok = 1;
+        for (int j = 0; j < 4; j++)
+            ok &= plane_at_point(a[j], P) < 0;
+        if (ok) {
+            memcpy(origin, P, sizeof P);
+            return;
+        }
+    }
+}
+
+/* The region R(t) of matrix_inside at tolerance t: its depth range and
+ * its lateral bounds per unit depth and constant. Returns whether each
+ * side and near plane of m (rows j < 5 of h, gradients c) stays above
+ * slack at every vertex of R(t) (and along its edges when it has no far
+ * end). R(t) shrinks as t grows, so the answer is monotone in t. */
+static int region_ok(const satc_frustum *fr, double t, const double h[5], const double c[5][3],
+                     const double slack[5])
+{
+    double e = fr->eps_k / 3.0, t3 = t / 3.0;
+    double kx[2] = {fr->x0 + e, fr->x1 - e}, ky[2] = {fr->y0 + e, fr->y1 - e};
+    double z[2] = {(fr->n + t3) / (1 - e), (fr->f_in - t3) / (1 + e)};
+    /* the lateral ranges are empty nearer than where they close */
+    double wx = kx[1] - kx[0], wy = ky[1] - ky[0];
+    if (!(wx > 0) || !(wy > 0))
+        return 1; /* R is empty */
+    z[0] = fmax(z[0], fmax(2 * t3 / wx, 2 * t3 / wy));
+    int inf = !(z[1] < INFINITY);
+    if (!inf && z[1] < z[0])
+        return 1;
+    for (int v = 0; v < 8; v++) {
+        int s = v & 1, u = v >> 1 & 1, far = v >> 2;
+        double q[3];
+        if (far && inf) { /* the edge direction */
+            q[0] = kx[s], q[1] = ky[u], q[2] = 1;
+        } else {
+            double zz = z[far];
+            q[0] = kx[s] * zz + (s ? -t3 : t3), q[1] = ky[u] * zz + (u ? -t3 : t3), q[2] = zz;
+        }
+        for (int j = 0; j < 5; j++) {
+            double g = satc_dot3_d(c[j], q);
+            if (far && inf ? g < -slack[j] * 0x1p-20 : h[j] + g < slack[j] * (1 + satc_norm1_d(q)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * f_in and tol_t of a perspective frustum fr from the float matrix m, so
+ * that SATC_INSIDE implies inside every plane of m (evaluated exactly).
+ * - f_in: where m's far plane (if it has one in front: also a projection
+ *   whose far combination satc treats as infinite, since its float rows
+ *   still clip at some depth) first crosses one of fr's four lateral
+ *   edges. The apex is on its inner side, so each cross-section of fr
+ *   nearer than that, the hull of four edge points on the inner side, is
+ *   too.
+ * - tol_t: a point the kernels call inside lies inside each of fr's
+ *   planes by at least a third of its tolerance, e_k S + tol_t (the plane
+ *   tier's rounding is below 7/12 of it, docs/error-bound.md §4.2), with
+ *   S >= its depth z. So INSIDE points lie in the region R(t): n + t/3 <=
+ *   z (1 - e/3), z (1 + e/3) <= f_in - t/3, (x0 + e/3) z + t/3 <= x <=
+ *   (x1 - e/3) z - t/3 (and y), e = eps_k. tol_t becomes the least t
+ *   (within 2^-10, found by doubling and halving) for which every vertex
+ *   of R(t) lies inside m's side and near planes (and its edges point
+ *   inside them when f_in is infinite), with 2^-40 relative slack for
+ *   the evaluation. When no t up to 2^-10 of the depths does, f_in
+ *   becomes 0: nothing is INSIDE.
+ */
+static void matrix_inside(satc_frustum *fr, const double m[4][4], unsigned conv)
+{
+    double a[6][4], inv[3][3], F[3][3];
+    matrix_planes(m, conv, a);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            F[i][k] = fr->frame[i][k];
+    if (!inverse3(F[0], F[1], F[2], inv)) {
+        fr->f_in = 0.0f;
+        return;
+    }
+    /* f_in: the far plane against fr's edges. */
+    const double sx[4] = {fr->x0, fr->x1, fr->x0, fr->x1}, sy[4] = {fr->y0, fr->y0, fr->y1, fr->y1};
+    double h0, c0[3], fin = INFINITY;
+    plane_in_frame(a[5], fr->origin, inv, &h0, c0);
+    if (!(h0 > 0)) {
+        fr->f_in = 0.0f;
+        return;
+    }
+    for (int e = 0; e < 4; e++) {
+        double g = c0[0] * sx[e] + c0[1] * sy[e] + c0[2];
+        if (g < 0)
+            fin = fmin(fin, h0 / -g * (1 - 0x1p-30));
+    }
+    if (fin < fr->f_in)
+        fr->f_in = round_dir(fin, 0);
+    /* tol_t: the least t whose region lies inside the other planes. */
+    double h[5], c[5][3], slack[5];
+    double Em = fabs(fr->origin[0]) + fabs(fr->origin[1]) + fabs(fr->origin[2]);
+    for (int j = 0; j < 5; j++) {
+        plane_in_frame(a[j], fr->origin, inv, &h[j], c[j]);
+        slack[j] = 0x1p-40 * (fabs(h[j]) + (fabs(a[j][0]) + fabs(a[j][1]) + fabs(a[j][2])) * (1 + Em));
+    }
+    double t = fr->tol_t;
+    if (!region_ok(fr, t, h, c, slack)) {
+        double lo = t, hi = fmax(t, 0x1p-30 * (fr->n + Em));
+        double cap = 0x1p-10 * (fr->n + (fr->f_in < INFINITY ? fr->f_in : 0) + Em);
+        while (!region_ok(fr, hi, h, c, slack)) {
+            lo = hi, hi *= 2;
+            if (!(hi <= cap)) {
+                fr->f_in = 0.0f;
+                return;
+            }
+        }
+        while (hi - lo > 0x1p-10 * hi) {
+            double mid = 0.5 * (lo + hi);
+            if (region_ok(fr, mid, h, c, slack))
+                hi = mid;
+            else
+                lo = mid;
+        }
+        t = hi;
+    }
+    fr->tol_t = round_dir(t, 1);
+}
+
 satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsigned conventions)
 {
     if (!out || !m)
@@ -473,7 +675,10 @@ satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsig
 
     satc_camera cam;
     memset(&cam, 0, sizeof cam);
-    to_float3(cam.origin, rc.E);
+    if (ortho)
+        to_float3(cam.origin, rc.E);
+    else
+        apex_back(&rc, m0, conventions, cam.origin);
     to_float3(cam.left, rc.L);
     to_float3(cam.up, rc.U);
     to_float3(cam.dir, rc.D);
@@ -504,6 +709,8 @@ satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[16], unsig
         float v = round_dir(fi, 0);
         tmp.f_in = v < tmp.f ? v : tmp.f;
     }
+    if (!ortho)
+        matrix_inside(&tmp, m0, conventions);
     *out = tmp;
     return SATC_OK;
 }

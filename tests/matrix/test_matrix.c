@@ -525,7 +525,21 @@ static void check_params(int ci, const satc_camera *c, const satc_frustum *f, co
         x0 = -x1, x1 = -t, t = y0, y0 = -y1, y1 = -t;
     }
     double K = 1 + fmax(fabs(x0), fabs(x1)) + fmax(fabs(y0), fabs(y1));
-    note(&st->e_origin, maxdiff3(f->origin, E) / (U_F * K * (e + n)), what, "apex");
+    /* The apex may sit back by t along the central direction (xc, yc, 1)
+     * (the library moves it so that its rounding needs no wider slopes):
+     * t is at most a few u |E| (1 + |xc| + |yc|) / h, h the least half
+     * width of the slopes; off that line only rounding. */
+    double xc = 0.5 * (x0 + x1), yc = 0.5 * (y0 + y1);
+    double h = 0.5 * fmin(x1 - x0, y1 - y0), back = 0, lat = 0;
+    for (int k = 0; k < 3; k++)
+        back += D[k] * (E[k] - (double)f->origin[k]);
+    for (int k = 0; k < 3; k++)
+        lat = fmax(lat, fabs((double)f->origin[k] + back * (xc * L[k] + yc * U[k] + D[k]) - E[k]));
+    double tmax = 64 * U_F * (e + n) * (1 + fabs(xc) + fabs(yc)) / h;
+    note(&st->e_origin, lat / (U_F * K * (e + n)), what, "apex off the central line");
+    check(back >= -U_F * K * (e + n) * TOL_UNITS && back <= tmax,
+          "%s: apex moved back by %.3g (limit %.3g)", what, back, tmax);
+    n += back; /* depths are measured from the apex */
     double fe = fmax(fmax(maxdiff3(f->frame[0], L), maxdiff3(f->frame[1], U)),
                      maxdiff3(f->frame[2], D));
     note(&st->e_frame, fe / (U_F * K), what, "frame");

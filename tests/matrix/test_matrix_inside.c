@@ -11,6 +11,12 @@
  * every plane a, a box when its eight vertices (from its float fields, in
  * long double) are. Every volume the library classifies INSIDE, on every
  * runnable path, in both modes, flat and with group bounds, must pass.
+ * Scenes: the far corners of ordinary projections; projections whose
+ * float far plane survives though satc culls with f = +Inf (GL n 0.01,
+ * f 1e5 and the like); a D3D camera 10^5 from the origin with n 0.05;
+ * random matrices with cameras up to 10^7 out, volumes near every side
+ * and corner at every depth. SATC_TEST_QUICK=1: 40 random matrices;
+ * --long: 4000.
  * Ends with "N passed, N failed"; exits non-zero on failure.
  */
 #include <math.h>
@@ -186,15 +192,49 @@ static void judge(const scene *s, const vols *v, int sphere, const uint8_t *cls,
     }
 }
 
+/* Volumes anywhere in (and around) the frustum: depth log-uniform over
+ * [n, 2 f] (f: the far plane, or 10^6 n for an infinite one), laterally
+ * 0.8..1.1 of the way to a side or a corner, sizes 10^-5..10^-2 of the
+ * depth; groups of 16 share a spot as in make_vols. */
+static void make_vols_all(rng *r, const scene *s, vols *v)
+{
+    double far = isinf(s->f) ? 1e6 * s->n : 2 * s->f;
+    double bz = 0, bx = 0, by = 0, br = 1;
+    for (int i = 0; i < NV; i++) {
+        if (i % 16 == 0) {
+            bz = logu(r, s->n, far);
+            br = bz * logu(r, 1e-5, 1e-2);
+            double fx = next(r) % 3 ? uni(r, 0.8, 1.1) : uni(r, 0, 1);
+            double fy = next(r) % 3 ? uni(r, 0.8, 1.1) : uni(r, 0, 1);
+            bx = (next(r) & 1 ? 1 : -1) * fx * s->sx * bz;
+            by = (next(r) & 1 ? 1 : -1) * fy * s->sy * bz;
+        }
+        double rr = br * uni(r, 0.05, 1);
+        double z = bz + uni(r, -1, 1) * br, x = bx + uni(r, -1, 1) * br, y = by + uni(r, -1, 1) * br;
+        world(s, x, y, z, v->sc[i]);
+        v->sr[i] = (float)rr;
+        memcpy(v->bc[i], v->sc[i], sizeof v->bc[i]);
+        for (int k = 0; k < 3; k++)
+            v->bh[i][k] = (float)(rr * uni(r, 0.2, 0.57));
+    }
+}
+
 static tally g_t[2][2]; /* [sphere][grouped] */
+
+static long g_frusta, g_refused, g_no_inside;
 
 static void run_scene(const scene *s, const vols *v)
 {
     satc_frustum fr;
     satc_status st = satc_frustum_from_matrix(&fr, s->m, conv_flags(s->conv));
-    check(st == SATC_OK, "from_matrix status %d (n %g f %g)", st, s->n, s->f);
-    if (st != SATC_OK)
+    g_frusta++;
+    if (st != SATC_OK) { /* a status is fine (a near plane below the apex's float resolution) */
+        g_refused++;
+        check(st == SATC_ERR_NEAR || st == SATC_ERR_MATRIX, "from_matrix status %d (n %g f %g)", st,
+              s->n, s->f);
         return;
+    }
+    g_no_inside += !(fr.f_in > fr.n);
     satc_batch b[2];
     memset(b, 0, sizeof b);
     b[1].form = SATC_FORM_SPHERES;
@@ -231,8 +271,13 @@ static void run_scene(const scene *s, const vols *v)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *q = getenv("SATC_TEST_QUICK");
+    int nrand = q && *q && *q != '0' ? 40 : 150;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--long"))
+            nrand = 4000;
     rng r = {20261125};
     static vols v;
     scene s;
@@ -260,6 +305,38 @@ int main(void)
         make_vols(&r, &s, 0, 2e-7 * s.f * s.f / s.n + 1, &v);
         run_scene(&s, &v);
     }
+    /* 3. Ordinary projections whose float far plane survives (GL n 0.01
+     * f 1e5; D3D n 0.1 f 1e5, n 0.01 f 1e4, n 1 f 1e6; GL n 0.1 f 3e5, n 1
+     * f 1e7), and a D3D camera (n 0.05, f 2e4) near (1e5, 3e4, 5e4). */
+    static const double cases[7][3] = {{0, 0.01, 1e5}, {1, 0.1, 1e5}, {1, 0.01, 1e4}, {1, 1, 1e6},
+                                       {0, 0.1, 3e5}, {0, 1, 1e7}, {1, 0.05, 2e4}};
+    for (int c = 0; c < 7 * 8; c++) {
+        memset(&s, 0, sizeof s);
+        random_rotation(&r, s.R);
+        const double *k = cases[c % 7];
+        if (c % 7 == 6)
+            s.E[0] = 1e5 + uni(&r, -1e3, 1e3), s.E[1] = 3e4 + uni(&r, -1e3, 1e3), s.E[2] = 5e4;
+        s.conv = (int)k[0], s.n = k[1], s.f = k[2];
+        s.sx = logu(&r, 0.3, 2), s.sy = logu(&r, 0.3, 2);
+        make_matrix(&s);
+        make_vols_all(&r, &s, &v);
+        run_scene(&s, &v);
+    }
+    /* 4. Random matrices: cameras up to 10^7 from the origin, n 10^-3..10,
+     * f / n 10..10^8, slopes 0.1..4, every depth convention; volumes
+     * anywhere in the frustum, most near its sides and corners. */
+    for (int c = 0; c < nrand; c++) {
+        memset(&s, 0, sizeof s);
+        random_rotation(&r, s.R);
+        double far = pow(10.0, uni(&r, 0, 7));
+        for (int k = 0; k < 3; k++)
+            s.E[k] = c % 4 ? uni(&r, -far, far) : 0;
+        s.n = logu(&r, 1e-3, 10), s.f = s.n * logu(&r, 10, 1e8);
+        s.sx = logu(&r, 0.1, 4), s.sy = logu(&r, 0.1, 4), s.conv = c % 3;
+        make_matrix(&s);
+        make_vols_all(&r, &s, &v);
+        run_scene(&s, &v);
+    }
     const char *nm[2] = {"AABBs", "spheres"};
     for (int sp = 0; sp < 2; sp++) {
         for (int gr = 0; gr < 2; gr++) {
@@ -272,6 +349,10 @@ int main(void)
                   t->inside);
         }
     }
+    printf("%ld matrices, %ld refused with a status, %ld with nothing INSIDE\n", g_frusta,
+           g_refused, g_no_inside);
+    check(g_refused * 4 < g_frusta && g_no_inside * 20 < g_frusta,
+          "most matrices must give a frustum that classifies");
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -2,6 +2,8 @@
 // satc_batch descriptor (include/satc.h) that points at them. The arrays
 // are handed out as typed arrays that are re-derived after memory growth.
 
+import { numbers, options } from './check.js';
+
 export const FORMS = Object.freeze({ obb: 1, aabb: 2, minmax: 3, halfAxes: 4, instances: 5, spheres: 6 });
 
 // wasm32 layout of satc_batch: form at 0, the union at 4, groups at 84.
@@ -43,6 +45,7 @@ export class Batch {
   /** @internal use Satc#batch */
   constructor(satc, form, capacity, opts = {}) {
     const heap = satc._heap;
+    opts = options(heap, opts, 'batch');
     const fields = fieldsOf(form, opts);
     if (!fields) heap.fail(-8, `batch: unknown form or option (${String(form)})`);
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > 0x3fffffff) {
@@ -55,11 +58,12 @@ export class Batch {
     this._count = capacity;
     this._fields = new Map();
     this._layout = form === 'instances' ? LAYOUTS[opts.layout ?? 'column-major-4x4'] : null;
-    this._meshes = typeof opts.local === 'object' ? opts.local.meshes : 0;
+    this._meshes = typeof opts.local === 'object' && opts.local ? opts.local.meshes : 0;
+    this._handed = false; // a view went to the caller: disposal detaches views
     let bytes = BATCH_BYTES + GROUPS_BYTES;
     for (const [name, per, type = 'f32'] of fields) {
       const len = per < 0 ? -per : per * capacity;
-      bytes = (bytes + 15) & ~15;
+      bytes = Math.ceil(bytes / 16) * 16; // doubles: no wrap at 2^31
       this._fields.set(name, { offset: bytes, len, per, type });
       bytes += 4 * len;
     }
@@ -125,6 +129,11 @@ export class Batch {
   /** The module-owned typed array of a field (re-derived after memory growth). */
   array(name) {
     this._live(`batch.${name}`);
+    this._handed = true;
+    return this._view(name);
+  }
+
+  _view(name) {
     const h = this._heap;
     h.sync();
     if (this._epoch !== h.epoch || this._views === null) {
@@ -173,17 +182,19 @@ export class Batch {
     this._live('batch.set');
     const h = this._heap, plan = [];
     h.sync();
+    if (!arrays || typeof arrays !== 'object') h.fail(-1, 'batch.set: no arrays');
+    if (!Number.isInteger(at) || at < 0 || at > this.capacity) h.fail(-9, `batch.set: at ${at} (capacity ${this.capacity})`);
     for (const [name, src] of Object.entries(arrays)) {
       const f = this._fields.get(name);
       if (!f) h.fail(-8, `batch.set: no field ${name} in a ${this.form} batch`);
-      if (!src || typeof src.length !== 'number') h.fail(-1, `batch.set: ${name} is not an array`);
+      numbers(h, src, `batch.set: ${name}`);
       const start = f.per > 0 ? at * f.per : 0;
       if (src.length + start > f.len || (f.per > 0 && src.length % f.per !== 0) || (exact && src.length !== f.len)) {
         h.fail(-13, `batch.set: ${name} has ${src.length} elements, room for ${f.len - start} in multiples of ${Math.abs(f.per)}`);
       }
       plan.push([name, src, start]);
     }
-    for (const [name, src, start] of plan) this.array(name).set(src, start);
+    for (const [name, src, start] of plan) if (src.length) this._view(name).set(src, start);
   }
 
   /**
@@ -197,6 +208,7 @@ export class Batch {
     const size = typeof spec === 'number' ? spec : 0;
     const offsets = typeof spec === 'object' && spec ? spec.offsets : null;
     if (size === 0 && !offsets) h.fail(-1, 'batch.setGroups: neither a size nor offsets');
+    if (offsets) numbers(h, offsets, 'batch.setGroups: offsets');
     if (size && (!Number.isInteger(size) || size < 1)) h.fail(-9, `batch.setGroups: size ${size}`);
     const ngroups = size ? Math.ceil(this._count / size) : offsets.length - 1;
     if (ngroups < 0) h.fail(-13, 'batch.setGroups: offsets must hold ngroups + 1 entries');
@@ -245,7 +257,12 @@ export class Batch {
     return this._groupSpec ? this._groupSpec.ngroups : 0;
   }
 
-  /** Frees the module memory; later use throws SATC_ERR_NULL. */
+  /**
+   * Frees the module memory; later use throws SATC_ERR_NULL. If a field's
+   * typed array was handed out, every view over module memory is detached
+   * (as by memory growth), so one kept from this batch cannot write into
+   * the next batch placed there.
+   */
   dispose() {
     if (this._block === 0) return;
     this.clearGroups();
@@ -253,5 +270,6 @@ export class Batch {
     this._block = 0;
     this._views = null;
     this._satc._live.delete(this);
+    if (this._handed) this._heap.detach();
   }
 }

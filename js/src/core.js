@@ -5,11 +5,13 @@ import { Batch } from './batch.js';
 import { Frustum, FRUSTUM_BYTES } from './frustum.js';
 import { Output } from './output.js';
 import { clipCamera } from './clip.js';
+import { numbers, options } from './check.js';
 
 const MAX_VIEWS = 64;
 const ARGS_BYTES = 1024; // camera, matrix, planes (16 x 4 floats), ray ...
 const RES_BYTES = 16; // satc_results on wasm32
 const VRES_BYTES = 16 + 3 * 4 * MAX_VIEWS; // satc_view_results + its pointer and count tables
+const TRANSIENT_KINDS = 4; // caller-array batches kept for reuse (by form, layout, local)
 const MODES = { conservative: 0, exact: 1 };
 const SIZE_MAX = 0xffffffff;
 
@@ -76,6 +78,7 @@ export class Satc {
 
   /** Grows the heap so that `bytes` more can be allocated without growing the memory again. */
   reserve(bytes) {
+    if (!Number.isFinite(bytes) || bytes < 0) this._heap.fail(-9, `reserve: ${bytes} bytes`);
     const p = this._heap.alloc(bytes, 'reserve');
     this._heap.free(p);
   }
@@ -96,7 +99,8 @@ export class Satc {
 
   _vec(p, v, n, what) {
     this._heap.sync(); // someone may have grown the memory behind our back
-    if (!v || v.length !== n) this._heap.fail(-13, `${what}: expected ${n} numbers`);
+    numbers(this._heap, v, what);
+    if (v.length !== n) this._heap.fail(-13, `${what}: expected ${n} numbers`);
     for (let i = 0; i < n; i++) this._heap.f32[(p >>> 2) + i] = v[i];
   }
 
@@ -106,7 +110,8 @@ export class Satc {
    * default) or 'webgpu' ([0, 1]); reversed: reversed Z; infiniteFar.
    * Writes into `target` when given (unchanged on error).
    */
-  frustumFromMatrix(m, opts = {}, target) {
+  frustumFromMatrix(m, opts, target) {
+    opts = options(this._heap, opts, 'frustumFromMatrix');
     const depth = DEPTH[opts.depth ?? 'webgl'];
     if (depth === undefined) this._heap.fail(-8, `frustumFromMatrix: depth ${opts.depth}`);
     if (opts.double) return this._frustumFromMatrixD(m, opts, depth, target);
@@ -120,7 +125,8 @@ export class Satc {
   _frustumFromMatrixD(m, opts, depth, target) {
     const what = 'frustumFromMatrix (double)';
     if (opts.infiniteFar) this._heap.fail(-8, `${what}: infiniteFar needs the float path`);
-    if (!m || m.length !== 16) this._heap.fail(-13, `${what}: expected 16 numbers`);
+    numbers(this._heap, m, what);
+    if (m.length !== 16) this._heap.fail(-13, `${what}: expected 16 numbers`);
     let e = Array.from(m);
     if (!e.every(Number.isFinite)) this._heap.fail(-2, what);
     if (opts.rowMajor) e = e.map((_, i) => e[(i & 3) * 4 + (i >> 2)]);
@@ -131,6 +137,7 @@ export class Satc {
 
   /** Symmetric perspective camera: eye, dir, up (unit, orthogonal), fovy (radians), aspect, near, far (may be Infinity). */
   frustumPerspective(c, target) {
+    if (!c || typeof c !== 'object') this._heap.fail(-1, 'frustumPerspective: no camera');
     const a = this._args;
     this._vec(a, c.eye, 3, 'frustumPerspective eye');
     this._vec(a + 12, c.dir, 3, 'frustumPerspective dir');
@@ -146,6 +153,7 @@ export class Satc {
    * batchOrigin (3 numbers, doubles) makes it satc_frustum_from_camera_d.
    */
   frustumFromCamera(c, target) {
+    if (!c || typeof c !== 'object') this._heap.fail(-1, 'frustumFromCamera: no camera');
     const a = this._args, f = this._heap.f32, q = a >>> 2;
     const d = c.batchOrigin ? 12 : 0; // satc_camera_d has a double origin first
     if (c.batchOrigin) {
@@ -172,8 +180,13 @@ export class Satc {
 
   /** Convex volume of 1..16 planes a x + b y + c z + d >= 0 (4 numbers each, flat or nested), margin >= 0. */
   frustumFromPlanes(planes, margin = 0, target) {
-    const flat = Array.isArray(planes) && Array.isArray(planes[0]) ? planes.flat() : planes;
-    if (!flat || flat.length % 4 !== 0 || flat.length > 64) {
+    const nested = Array.isArray(planes) && planes.length > 0 && planes.every((p) => ArrayBuffer.isView(p) || Array.isArray(p));
+    if (nested) planes.forEach((p, i) => {
+      numbers(this._heap, p, `frustumFromPlanes: plane ${i}`);
+      if (p.length !== 4) this._heap.fail(-13, `frustumFromPlanes: plane ${i} has ${p.length} numbers, not 4`);
+    });
+    const flat = nested ? planes.flatMap((p) => Array.from(p)) : numbers(this._heap, planes, 'frustumFromPlanes');
+    if (flat.length === 0 || flat.length % 4 !== 0 || flat.length > 64) {
       this._heap.fail(flat && flat.length > 64 ? -9 : -13, 'frustumFromPlanes: expected 1..16 planes of 4 numbers');
     }
     this._vec(this._args, flat, flat.length, 'frustumFromPlanes');
@@ -183,6 +196,7 @@ export class Satc {
 
   /** Query box as a frustum: center, half extents and optional axes (9 numbers, rows A0 A1 A2; default world axes). */
   frustumFromBox(box, target) {
+    if (!box || typeof box !== 'object') this._heap.fail(-1, 'frustumFromBox: no box');
     const a = this._args;
     this._vec(a, box.center, 3, 'frustumFromBox center');
     this._vec(a + 12, box.axes ?? [1, 0, 0, 0, 1, 0, 0, 0, 1], 9, 'frustumFromBox axes');
@@ -224,7 +238,8 @@ export class Satc {
   }
 
   /** satc_obb_from_matrix: a world matrix (16, column-major unless rowMajor; no shear) applied to the local box [lmin, lmax], extents rounded outward. */
-  obbFromMatrix(m, lmin, lmax, opts = {}) {
+  obbFromMatrix(m, lmin, lmax, opts) {
+    opts = options(this._heap, opts, 'obbFromMatrix');
     const a = this._args;
     this._vec(a, m, 16, 'obbFromMatrix');
     this._vec(a + 64, lmin, 3, 'obbFromMatrix lmin');
@@ -245,7 +260,7 @@ export class Satc {
    * 'minmax', 'spheres', 'obb', 'halfAxes' or 'instances' (options:
    * layout, local). `arrays` (optional) are copied in once.
    */
-  batch(form, capacity, opts = {}, arrays) {
+  batch(form, capacity, opts, arrays) {
     const b = new Batch(this, form, capacity, opts);
     if (arrays) {
       try {
@@ -260,6 +275,7 @@ export class Satc {
 
   /** Module-owned output buffers for cull(..., { into }): no copies out. */
   output(capacity = 0) {
+    if (!Number.isInteger(capacity) || capacity < 0 || capacity > 0x3fffffff) this._heap.fail(-9, `output: capacity ${capacity}`);
     const o = new Output(this, 'output');
     if (capacity > 0) o._ensure(capacity, { indices: true, bitmask: true, classes: true });
     return o;
@@ -269,19 +285,26 @@ export class Satc {
   _transientBatch(spec, what) {
     const h = this._heap;
     const form = spec.form;
-    const opts = { layout: spec.layout, local: spec.local };
+    const opts = options(h, { layout: spec.layout, local: spec.local }, what);
     const key = `${form}|${opts.layout}|${JSON.stringify(opts.local)}`;
     const first = { aabb: 'center', minmax: 'min', spheres: 'radius', obb: 'center', halfAxes: 'center', instances: 'matrices' }[form];
     if (!first) h.fail(-8, `${what}: unknown form ${String(form)}`);
     const per = form === 'spheres' ? 1 : form === 'instances' ? (opts.layout && opts.layout !== 'column-major-4x4' ? 12 : 16) : 3;
     const arr = spec[first];
+    if (arr !== undefined) numbers(h, arr, `${what}: ${first}`);
     if (!arr || arr.length % per !== 0) h.fail(-13, `${what}: ${first} must hold a multiple of ${per} numbers`);
     const n = arr.length / per;
     let b = this._transient.get(key);
+    this._transient.delete(key); // re-inserted last: the map is in order of use
     if (!b || b.capacity < n) {
       b?.dispose();
       b = new Batch(this, form, Math.max(n, 2 * (b?.capacity ?? 0)), opts);
-      this._transient.set(key, b);
+    }
+    this._transient.set(key, b);
+    for (const [k, old] of this._transient) {
+      if (this._transient.size <= TRANSIENT_KINDS) break;
+      old.dispose(); // the least recently used kind: the cache stays bounded
+      this._transient.delete(k);
     }
     const arrays = {};
     for (const k of b.fields) if (spec[k] !== undefined) arrays[k] = spec[k];
@@ -299,6 +322,7 @@ export class Satc {
 
   _batchOf(batch, what) {
     if (batch instanceof Batch) {
+      if (batch._satc !== this) this._heap.fail(-1, `${what}: the batch belongs to another load()`);
       batch._live(what);
       return batch;
     }
@@ -334,20 +358,26 @@ export class Satc {
 
   // Runs one single-view call (cull or query) writing satc_results.
   _run(batch, opts, what, call) {
+    opts = options(this._heap, opts, what);
     const b = this._batchOf(batch, what);
     const [first, count] = this._range(b, opts, what);
     const mode = this._mode(opts, what);
     const wants = this._wants(opts);
     const out = opts.into ?? this._scratch;
     if (!(out instanceof Output)) this._heap.fail(-1, `${what}: into is not a satc output`);
-    out._ensure(count, wants, opts.t);
+    if (out._satc !== this) this._heap.fail(-1, `${what}: into belongs to another load()`);
+    const plan = out._plan(count);
     const u32 = this._heap.u32, r = this._res >>> 2;
-    u32[r] = wants.bitmask ? out._bitmask : 0;
-    u32[r + 1] = wants.classes ? out._classes : 0;
-    u32[r + 2] = wants.indices ? out._indices : 0;
+    u32[r] = wants.bitmask ? plan.bitmask : 0;
+    u32[r + 1] = wants.classes ? plan.classes : 0;
+    u32[r + 2] = wants.indices ? plan.indices : 0;
     u32[r + 3] = 0;
-    const st = call(b._desc, first, count, mode, this._res, out);
-    this._heap.check(st, what);
+    const st = call(b._desc, first, count, mode, this._res, plan);
+    if (st !== 0) {
+      out._drop(plan); // the last answer stays as it was
+      this._heap.check(st, what);
+    }
+    out._adopt(plan);
     out._done(this._heap.u32[r + 3], count, wants, !!opts.t);
     return opts.into ? out : out._copy();
   }
@@ -358,7 +388,7 @@ export class Satc {
    * 'bitmask', 'classes' or a list; into: an Output (module-owned, no copy).
    * Returns { visible, indices?, bitmask?, classes? }.
    */
-  cull(frustum, batch, opts = {}) {
+  cull(frustum, batch, opts) {
     this._putFrustum(frustum, 0, 'cull');
     return this._run(batch, opts, 'cull', (d, first, count, mode, res) =>
       this._x.satc_cull(this._slots, d, first, count, mode, res));
@@ -371,7 +401,7 @@ export class Satc {
   }
 
   /** Volumes touching the ball (center, radius): outputs as cull. */
-  querySphere(center, radius, batch, opts = {}) {
+  querySphere(center, radius, batch, opts) {
     this._vec(this._args, center, 3, 'querySphere center');
     return this._run(batch, opts, 'querySphere', (d, first, count, mode, res) =>
       this._x.satc_query_sphere(this._args, radius, d, first, count, mode, res));
@@ -382,14 +412,17 @@ export class Satc {
    * cull, plus t (entry parameter per hit, with output 'indices') and
    * nearest (index of the first hit, -1 when none).
    */
-  queryRay(origin, dir, tmax, batch, opts = {}) {
+  queryRay(origin, dir, tmax, batch, opts) {
     const a = this._args;
     this._vec(a, origin, 3, 'queryRay origin');
     this._vec(a + 12, dir, 3, 'queryRay dir');
+    if (dir[0] === 0 && dir[1] === 0 && dir[2] === 0) {
+      this._heap.fail(-5, 'queryRay: dir is zero (for a point use querySphere(origin, 0, ...))');
+    }
     let nearest = -1;
-    const o = { ...opts, t: true };
+    const o = { ...options(this._heap, opts, 'queryRay'), t: true };
     const res = this._run(batch, o, 'queryRay', (d, first, count, mode, r, out) => {
-      const st = this._x.satc_query_ray(a, a + 12, tmax, d, first, count, mode, r, out._t, a + 24);
+      const st = this._x.satc_query_ray(a, a + 12, tmax, d, first, count, mode, r, out.t, a + 24);
       if (st === 0) {
         const n = this._heap.u32[(a + 24) >>> 2];
         nearest = n === SIZE_MAX ? -1 : n;
@@ -406,8 +439,10 @@ export class Satc {
    * number[], masks (Uint8/16/32Array or BigUint64Array by view count),
    * indices?: Uint32Array[], classes?: Uint8Array[] }, all copies.
    */
-  cullViews(frusta, batch, opts = {}) {
+  cullViews(frusta, batch, opts) {
     const h = this._heap, what = 'cullViews';
+    opts = options(h, opts, what);
+    if (frusta != null && !Array.isArray(frusta)) h.fail(-1, `${what}: frusta is not an array`);
     const K = frusta?.length ?? 0;
     if (K < 1 || K > MAX_VIEWS) h.fail(-9, `${what}: ${K} views (1..${MAX_VIEWS})`);
     for (let v = 0; v < K; v++) this._putFrustum(frusta[v], v, what);
@@ -458,8 +493,9 @@ export class Satc {
   }
 
   /** World AABBs (satc_to_aabbs) of volumes [first, first + count): { center, half } float3 arrays. */
-  toAABBs(batch, opts = {}) {
+  toAABBs(batch, opts) {
     this._heap.sync();
+    opts = options(this._heap, opts, 'toAABBs');
     const b = this._batchOf(batch, 'toAABBs');
     const [first, count] = this._range(b, opts, 'toAABBs');
     const p = this._scratch._raw(24 * count);

@@ -44,7 +44,7 @@ export class Frustum {
 
   /** Number of planes of a 'planes' volume (0 for the other kinds). */
   get planeCount() {
-    return this._u[30];
+    return this._u[31]; // nplanes, after tol_t and f_in
   }
 
   clone() {

@@ -6,7 +6,12 @@
  * Units are world units; matrices are 16 numbers, column-major (three.js
  * `Matrix4.elements`) unless `rowMajor`. A volume with a NaN or infinite
  * field is never culled. Every failure throws a {@link SatcError} naming
- * the satc status; on error nothing is written.
+ * the satc status; on error nothing is written. Numbers come as plain
+ * arrays of numbers or typed arrays (not BigInt ones, not detached);
+ * anything else is SATC_ERR_LAYOUT (a detached array SATC_ERR_NULL).
+ * Options may be omitted or null; a batch or output works only with the
+ * load() that made it (else SATC_ERR_NULL). Sizes past wasm32's 4 GiB are
+ * SATC_ERR_NOMEM.
  */
 
 /** Numbers in any array-like: number[], Float32Array, Float64Array. */
@@ -47,7 +52,7 @@ export interface LoadOptions {
   simd?: boolean;
   /** The module instead of the packaged file: bytes, a compiled Module, a fetch Response or a URL. */
   wasm?: BufferSource | WebAssembly.Module | Response | URL | string;
-  /** Bytes of heap to reserve at load, so that batches up to that size never grow the memory (no view is ever detached). */
+  /** Bytes of heap to reserve at load, so that batches up to that size never grow the memory (views are then detached only by a dispose). SATC_ERR_NOMEM when it cannot be had. */
   reserve?: number;
 }
 
@@ -201,8 +206,8 @@ export type ArraysBatch = BatchArrays & BatchOptions & { form: Form };
 /**
  * Volumes of one form in module memory. Its fields are typed arrays over
  * the module's memory, re-derived whenever the memory grows: read them
- * from the batch each time (a view kept across an allocation may be
- * detached), or load with `reserve`.
+ * from the batch each time (a view kept across an allocation or a
+ * dispose may be detached), or load with `reserve`.
  */
 export class Batch implements BatchFields {
   readonly form: Form;
@@ -228,14 +233,20 @@ export class Batch implements BatchFields {
   readonly meshIds?: Uint32Array;
   /** A field by name (throws SATC_ERR_FLAGS for a field the form lacks). */
   array(name: keyof BatchFields): Float32Array | Uint32Array;
-  /** Copies arrays into fields (from volume `at`); every length is checked first (SATC_ERR_LAYOUT), nothing written on error. */
+  /** Copies arrays into fields from volume `at` (an integer 0..capacity, else SATC_ERR_RANGE); every length is checked first (SATC_ERR_LAYOUT), nothing written on error. */
   set(arrays: BatchArrays, at?: number, exact?: boolean): void;
   /** Attaches group bounds: `size` consecutive volumes per group, or offsets (ngroups + 1 nondecreasing indices). Answers are unchanged, culls faster on coherent data. */
   setGroups(spec: number | { offsets: ArrayLike<number> }): void;
   /** Recomputes the group bounds after volumes moved. */
   updateGroups(): void;
   clearGroups(): void;
-  /** Frees its module memory; later use throws SATC_ERR_NULL. */
+  /**
+   * Frees its module memory; later use throws SATC_ERR_NULL. When one of
+   * its typed arrays was handed out, every typed array over module memory
+   * is detached (as by memory growth: the package's own are re-derived,
+   * onMemoryGrow listeners told), so a kept one cannot write into the next
+   * batch placed there.
+   */
   dispose(): void;
 }
 
@@ -249,7 +260,7 @@ export interface CullOptions {
   count?: number;
   /** Outputs to write (default 'indices'). */
   output?: OutputKind | OutputKind[];
-  /** Write into these module-owned buffers instead of returning copies (no copy out); returned. */
+  /** Write into these module-owned buffers instead of returning copies (no copy out); returned. A failed call leaves them as they were. */
   into?: Output;
 }
 
@@ -281,6 +292,7 @@ export class Output {
   readonly bitmask: Uint8Array | null;
   readonly classes: Uint8Array | null;
   readonly t: Float32Array | null;
+  /** Frees the buffers (the output may be used again); detaches module views as Batch.dispose does when a result view was read. */
   dispose(): void;
 }
 
@@ -356,7 +368,7 @@ export class Satc {
   cullViews(frusta: Frustum[], batch: Batch | ArraysBatch, opts?: ViewsOptions): ViewsResult;
   /** Volumes touching a ball; exact mode decides in double. */
   querySphere(center: Vec3, radius: number, batch: Batch | ArraysBatch, opts?: CullOptions): CullResult;
-  /** Volumes a ray (0 <= t <= tmax, tmax may be Infinity) touches, with entry parameters and the nearest. */
+  /** Volumes a ray (0 <= t <= tmax, tmax may be Infinity) touches, with entry parameters and the nearest. dir must not be zero (SATC_ERR_BOUNDS; a point is querySphere(p, 0)). */
   queryRay(origin: Vec3, dir: Vec3, tmax: number, batch: Batch | ArraysBatch, opts?: CullOptions): RayResult;
   /** World AABBs of volumes (float3 arrays). */
   toAABBs(batch: Batch | ArraysBatch, opts?: { first?: number; count?: number }): { center: Float32Array; half: Float32Array };

@@ -22,12 +22,14 @@ export const INSIDE = 2;
  * URL instead of the packaged file; options.reserve: bytes of heap to
  * reserve now so that later batches do not grow the memory.
  */
-export async function load(options = {}) {
+export async function load(options) {
+  const opts = options ?? {};
   let satc = null;
   const hooks = { grew: () => satc?._heap.sync() };
-  const { exports, simd } = await instantiate(options, hooks);
+  const { exports, simd } = await instantiate(typeof opts === 'object' ? opts : {}, hooks);
   satc = new Satc(exports, simd);
-  if (options.reserve) satc.reserve(options.reserve);
+  if (typeof opts !== 'object') satc._heap.fail(-8, `load: options must be an object, not ${typeof opts}`);
+  if (opts.reserve != null) satc.reserve(opts.reserve);
   return satc;
 }
 

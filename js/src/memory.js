@@ -7,6 +7,8 @@
 
 import { SatcError, STATUS_NAMES } from './errors.js';
 
+const MAX_ALLOC = 2 ** 32 - 65536; // malloc takes a 32-bit size; no block comes near it
+
 export class Heap {
   constructor(exports) {
     this.x = exports;
@@ -35,9 +37,12 @@ export class Heap {
     return true;
   }
 
-  /** malloc with a 16-byte aligned size; throws SATC_ERR_NOMEM on failure. */
+  /** malloc with a 16-byte aligned size; throws SATC_ERR_NOMEM on failure or past wasm32's 4 GiB. */
   alloc(bytes, what) {
-    const size = Math.max(16, (bytes + 15) & ~15);
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16); // no 32-bit wrap: sizes are doubles here
+    if (!(size <= MAX_ALLOC)) {
+      throw new SatcError(-11, `${what}: cannot allocate ${bytes} bytes (wasm32 memory ends at 4 GiB)`, this.statusString(-11));
+    }
     const p = this.x.malloc(size) >>> 0;
     this.sync();
     if (p === 0) {
@@ -48,6 +53,16 @@ export class Heap {
 
   free(p) {
     if (p) this.x.free(p);
+  }
+
+  /**
+   * Detaches every typed array over the memory (growth by zero pages gives
+   * the memory a new buffer) and re-derives the package's: a view kept
+   * from freed memory can then no longer write into what is placed there.
+   */
+  detach() {
+    this.memory.grow(0);
+    this.sync();
   }
 
   statusString(status) {

@@ -18,17 +18,35 @@ export class Output {
   }
 
   // Room for `count` results of every kind (9 + 1/8 bytes per volume).
-  _ensure(count, _wants, _t) {
-    if (count <= this._cap && this._block) return;
+  _ensure(count) {
+    this._adopt(this._plan(count));
+  }
+
+  // Where a call of `count` results writes: these buffers when they have
+  // room, else new ones that _adopt() makes current once the call
+  // succeeded (a failed call leaves the last answer readable).
+  _plan(count) {
+    if (count <= this._cap && this._block) {
+      return { block: this._block, cap: this._cap, indices: this._indices, t: this._t, classes: this._classes, bitmask: this._bitmask };
+    }
     const cap = Math.max(count, 64, this._cap * 2);
-    const p = this._heap.alloc(9 * cap + (cap >>> 3) + 32, this._what);
+    const p = this._heap.alloc(9 * cap + Math.ceil(cap / 8) + 32, this._what);
+    return { block: p, cap, indices: p, t: p + 4 * cap, classes: p + 8 * cap, bitmask: p + 9 * cap };
+  }
+
+  _adopt(plan) {
+    if (plan.block === this._block) return;
     this._heap.free(this._block);
-    this._block = p;
-    this._cap = cap;
-    this._indices = p;
-    this._t = p + 4 * cap;
-    this._classes = p + 8 * cap;
-    this._bitmask = p + 9 * cap;
+    this._block = plan.block;
+    this._cap = plan.cap;
+    this._indices = plan.indices;
+    this._t = plan.t;
+    this._classes = plan.classes;
+    this._bitmask = plan.bitmask;
+  }
+
+  _drop(plan) {
+    if (plan.block !== this._block) this._heap.free(plan.block);
   }
 
   // Raw scratch bytes for calls with other outputs (views, AABBs).
@@ -63,6 +81,7 @@ export class Output {
   /** Increasing absolute indices of the visible volumes (a view of `visible` entries), or null if not asked for. */
   get indices() {
     this._heap.sync();
+    this._handed = true;
     if (!this._wants.indices) return null;
     return new Uint32Array(this._heap.buffer, this._indices, this._visible);
   }
@@ -70,6 +89,7 @@ export class Output {
   /** ceil(count / 8) bytes, bit j % 8 of byte j / 8 for volume first + j; or null. */
   get bitmask() {
     this._heap.sync();
+    this._handed = true;
     if (!this._wants.bitmask) return null;
     return new Uint8Array(this._heap.buffer, this._bitmask, (this._count + 7) >>> 3);
   }
@@ -77,6 +97,7 @@ export class Output {
   /** One class byte per volume (0 outside, 1 intersecting, 2 inside); or null. */
   get classes() {
     this._heap.sync();
+    this._handed = true;
     if (!this._wants.classes) return null;
     return new Uint8Array(this._heap.buffer, this._classes, this._count);
   }
@@ -84,6 +105,7 @@ export class Output {
   /** queryRay's entry parameters, one per hit in index order (with indices); or null. */
   get t() {
     this._heap.sync();
+    this._handed = true;
     if (!this._tValid) return null;
     return new Float32Array(this._heap.buffer, this._t, this._visible);
   }
@@ -97,11 +119,22 @@ export class Output {
     return r;
   }
 
-  /** Frees the buffers (the object may be used again: it reallocates). */
+  /**
+   * Frees the buffers (the object may be used again: it reallocates). If
+   * a result view was handed out, every view over module memory is
+   * detached (as by memory growth), so none can show what is placed there next.
+   */
   dispose() {
     this._heap.free(this._block);
     this._heap.free(this._rawBlock);
     this._block = this._rawBlock = 0;
     this._cap = this._rawBytes = 0;
+    this._visible = this._count = 0;
+    this._wants = { indices: false, bitmask: false, classes: false, t: false };
+    this._tValid = false;
+    if (this._handed) {
+      this._handed = false;
+      this._heap.detach();
+    }
   }
 }

@@ -42,7 +42,8 @@ class Batch:
 
     form: str
     converted: Tuple[str, ...]
-    arrays: list
+    @property
+    def arrays(self) -> Tuple[np.ndarray, ...]: ...
     @property
     def ngroups(self) -> Optional[int]: ...
     def __len__(self) -> int: ...

@@ -837,11 +837,18 @@ static PyMemberDef batch_members[] = {
      "The form: 'aabbs', 'minmax', 'obbs', 'half_axes', 'instances' or 'spheres'."},
     {"converted", T_OBJECT_EX, offsetof(BatchObject, converted), READONLY,
      "Names of the arguments read from a float32 copy (empty: every array is read in place)."},
-    {"arrays", T_OBJECT_EX, offsetof(BatchObject, arrays), READONLY,
-     "The arrays the batch reads (kept alive by it)."},
     {NULL}};
 
+static PyObject *batch_get_arrays(BatchObject *self, void *c)
+{
+    (void)c;
+    return PyList_AsTuple(self->arrays);
+}
+
 static PyGetSetDef batch_getset[] = {
+    {"arrays", (getter)batch_get_arrays, NULL,
+     "The arrays the batch reads, kept alive by it (a tuple: the batch's own list stays as it is).",
+     NULL},
     {"ngroups", (getter)batch_get_groups, NULL, "Number of group bounds attached, or None.", NULL},
     {NULL}};
 

@@ -1367,6 +1367,128 @@ SATC_API satc_status satc_query_ray_isa(satc_isa isa, const float origin[3], con
                                         size_t count, satc_mode mode, satc_results *out, float *t,
                                         size_t *nearest);
 
+/* ------------------------------------------------------------------ */
+/* Occluder rasterizer: types                                           */
+/* ------------------------------------------------------------------ */
+
+/* Rasterizer flags (satc_raster_options.flags). */
+/** Triangles: skip back faces (for closed meshes: their front faces hide
+ * everything the back faces would). Faster, never less safe; without it
+ * every triangle is drawn from both sides. */
+#define SATC_RASTER_CULL_BACK 1u
+/** Triangles: front faces wind clockwise seen from outside (default:
+ * counter-clockwise, the outward normal (v1 - v0) x (v2 - v0)). */
+#define SATC_RASTER_FRONT_CW 2u
+
+/**
+ * Options of the occluder rasterizer; a NULL pointer means all defaults
+ * (every field 0).
+ */
+typedef struct satc_raster_options {
+    unsigned flags;   /**< SATC_RASTER_* bits */
+    /** Occluders whose screen rectangle (the bounding rectangle of their
+     * part beyond the near plane, clipped to the view) spans fewer level-0
+     * texels than this are skipped: small occluders cover few whole
+     * texels and cost their setup. Per triangle for meshes, per volume for
+     * batches (per front face for a volume reaching the near plane).
+     * 0 draws everything; >= 0, finite. */
+    float min_texels;
+    /** Tile: only level-0 rows [row0, row1) are read or written, so threads
+     * can draw into disjoint row ranges of one pyramid at once. row1 = 0
+     * means the last row (the pyramid's height). */
+    uint32_t row0, row1;
+} satc_raster_options;
+
+/**
+ * An indexed triangle mesh read in place: triangle t has vertices
+ * indices[3t], indices[3t + 1], indices[3t + 2] (or 3t, 3t + 1, 3t + 2
+ * without indices); vertex k's position is the 3 floats at
+ * (const char *)positions + k * stride, in world units, or in model
+ * space mapped by `matrix` (x' = M x, the affine part of a matrix in one
+ * of satc_affine's layouts) when that is not NULL.
+ */
+typedef struct satc_mesh {
+    const float *positions; /**< vertex 0's x; y and z follow it */
+    size_t stride;          /**< bytes between vertices: >= 12, a multiple of 4 */
+    size_t vertex_count;    /**< vertices the indices may name */
+    const void *indices;    /**< uint16_t or uint32_t, 3 per triangle; NULL: none */
+    unsigned index_bits;    /**< 16 or 32 (ignored without indices) */
+    size_t triangle_count;
+    const float *matrix;    /**< NULL: world space */
+    satc_affine layout;     /**< the matrix's layout */
+} satc_mesh;
+
+/**
+ * Draws occluders into level 0 of pyramid *p: volumes [first, first +
+ * count) of batch b, any form, each standing for the solid it bounds
+ * (boxes of every form; a sphere by its inscribed cube, radius / sqrt 3
+ * lowered by 2^-20). Occluders must lie inside opaque geometry: a
+ * building's inner box, a wall, a terrain block.
+ *
+ * Inner-conservative: a texel takes a volume's depth only where the
+ * volume covers the texel's whole closed rectangle with surface at view
+ * depth >= n, and then the farthest view depth (world units along D)
+ * that surface reaches over the rectangle, rounded up; the texel keeps
+ * the least of that and its value (a NaN texel counts as +Inf). So every
+ * value written is a valid bound in the sense of satc_pyramid: along
+ * every line of sight through the texel the volume's surface is met at a
+ * view depth in [n, value]. A box entirely beyond the near plane covers
+ * through its silhouette, its depth the farthest of its front faces'
+ * planes over the texel; a box reaching the near plane (or containing
+ * the eye) draws only its front faces' parts beyond it. The tests are
+ * linear in the texel's corners and computed in double with error bounds,
+ * then rounded so the float fill errs toward less coverage and more depth
+ * (docs/raster.md proves it); the fill runs on the active path
+ * (satc_isa_active), the same bits on every path.
+ *
+ * Only level 0 changes: call satc_pyramid_build once every writer is done.
+ * Volumes with a NaN or infinite field, an instance's mesh id past its
+ * table, degenerate or flat-but-not-exactly-flat boxes, and volumes whose
+ * camera-relative size reaches SATC_MAX_MAGNITUDE are skipped (they draw
+ * nothing, which is always safe); a box with one zero half axis is drawn
+ * as the rectangle it is. opt (may be NULL): flags (only triangles use
+ * them), min_texels, and a tile of rows: threads may draw disjoint row
+ * ranges of one pyramid at once.
+ *
+ * Returns SATC_OK, SATC_ERR_NULL (p NULL; b NULL; a stream of b NULL with
+ * count > 0), SATC_ERR_PYRAMID (p not set up by satc_pyramid_init),
+ * SATC_ERR_FLAGS (unknown form or flag), SATC_ERR_BOUNDS (min_texels
+ * negative, NaN or infinite), SATC_ERR_RANGE (first + count overflows; a
+ * tile past the pyramid's rows or with row0 > row1), SATC_ERR_LAYOUT (as
+ * satc_cull); on error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_rasterize(satc_pyramid *p, const satc_batch *b, size_t first,
+                                            size_t count, const satc_raster_options *opt);
+
+/**
+ * Draws the triangles of mesh *m into level 0 of pyramid *p, each a
+ * surface inside opaque geometry (a wall's quad, an occlusion mesh), with
+ * the inner-conservative rule of satc_pyramid_rasterize applied per
+ * triangle: texels wholly covered by one triangle's part beyond the near
+ * plane take its farthest depth over them (a triangle crossing the near
+ * plane or the eye's plane is clipped there, never wrapped around). Shared
+ * edges are not merged: a texel split between two triangles of a mesh
+ * takes neither, so large triangles cover best. Triangles are drawn from
+ * both sides unless SATC_RASTER_CULL_BACK (closed meshes; winding per
+ * SATC_RASTER_FRONT_CW) skips those not provably facing the eye.
+ * Triangles with a NaN or infinite coordinate (after the model matrix),
+ * degenerate ones (collinear vertices, or the eye in their plane) and
+ * those beyond SATC_MAX_MAGNITUDE from the eye are skipped; with
+ * opt->min_texels, so are triangles whose screen rectangle is smaller.
+ * Only level 0 changes (then satc_pyramid_build).
+ *
+ * Every index is checked before anything is drawn. Returns SATC_OK (also
+ * for triangle_count 0), SATC_ERR_NULL (p or m NULL, positions NULL with
+ * triangles), SATC_ERR_PYRAMID, SATC_ERR_FLAGS (index_bits not 16 or 32
+ * with indices, an unknown flag), SATC_ERR_BOUNDS (min_texels as above),
+ * SATC_ERR_RANGE (an index >= vertex_count; without indices, 3 *
+ * triangle_count > vertex_count; a bad tile), SATC_ERR_LAYOUT (stride
+ * below 12 or not a multiple of 4, positions, indices or matrix
+ * misaligned, an unknown matrix layout); on error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_rasterize_triangles(satc_pyramid *p, const satc_mesh *m,
+                                                      const satc_raster_options *opt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@ those below):
   api       entry points of a single cull, status, version
   passes    the one-view runner, groups, views, prefilter, queries
   occlusion the depth pyramid and the occlusion test's passes (beside passes)
+  raster    the occluder rasterizer's setup and drivers (beside passes)
   volumes   frusta; forms: box helpers and conversions (one level)
   dispatch  picks a path's kernel table
   isa       sse, neon, wasm, scalar: vector layers and the reference
@@ -19,7 +20,7 @@ import os
 import re
 import sys
 
-RANK = {'api': 7, 'passes': 6, 'occlusion': 6, 'volumes': 5, 'forms': 5, 'dispatch': 4,
+RANK = {'api': 7, 'passes': 6, 'occlusion': 6, 'raster': 6, 'volumes': 5, 'forms': 5, 'dispatch': 4,
         'sse': 3, 'neon': 3, 'wasm': 3, 'scalar': 3, 'kernels': 2, 'core': 1}
 
 

@@ -1,0 +1,73 @@
+/* The rasterizer's fill, reference: every texel of a polygon's rectangle
+ * tested and written one at a time, in the order and with the float
+ * expressions that kernels/raster_fill.h runs lane by lane (raster/raster.h
+ * states them). And the choice of a path's fill. */
+#include "config.h"
+#include "raster.h"
+
+void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width)
+{
+    for (int32_t j = p->j0; j < p->j1; j++) {
+        float fj = (float)j, re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
+        for (uint32_t k = 0; k < p->ne; k++)
+            re[k] = p->e[k][1] * fj + p->e[k][2];
+        for (uint32_t k = 0; k < p->np; k++) {
+            rz[k] = p->z[k][1] * fj + p->z[k][2];
+            rl[k] = p->l[k][1] * fj + p->l[k][2];
+        }
+        float *row = level0 + (size_t)j * width;
+        for (int32_t i = p->i0; i < p->i1; i++) {
+            float fi = (float)i;
+            int in = 1;
+            for (uint32_t k = 0; k < p->ne; k++)
+                in &= p->e[k][0] * fi + re[k] >= 0.0f;
+            float q = -INFINITY;
+            for (uint32_t k = 0; k < p->np; k++) {
+                float l = p->l[k][0] * fi + rl[k];
+                float z = p->z[k][0] * fi + rz[k];
+                in &= l > 0.0f;
+                float d = z / l;
+                q = d > q ? d : q;
+            }
+            if (!in)
+                continue;
+            float out = q + (fabsf(q) * 0x1p-21f + 0x1p-100f);
+            float old = row[i];
+            row[i] = old <= out ? old : out;
+        }
+    }
+}
+
+#ifndef SATC_HAVE_SIMD128
+#define SATC_HAVE_SIMD128 0
+#endif
+
+satc_raster_fill_fn satc_raster_fill_for(satc_isa isa)
+{
+    if (!(satc_isa_runnable() & (unsigned)isa))
+        return NULL;
+    switch (isa) {
+    case SATC_ISA_SCALAR: return satc_raster_fill_ref;
+#if SATC_HAVE_SSE41
+    case SATC_ISA_SSE41: return satc_raster_fill_sse41;
+#endif
+#if SATC_HAVE_AVX2
+    case SATC_ISA_AVX2: return satc_raster_fill_avx2;
+#endif
+#if SATC_HAVE_NEON
+    case SATC_ISA_NEON: return satc_raster_fill_neon;
+#endif
+#if SATC_HAVE_SIMD128
+    case SATC_ISA_SIMD128: return satc_raster_fill_simd128;
+#endif
+#if SATC_HAVE_AVX512
+    case SATC_ISA_AVX512:
+#if SATC_HAVE_AVX512_EMU
+        if (!(satc_isa_native() & SATC_ISA_AVX512))
+            return satc_raster_fill_avx512_emu;
+#endif
+        return satc_raster_fill_avx512;
+#endif
+    default: return NULL;
+    }
+}

@@ -1,0 +1,62 @@
+/* The occluder rasterizer's internals: occluders become convex screen
+ * polygons set up in double (raster/setup.c, one code for every path),
+ * whose texels the fill kernels test and write in float (raster/fill.c,
+ * the reference; kernels/raster_fill.h, the SIMD paths, the same
+ * expressions lane by lane). */
+#ifndef SATC_RASTER_H
+#define SATC_RASTER_H
+
+#include "../kernels/raster_poly.h"
+
+
+/* The view as the rasterizer maps it, in double: direction (or, for an
+ * orthographic view, position) a = a0 + ak u, b = b0 + bk v across the
+ * texels; frame rows F (L, U, D) and origin E of the view. */
+typedef struct satc_rview {
+    int ortho;
+    uint32_t width, height; /* level-0 texels */
+    int32_t row0, row1;     /* rows written: [row0, row1) */
+    double a0, ak, b0, bk;
+    double n;     /* near distance along D */
+    double S;     /* max |a| + max |b| over the view (+ 1 for perspective) */
+    double E[3], F[3][3];
+    double min_texels;   /* smaller screen rectangles are skipped */
+    unsigned flags;      /* SATC_RASTER_* */
+} satc_rview;
+
+
+/* Builds the mapping of a width x height level 0 over view f (perspective
+ * or orthographic, checked by the caller), rows [row0, row1). */
+void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint32_t height,
+                     uint32_t row0, uint32_t row1, double min_texels, unsigned flags);
+
+/* A box (center c, half axes H in world units, double; cerr bounds the
+ * rounding of each component of c, 0 when c is stored) as up to 3 polygons (its
+ * silhouette, or its front faces when it reaches the near plane): returns
+ * how many it wrote into out[0..2]; 0 when skipped (non-finite, too
+ * small, degenerate, outside the view or the rows). */
+int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
+                          double cerr, satc_rpoly out[3]);
+
+/* A triangle with world vertices X[k] (double; mag[k] bounds the
+ * magnitudes rounded into X[k], 0 when X[k] is a stored float): 1 when
+ * it wrote *out, 0 when skipped (as for boxes, and back faces under
+ * SATC_RASTER_CULL_BACK). */
+int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const double mag[3],
+                          satc_rpoly *out);
+
+/* The fill of one runnable path, or NULL. */
+satc_raster_fill_fn satc_raster_fill_for(satc_isa isa);
+
+/* Rasterize occluders into a level 0 of width x height texels over view
+ * (the public satc_pyramid_rasterize* with the pyramid unpacked), with
+ * the given fill. Statuses as the public functions. */
+satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t height,
+                                   const satc_frustum *view, const satc_batch *b, size_t first,
+                                   size_t count, const satc_raster_options *o,
+                                   satc_raster_fill_fn fill);
+satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height,
+                                  const satc_frustum *view, const satc_mesh *m,
+                                  const satc_raster_options *o, satc_raster_fill_fn fill);
+
+#endif

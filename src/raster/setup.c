@@ -1,0 +1,456 @@
+/*
+ * Occluder setup: a box or a triangle becomes convex screen polygons in
+ * texel coordinates (raster/raster.h), computed in double and rounded so
+ * that the float fill can only under-cover and over-estimate depth.
+ *
+ * Geometry, in the view's frame (x along L, y along U, z along D, eye at
+ * the origin), for a perspective view: a direction d = (a, b, 1) meets a
+ * convex planar polygon in front of the eye exactly when it lies on the
+ * inner side of every plane through the eye and an edge (homogeneous
+ * rasterization: no clipping, no wrap-around for vertices behind the eye).
+ * The polygon's plane N.q = h (h > 0 after orienting N) is met at depth
+ * z = h / (N.d), so 1 / z is linear in (a, b); the near edge
+ * h - n N.d >= 0 keeps the hits at z >= n. An orthographic view is the
+ * same with parallel rays: edges are lines in (a, b) = (x, y), depth
+ * z = (h - Nx a - Ny b) / Nz. Every such condition is linear in (a, b),
+ * so it holds over a whole texel rectangle when it holds at the one
+ * corner where it is least; depth is greatest where its numerator is
+ * greatest and its denominator least (one of the two is constant).
+ *
+ * A box entirely beyond the near plane is covered through its silhouette
+ * (the planes through the eye and the edges between a front and a back
+ * face) and its depth is the greatest of its front faces' plane depths
+ * (a ray enters a convex body at the farthest of its front planes);
+ * a box reaching the near plane is drawn face by face, each front face
+ * with the near edge.
+ *
+ * Error bounds: with M bounding the 1-norm of every vertex (frame
+ * coordinates, double) and e the error of each of its components (the
+ * rounding of an instance's center or a mesh's model matrix, plus 2^-48 M
+ * for the world-to-frame transform), the double values below are within
+ * the stated bounds of the exact ones (each about 4 times the first-order
+ * terms: 2 e M + 2^-52 M^2 for a cross product of two vertices, and so
+ * on); the float margin then adds 2^-20 of the coefficients' magnitudes
+ * over the texel range, more than the float evaluation's few units in the
+ * last place.
+ */
+#include <float.h>
+#include <math.h>
+
+#include "raster.h"
+
+#define P2(k) ldexp(1.0, (k))
+
+static double n1(const double v[3]) { return fabs(v[0]) + fabs(v[1]) + fabs(v[2]); }
+
+static void cross(const double a[3], const double b[3], double o[3]) { satc_cross3_d(a, b, o); }
+
+static float float_down(double x) { return -satc_float_up(-x); }
+
+/* Magnitude M and component error e of a set of vertices. */
+typedef struct mg {
+    double M, e;
+} mg;
+
+/* Error bounds (see above): an edge function's value over the view, a
+ * plane normal's components, the plane offset h = N.V0, and the
+ * orientation test of an edge against a point. */
+static double d_edge(const satc_rview *rv, mg m)
+{
+    return rv->ortho ? (4 * m.e + P2(-46) * m.M) * (rv->S + 2 * m.M)
+                     : (4 * m.e * m.M + P2(-46) * m.M * m.M) * rv->S;
+}
+static double d_N(mg m) { return 8 * m.e * m.M + P2(-44) * m.M * m.M; }
+static double d_h(mg m) { return 12 * m.e * m.M * m.M + P2(-42) * m.M * m.M * m.M; }
+static double d_side(const satc_rview *rv, mg m)
+{
+    return rv->ortho ? (4 * m.e + P2(-46) * m.M) * 4 * m.M
+                     : 8 * m.e * m.M * m.M + P2(-42) * m.M * m.M * m.M;
+}
+
+void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint32_t height,
+                     uint32_t row0, uint32_t row1, double min_texels, unsigned flags)
+{
+    rv->ortho = f->kind == SATC_FRUSTUM_ORTHOGRAPHIC;
+    rv->width = width;
+    rv->height = height;
+    rv->row0 = (int32_t)row0;
+    rv->row1 = (int32_t)row1;
+    /* Column i spans a in [x1 - (i + 1) w, x1 - i w] (L points left, column 0
+     * is the image's left edge), row j spans b in [y0 + j h, y0 + (j + 1) h]. */
+    rv->a0 = f->x1;
+    rv->ak = -((double)f->x1 - (double)f->x0) / width;
+    rv->b0 = f->y0;
+    rv->bk = ((double)f->y1 - (double)f->y0) / height;
+    rv->n = f->n;
+    rv->S = fmax(fabs((double)f->x0), fabs((double)f->x1)) +
+            fmax(fabs((double)f->y0), fabs((double)f->y1)) + (rv->ortho ? 0.0 : 1.0);
+    for (int k = 0; k < 3; k++) {
+        rv->E[k] = f->origin[k];
+        for (int c = 0; c < 3; c++)
+            rv->F[k][c] = f->frame[k][c];
+    }
+    rv->min_texels = min_texels;
+    rv->flags = flags;
+}
+
+/* World point X (double) to frame coordinates. */
+static void to_frame(const satc_rview *rv, const double X[3], double q[3])
+{
+    double d[3] = {X[0] - rv->E[0], X[1] - rv->E[1], X[2] - rv->E[2]};
+    for (int k = 0; k < 3; k++)
+        q[k] = satc_dot3_d(rv->F[k], d);
+}
+
+/* World vector (no origin) to frame coordinates. */
+static void vec_frame(const satc_rview *rv, const double v[3], double q[3])
+{
+    for (int k = 0; k < 3; k++)
+        q[k] = satc_dot3_d(rv->F[k], v);
+}
+
+/*
+ * The linear function g(a, b) = A a + B b + C of the view, known within
+ * del everywhere on the view, in texel coordinates, scaled by 1 / s and
+ * rounded to float for its least texel corner minus a margin (up = 0:
+ * an edge, a depth denominator) or its greatest corner plus a margin
+ * (up = 1: a depth numerator). Returns 0 when it cannot be represented.
+ */
+static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
+                float out[3])
+{
+    double a = A * rv->ak / s, b = B * rv->bk / s, c = (A * rv->a0 + B * rv->b0 + C) / s;
+    del /= s;
+    double W = rv->width, H = rv->height;
+    const double tiny = P2(-60);
+    double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * (W + 1) + fabs(b) * (H + 1) + fabs(c)) +
+               tiny * (W + H + 2);
+    if (fabs(a) < tiny)
+        a = 0; /* kept normal under flush-to-zero; the margin's last term pays for it */
+    if (fabs(b) < tiny)
+        b = 0;
+    double cc = up ? c + fmax(a, 0) + fmax(b, 0) + m : c + fmin(a, 0) + fmin(b, 0) - m;
+    if (!isfinite(cc) || fabs(a) > 1 || fabs(b) > 1 || fabs(cc) > P2(100))
+        return 0;
+    if (fabs(cc) < tiny)
+        cc = up ? tiny : -tiny;
+    out[0] = (float)a;
+    out[1] = (float)b;
+    out[2] = up ? satc_float_up(cc) : float_down(cc);
+    return 1;
+}
+
+static double maxabs3(double a, double b, double c) { return fmax(fabs(a), fmax(fabs(b), fabs(c))); }
+
+/* An edge g >= 0, normalized by its largest coefficient. */
+static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, double C, double del)
+{
+    if (p->ne >= SATC_RP_EDGES)
+        return 0;
+    double s = maxabs3(A * rv->ak, B * rv->bk, A * rv->a0 + B * rv->b0 + C);
+    if (!(s > 0) || !isfinite(s))
+        return 0;
+    return fold(rv, A, B, C, del, s, 0, p->e[p->ne++]);
+}
+
+/* A depth plane z = Z / L, Z and L linear (A, B, C) with their errors. */
+static int add_plane(const satc_rview *rv, satc_rpoly *p, const double Z[3], double dz,
+                     const double L[3], double dl)
+{
+    if (p->np >= SATC_RP_PLANES)
+        return 0;
+    double s = fmax(maxabs3(Z[0] * rv->ak, Z[1] * rv->bk, Z[0] * rv->a0 + Z[1] * rv->b0 + Z[2]),
+                    maxabs3(L[0] * rv->ak, L[1] * rv->bk, L[0] * rv->a0 + L[1] * rv->b0 + L[2]));
+    if (!(s > 0) || !isfinite(s))
+        return 0;
+    uint32_t k = p->np++;
+    return fold(rv, Z[0], Z[1], Z[2], dz, s, 1, p->z[k]) &&
+           fold(rv, L[0], L[1], L[2], dl, s, 0, p->l[k]);
+}
+
+/* The plane N.q = h (oriented: h > 0 for a perspective view, Nz > 0 for
+ * an orthographic one) as a depth plane, and with `near` its near edge. */
+static int add_depth(const satc_rview *rv, satc_rpoly *p, const double N[3], double h, double dN,
+                     double dh, int near)
+{
+    double S = rv->S, n = rv->n;
+    if (!rv->ortho) {
+        double Z[3] = {0, 0, h}, L[3] = {N[0], N[1], N[2]};
+        if (near && !add_edge(rv, p, -n * N[0], -n * N[1], h - n * N[2], dh + n * dN * S))
+            return 0;
+        return add_plane(rv, p, Z, dh, L, dN * S);
+    }
+    double Z[3] = {-N[0], -N[1], h}, L[3] = {0, 0, N[2]};
+    if (near && !add_edge(rv, p, -N[0], -N[1], h - n * N[2], dh + dN * (S + fabs(n))))
+        return 0;
+    return add_plane(rv, p, Z, dh + dN * S, L, dN);
+}
+
+/* The edge from P to Q, oriented by sign sg (perspective: the plane
+ * through the eye; orthographic: the line in (x, y)). */
+static int add_line(const satc_rview *rv, satc_rpoly *p, const double P[3], const double Q[3],
+                    double sg, mg m)
+{
+    if (!rv->ortho) {
+        double nv[3];
+        cross(P, Q, nv);
+        return add_edge(rv, p, sg * nv[0], sg * nv[1], sg * nv[2], d_edge(rv, m));
+    }
+    double ex = Q[0] - P[0], ey = Q[1] - P[1];
+    return add_edge(rv, p, -sg * ey, sg * ex, sg * (ey * P[0] - ex * P[1]), d_edge(rv, m));
+}
+
+/* Orientation of the edge P-Q against point C: +-1, or 0 when too close
+ * to tell. */
+static double line_side(const satc_rview *rv, const double P[3], const double Q[3],
+                        const double C[3], mg m)
+{
+    double v, tol = d_side(rv, m);
+    if (!rv->ortho) {
+        double nv[3];
+        cross(P, Q, nv);
+        v = satc_dot3_d(nv, C);
+    } else {
+        v = (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
+    }
+    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
+}
+
+/* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
+ * any set with poly = 0) clipped to z >= n: texel range into p, returns
+ * the area in texels it covers on the view (0: none). */
+static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, satc_rpoly *p)
+{
+    double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
+    double n = rv->n;
+    for (int k = 0; k < nv; k++) {
+        const double *A = V[k], *B = V[(k + 1) % nv];
+        double pts[2][3];
+        int np = 0;
+        if (A[2] >= n)
+            pts[np][0] = A[0], pts[np][1] = A[1], pts[np][2] = A[2], np++;
+        if (poly && (A[2] >= n) != (B[2] >= n)) { /* the edge crosses z = n */
+            double t = (n - A[2]) / (B[2] - A[2]);
+            pts[np][0] = A[0] + t * (B[0] - A[0]);
+            pts[np][1] = A[1] + t * (B[1] - A[1]);
+            pts[np][2] = n;
+            np++;
+        }
+        for (int q = 0; q < np; q++) {
+            double a = pts[q][0], b = pts[q][1];
+            if (!rv->ortho)
+                a /= pts[q][2], b /= pts[q][2];
+            double u = (a - rv->a0) / rv->ak, v = (b - rv->b0) / rv->bk;
+            umin = fmin(umin, u), umax = fmax(umax, u);
+            vmin = fmin(vmin, v), vmax = fmax(vmax, v);
+        }
+    }
+    double W = rv->width, H = rv->height;
+    double du = fmin(umax, W) - fmax(umin, 0), dv = fmin(vmax, H) - fmax(vmin, 0);
+    /* narrower than a texel (less the projection's rounding): covers none */
+    if (!(du > 1 - P2(-30)) || !(dv > 1 - P2(-30)))
+        return 0;
+    /* one texel of slack for the rounding of the clip and projection */
+    double i0 = fmax(floor(umin) - 1, 0), i1 = fmin(ceil(umax) + 1, W);
+    double j0 = fmax(floor(vmin) - 1, rv->row0), j1 = fmin(ceil(vmax) + 1, rv->row1);
+    if (!(i0 < i1) || !(j0 < j1))
+        return 0;
+    p->i0 = (int32_t)i0, p->i1 = (int32_t)i1, p->j0 = (int32_t)j0, p->j1 = (int32_t)j1;
+    return du * dv;
+}
+
+static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+/* A convex planar polygon V[0..nv) (frame coordinates, in order, of
+ * magnitudes and errors m): its edges, near edge and depth plane. */
+static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, satc_rpoly *p)
+{
+    p->ne = p->np = 0;
+    double e1[3], e2[3], N[3];
+    for (int k = 0; k < 3; k++)
+        e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
+    cross(e1, e2, N);
+    double h = satc_dot3_d(N, V[0]), dN = d_N(m), dh = d_h(m);
+    double sg;
+    if (!rv->ortho) {
+        if (!(fabs(h) > dh)) /* the eye in the polygon's plane, or degenerate */
+            return 0;
+        sg = h > 0 ? 1.0 : -1.0;
+    } else {
+        if (!(fabs(N[2]) > dN)) /* seen edge-on */
+            return 0;
+        sg = N[2] > 0 ? 1.0 : -1.0;
+    }
+    double area = bbox(rv, V, nv, 1, p);
+    if (!(area > 0) || area < rv->min_texels)
+        return 0;
+    for (int k = 0; k < nv; k++)
+        if (!add_line(rv, p, V[k], V[(k + 1) % nv], sg, m))
+            return 0;
+    double No[3] = {sg * N[0], sg * N[1], sg * N[2]};
+    return add_depth(rv, p, No, sg * h, dN, dh, 1);
+}
+
+int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const double mag[3],
+                          satc_rpoly *out)
+{
+    double V[3][3];
+    mg m = {0, 0};
+    for (int k = 0; k < 3; k++) {
+        if (!finite3(X[k]) || !isfinite(mag[k]))
+            return 0;
+        to_frame(rv, X[k], V[k]);
+        double d[3] = {X[k][0] - rv->E[0], X[k][1] - rv->E[1], X[k][2] - rv->E[2]};
+        m.M = fmax(m.M, 2 * n1(V[k]) + n1(d));
+        m.e = fmax(m.e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
+    }
+    double M = m.M;
+    m.e += P2(-48) * M;
+    if (!(M <= (double)SATC_MAX_MAGNITUDE))
+        return 0;
+    if (rv->flags & SATC_RASTER_CULL_BACK) {
+        /* Front faces wind counter-clockwise seen from outside: the outward
+         * normal (V1 - V0) x (V2 - V0) points toward the eye. Skipped
+         * unless provably front. */
+        double e1[3], e2[3], N[3];
+        for (int k = 0; k < 3; k++)
+            e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
+        cross(e1, e2, N);
+        double s = (rv->flags & SATC_RASTER_FRONT_CW) ? -1.0 : 1.0;
+        double facing = rv->ortho ? s * N[2] : s * satc_dot3_d(N, V[0]);
+        double tol = rv->ortho ? d_N(m) : d_h(m);
+        if (!(facing < -tol))
+            return 0;
+    }
+    return setup_poly(rv, (const double(*)[3])V, 3, m, out);
+}
+
+/* Face (k, s) of a box in frame coordinates: center, outward normal,
+ * vertices in order. */
+static void face(const double C[3], const double (*H)[3], double sd, int k, double s,
+                 double F[3], double N[3], double V[4][3])
+{
+    int a = (k + 1) % 3, b = (k + 2) % 3;
+    cross(H[a], H[b], N);
+    for (int c = 0; c < 3; c++) {
+        N[c] *= s * sd;
+        F[c] = C[c] + s * H[k][c];
+        V[0][c] = F[c] + H[a][c] + H[b][c];
+        V[1][c] = F[c] - H[a][c] + H[b][c];
+        V[2][c] = F[c] - H[a][c] - H[b][c];
+        V[3][c] = F[c] + H[a][c] - H[b][c];
+    }
+}
+
+int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
+                          double cerr, satc_rpoly out[3])
+{
+    double C[3], Hq[3][3], hn[3];
+    if (!finite3(c) || !finite3(H[0]) || !finite3(H[1]) || !finite3(H[2]) || !isfinite(cerr))
+        return 0;
+    to_frame(rv, c, C);
+    double M = 2 * n1(C);
+    for (int j = 0; j < 3; j++) {
+        vec_frame(rv, H[j], Hq[j]);
+        hn[j] = n1(Hq[j]);
+        M += 2 * hn[j];
+    }
+    double d[3] = {c[0] - rv->E[0], c[1] - rv->E[1], c[2] - rv->E[2]};
+    M += n1(d);
+    mg m = {M, 4 * cerr + P2(-48) * M};
+    if (!(M <= (double)SATC_MAX_MAGNITUDE))
+        return 0;
+    double zmin = C[2] - fabs(Hq[0][2]) - fabs(Hq[1][2]) - fabs(Hq[2][2]);
+    int beyond = zmin - 4 * m.e >= rv->n;
+    double V[8][3];
+    satc_rpoly *p = &out[0];
+    if (beyond) {
+        /* Most boxes are small on screen: their vertices' rectangle decides
+         * before any face is looked at. */
+        for (int q = 0; q < 8; q++)
+            for (int k = 0; k < 3; k++)
+                V[q][k] = C[k] + (q & 1 ? -Hq[0][k] : Hq[0][k]) + (q & 2 ? -Hq[1][k] : Hq[1][k]) +
+                          (q & 4 ? -Hq[2][k] : Hq[2][k]);
+        double area = bbox(rv, (const double(*)[3])V, 8, 0, p);
+        if (!(area > 0) || area < rv->min_texels)
+            return 0;
+    }
+    int zero = (hn[0] == 0) + (hn[1] == 0) + (hn[2] == 0);
+    if (zero >= 2)
+        return 0;
+    if (zero == 1) { /* a rectangle (a quad occluder): the face of the two other axes */
+        int k = hn[0] == 0 ? 0 : hn[1] == 0 ? 1 : 2;
+        double F[3], N[3], V[4][3];
+        face(C, (const double(*)[3])Hq, 1.0, k, 1.0, F, N, V);
+        return setup_poly(rv, (const double(*)[3])V, 4, m, &out[0]);
+    }
+    double x12[3];
+    cross(Hq[1], Hq[2], x12);
+    double det = satc_dot3_d(Hq[0], x12);
+    if (!(fabs(det) > P2(-40) * hn[0] * hn[1] * hn[2]))
+        return 0; /* flat but not exactly: not drawn */
+    double sd = det > 0 ? 1.0 : -1.0;
+    double dN = d_N(m), dh = d_h(m);
+    /* front[k][s]: 1 front, 0 back, -1 too close to tell */
+    int front[3][2], nfront = 0, unsure = 0;
+    double Fc[3][2][3], Nf[3][2][3], hf[3][2];
+    for (int k = 0; k < 3; k++) {
+        for (int si = 0; si < 2; si++) {
+            double V[4][3];
+            face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, Fc[k][si], Nf[k][si], V);
+            hf[k][si] = satc_dot3_d(Nf[k][si], Fc[k][si]);
+            double v = rv->ortho ? Nf[k][si][2] : hf[k][si], tol = rv->ortho ? dN : dh;
+            front[k][si] = v < -tol ? 1 : v > tol ? 0 : -1;
+            nfront += front[k][si] == 1;
+            unsure += front[k][si] == -1;
+        }
+    }
+    if (!nfront)
+        return 0; /* the eye inside the box, or no face provably facing it */
+    if (!unsure && beyond) {
+        /* Beyond the near plane: the silhouette, and the front planes' depth. */
+        p->ne = p->np = 0;
+        for (int k = 0; k < 3; k++) {
+            int a = (k + 1) % 3, b = (k + 2) % 3;
+            /* the 4 edges along H_k: between face (a, sa) and face (b, sb) */
+            for (int sa = 0; sa < 2; sa++) {
+                for (int sb = 0; sb < 2; sb++) {
+                    if (front[a][sa] == front[b][sb])
+                        continue;
+                    double P[3], Q[3];
+                    for (int c = 0; c < 3; c++) {
+                        double base = C[c] + (sa ? -Hq[a][c] : Hq[a][c]) + (sb ? -Hq[b][c] : Hq[b][c]);
+                        P[c] = base - Hq[k][c];
+                        Q[c] = base + Hq[k][c];
+                    }
+                    double sg = line_side(rv, P, Q, C, m);
+                    if (sg == 0 || !add_line(rv, p, P, Q, sg, m))
+                        return 0;
+                }
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            for (int si = 0; si < 2; si++) {
+                if (front[k][si] != 1)
+                    continue;
+                double No[3] = {-Nf[k][si][0], -Nf[k][si][1], -Nf[k][si][2]};
+                if (!add_depth(rv, p, No, -hf[k][si], dN, dh, 0))
+                    return 0;
+            }
+        }
+        return p->ne >= 4 ? 1 : 0;
+    }
+    /* Reaching the near plane (or a face seen edge-on): each front face alone. */
+    int np = 0;
+    for (int k = 0; k < 3; k++) {
+        for (int si = 0; si < 2; si++) {
+            if (front[k][si] != 1)
+                continue;
+            double F[3], N[3], V[4][3];
+            face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, F, N, V);
+            if (setup_poly(rv, (const double(*)[3])V, 4, m, &out[np]))
+                np++;
+        }
+    }
+    return np;
+}

@@ -54,17 +54,28 @@ function meet(p, q, r) {
  * rather than [-1, 1]; which end is near does not change the volume.
  * Returns a status (negative) when the volume is not a bounded frustum.
  */
-export function clipCamera(m, zeroToOne) {
+/** The six planes p.(X, 1) >= 0 of the clip volume of column-major `m`: left, right, bottom, top, then the two depth planes. */
+export function clipPlanes(m, zeroToOne) {
   const r0 = row(m, 0), r1 = row(m, 1), r2 = row(m, 2), r3 = row(m, 3);
-  const sides = [[add(r3, r0), sub(r3, r0)], [add(r3, r1), sub(r3, r1)]];
-  const depth = zeroToOne ? [r2, sub(r3, r2)] : [add(r3, r2), sub(r3, r2)];
-  const perspective = r3[0] !== 0 || r3[1] !== 0 || r3[2] !== 0;
+  return [add(r3, r0), sub(r3, r0), add(r3, r1), sub(r3, r1), ...(zeroToOne ? [r2, sub(r3, r2)] : [add(r3, r2), sub(r3, r2)])];
+}
+
+/** The clip volume's eight corners (each where a side, a side and a depth plane meet), or null. */
+export function clipCorners(planes) {
   const corners = [];
-  for (const px of sides[0]) for (const py of sides[1]) for (const pz of depth) {
+  for (const px of planes.slice(0, 2)) for (const py of planes.slice(2, 4)) for (const pz of planes.slice(4)) {
     const x = meet(px, py, pz);
-    if (!x) return -7; // SATC_ERR_MATRIX
+    if (!x) return null;
     corners.push(x);
   }
+  return corners;
+}
+
+export function clipCamera(m, zeroToOne) {
+  const r0 = row(m, 0), r1 = row(m, 1), r2 = row(m, 2), r3 = row(m, 3);
+  const perspective = r3[0] !== 0 || r3[1] !== 0 || r3[2] !== 0;
+  const corners = clipCorners(clipPlanes(m, zeroToOne));
+  if (!corners) return -7; // SATC_ERR_MATRIX
   const D = unit(perspective ? r3 : r2);
   const U = unit(sub(r1, D.map((d) => d * dot(r1, D))));
   const L = cross(U, D);

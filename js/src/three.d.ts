@@ -8,13 +8,16 @@ import type { Batch, Frustum, Mode, Output, Satc, ViewsOptions, ViewsResult } fr
 /**
  * The satc frustum of what three's renderer culls `camera` with
  * (projectionMatrix x matrixWorldInverse; x `model`: the frustum in that
- * object's frame, any scale). Built in double from the matrix's own planes
+ * object's frame, any scale: a plane volume of its six planes where the
+ * model scales non-uniformly or shears). Built in double from the matrix's own planes
  * (far plane included), then held by a float frustum rounded outward: it
  * never misses a point three's Frustum holds. Clip depth [0, 1] for
  * WebGPU and for every reversed-depth projection (three builds those
  * [0, 1] in WebGL too), else [-1, 1]. Changes: calls
- * camera.updateWorldMatrix(true, false). Throws a SatcError
- * (SATC_ERR_NULL) for anything but a camera.
+ * camera.updateWorldMatrix(true, false). Throws a SatcError:
+ * SATC_ERR_NULL for anything but a camera, SATC_ERR_NEAR when the clip
+ * volume reaches behind the camera (a projection made for other depth
+ * settings than the camera's; the helpers then hide nothing for that view).
  */
 export function frustumFromCamera(satc: Satc, camera: Camera, target?: Frustum, model?: Matrix4): Frustum;
 

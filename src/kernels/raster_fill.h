@@ -53,26 +53,29 @@ void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width)
     for (uint32_t k = 0; k < p->np; k++)
         vz[2 * k] = v_set1(p->z[k][0]), vl[2 * k] = v_set1(p->l[k][0]);
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float fj = (float)j;
-        for (uint32_t k = 0; k < p->ne; k++)
-            ve[2 * k + 1] = v_set1(p->e[k][1] * fj + p->e[k][2]);
+        float fj = (float)j, re[SATC_RP_EDGES];
+        for (uint32_t k = 0; k < p->ne; k++) {
+            re[k] = p->e[k][1] * fj + p->e[k][2];
+            ve[2 * k + 1] = v_set1(re[k]);
+        }
         for (uint32_t k = 0; k < p->np; k++) {
             vz[2 * k + 1] = v_set1(p->z[k][1] * fj + p->z[k][2]);
             vl[2 * k + 1] = v_set1(p->l[k][1] * fj + p->l[k][2]);
         }
         float *row = level0 + (size_t)j * width;
-        int32_t i = p->i0;
+        int32_t i, end;
+        satc_rpoly_span(p, re, &i, &end);
         M in;
-        for (; i + W <= p->i1; i += W) {
+        for (; i + W <= end; i += W) {
             V fi = v_add(v_set1((float)i), iota);
             V old = v_load(row + i);
             V r = raster_lanes(p, fi, ve, vz, vl, old, &in);
             if (m_any(in))
                 v_store(row + i, r);
         }
-        if (i < p->i1) {
+        if (i < end) {
             float tmp[W];
-            int32_t n = p->i1 - i;
+            int32_t n = end - i;
             for (int l = 0; l < W; l++)
                 tmp[l] = l < n ? row[i + l] : INFINITY;
             V fi = v_add(v_set1((float)i), iota);

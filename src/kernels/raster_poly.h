@@ -48,4 +48,31 @@ void satc_raster_fill_avx512_emu(const satc_rpoly *p, float *level0, uint32_t wi
 void satc_raster_fill_neon(const satc_rpoly *p, float *level0, uint32_t width);
 void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width);
 
+/* Columns [*lo, *hi) of a row outside which no texel passes every edge,
+ * from the row's constant terms re[k]: a superset (the per-texel test
+ * still decides), so skipping the rest changes no bit. A float value
+ * fl(fl(a i) + r) >= 0 implies a i + r >= -slack in exact arithmetic,
+ * slack above its rounding (2^-20 of the magnitudes, and 2^-120 for
+ * flush-to-zero); non-finite terms keep the whole range. */
+static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t *lo, int32_t *hi)
+{
+    double l = p->i0, h = p->i1, imax = fabs((double)p->i0) + fabs((double)p->i1) + 1;
+    for (uint32_t k = 0; k < p->ne; k++) {
+        double a = p->e[k][0], r = re[k];
+        if (!isfinite(a) || !isfinite(r))
+            continue;
+        double slack = 0x1p-20 * (fabs(a) * imax + fabs(r)) + 0x1p-120;
+        if (a > 0)
+            l = fmax(l, floor((-r - slack) / a) - 1);
+        else if (a < 0)
+            h = fmin(h, ceil((-r - slack) / a) + 2);
+        else if (r < -slack)
+            h = l;
+    }
+    if (!(l < h))
+        h = l = p->i0;
+    *lo = (int32_t)l;
+    *hi = (int32_t)h;
+}
+
 #endif

@@ -16,7 +16,9 @@ void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width)
             rl[k] = p->l[k][1] * fj + p->l[k][2];
         }
         float *row = level0 + (size_t)j * width;
-        for (int32_t i = p->i0; i < p->i1; i++) {
+        int32_t lo, hi;
+        satc_rpoly_span(p, re, &lo, &hi);
+        for (int32_t i = lo; i < hi; i++) {
             float fi = (float)i;
             int in = 1;
             for (uint32_t k = 0; k < p->ne; k++)

@@ -3,7 +3,9 @@
  * (satc_raster_fill_ref) and every runnable path (SSE4.1, AVX2, AVX-512
  * and its emulated twin, NEON, native or through SIMDe) draw the same
  * polygons into copies of one level 0, which must then be identical bit
- * for bit, with canaries before and after it untouched. Groups:
+ * for bit, with canaries before and after it untouched; so must a plain
+ * loop over every texel of each polygon's rectangle (the fills skip to
+ * each row's span of possibly covered texels). Groups:
  *   raster_boxes     boxes of random sizes, turns and distances, set up
  *                    as the rasterizer does (silhouettes, faces at the
  *                    near plane), perspective and orthographic
@@ -92,6 +94,34 @@ static void reseed(uint64_t seed, const char *name)
         g_s = (g_s ^ (uint64_t)(unsigned char)*c) * 0x100000001B3ull;
 }
 
+/* The reference's expressions over every texel of the polygon's
+ * rectangle, without the row spans the fills skip to: the spans must be
+ * supersets of the covered texels, so this writes the same bits. */
+static void fill_every_texel(const satc_rpoly *p, float *level0, uint32_t width)
+{
+    for (int32_t j = p->j0; j < p->j1; j++) {
+        float fj = (float)j, re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
+        for (uint32_t k = 0; k < p->ne; k++)
+            re[k] = p->e[k][1] * fj + p->e[k][2];
+        for (uint32_t k = 0; k < p->np; k++)
+            rz[k] = p->z[k][1] * fj + p->z[k][2], rl[k] = p->l[k][1] * fj + p->l[k][2];
+        for (int32_t i = p->i0; i < p->i1; i++) {
+            float fi = (float)i, q = -INFINITY;
+            int in = 1;
+            for (uint32_t k = 0; k < p->ne; k++)
+                in &= p->e[k][0] * fi + re[k] >= 0.0f;
+            for (uint32_t k = 0; k < p->np; k++) {
+                float l = p->l[k][0] * fi + rl[k], d = (p->z[k][0] * fi + rz[k]) / l;
+                in &= l > 0.0f;
+                q = d > q ? d : q;
+            }
+            float out = q + (fabsf(q) * 0x1p-21f + 0x1p-100f), *t = &level0[(size_t)j * width + (size_t)i];
+            if (in)
+                *t = *t <= out ? *t : out;
+        }
+    }
+}
+
 #define CANARY 64
 static long g_polys, g_mismatch, g_canary;
 static int g_ftz;
@@ -109,8 +139,8 @@ static void compare(const satc_rpoly *p, size_t n, uint32_t width, uint32_t heig
     for (size_t k = 0; k < n; k++)
         satc_raster_fill_ref(&p[k], ref + CANARY, width);
     env_leave(env);
-    for (int q = 0; q < NPATHS; q++) {
-        satc_raster_fill_fn fn = path_fn(q);
+    for (int q = -1; q < NPATHS; q++) {
+        satc_raster_fill_fn fn = q < 0 ? fill_every_texel : path_fn(q);
         if (!fn)
             continue;
         for (size_t k = 0; k < tot; k++)
@@ -124,7 +154,8 @@ static void compare(const satc_rpoly *p, size_t n, uint32_t width, uint32_t heig
             g_canary += alt[k] != -12345.0f || alt[CANARY + cnt + k] != -12345.0f;
         if (memcmp(alt + CANARY, ref + CANARY, cnt * 4)) {
             g_mismatch++;
-            printf("  MISMATCH path %s ftz %d (%ux%u, %zu polygons)\n", path_name[q], g_ftz, width,
+            printf("  MISMATCH path %s ftz %d (%ux%u, %zu polygons)\n",
+                   q < 0 ? "every-texel" : path_name[q], g_ftz, width,
                    height, n);
         }
     }

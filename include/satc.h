@@ -1151,9 +1151,13 @@ SATC_API satc_status satc_cull_occluded(const satc_pyramid *p, const satc_batch 
 
 /**
  * satc_cull_views with occlusion: view v is tested against pyramids[v]
- * after its frustum, as satc_cull_occluded does for one view (each
- * view's outputs equal satc_cull_occluded with its pyramid, bit for bit;
- * class SATC_OCCLUDED in classes[v]). pyramids[v] NULL: view v is
+ * after its frustum, as satc_cull_occluded does for one view; class
+ * SATC_OCCLUDED in classes[v], the view's bit and index dropped. Without
+ * satc_groups, each view's outputs equal satc_cull_occluded with its
+ * pyramid, bit for bit. With satc_groups, the views pass decides group
+ * bounds against the frusta only and the pyramids test the volumes one
+ * by one (so a group satc_cull_occluded hides whole may keep here a
+ * volume the pyramid does not hide alone). pyramids[v] NULL: view v is
  * frustum only. A non-NULL pyramids[v] must have been made for views[v]
  * (the same frustum, compared field by field), else SATC_ERR_PYRAMID.
  * Returns what satc_cull_views returns, and SATC_ERR_NULL (pyramids

@@ -86,11 +86,41 @@ typedef void (*satc_multi_fn)(const satc_frustum *const *views, int nv, const sa
 typedef void (*satc_bounds_fn)(const satc_batch *b, size_t first, size_t n, size_t span,
                                unsigned flags, float *lo, float *hi, float *xs);
 
+/* Occlusion: per-call constants of a pyramid (computed once, the same
+ * on every path). */
+typedef struct satc_occl_consts {
+    float e2;       /* 2 eps_k: the margin e = e2 S + tol_t per unit of S */
+    float sx, sy;   /* texels per unit of a and b: width / (x1 - x0), height / (y1 - y0) */
+    float wm1, hm1; /* width - 1, height - 1 */
+} satc_occl_consts;
+
+/* Rows of an occlusion kernel's output: level-0 texel coordinates of a
+ * volume's rectangle (clamped to the image, floor by truncation) and its
+ * nearest view depth rounded toward the eye. */
+enum { SATC_OC_COL0, SATC_OC_COL1, SATC_OC_ROW0, SATC_OC_ROW1, SATC_OC_ZMIN, SATC_OC_N };
+
+/* For each volume first + j (j < n <= SATC_CHUNK) whose bit is set in
+ * vis, writes rect[q][j] (q < SATC_OC_N) and sets bit j of test (fully
+ * written, SATC_CHUNK_WORDS words) when the volume may be tested: finite
+ * and its nearest depth beyond n. Other entries of rect are unspecified.
+ * flags: SATC_K_LAST as for a kernel. */
+typedef void (*satc_occl_fn)(const satc_frustum *f, const satc_occl_consts *oc,
+                             const satc_batch *b, size_t first, size_t n, unsigned flags,
+                             const uint64_t *vis, float (*rect)[SATC_CHUNK], uint64_t *test);
+
+/* One pyramid level from the one below: dst texel (i, j) = the largest
+ * of src texels (2i..2i+1, 2j..2j+1) that exist, NaN read as +Inf; the
+ * two rows of each column first, then the two columns. */
+typedef void (*satc_reduce_fn)(const float *src, uint32_t sw, uint32_t sh, float *dst,
+                               uint32_t dw, uint32_t dh);
+
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
     satc_soa_fn soa;
     satc_bounds_fn bounds; /* NULL: none */
     satc_multi_fn multi[SATC_NFORMS + 1]; /* per form (NULL: none) */
+    satc_occl_fn occl[SATC_NFORMS + 1][2]; /* per form: perspective, orthographic */
+    satc_reduce_fn reduce;
 } satc_kernels;
 
 /* The kernel column of a built frustum (satc_check_call accepted it). */

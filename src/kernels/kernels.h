@@ -9,6 +9,7 @@
  *   v_load v_store          unaligned load / store of W floats
  *   v_set1 v_add v_sub v_mul v_abs (clear the sign bit) v_neg (flip it)
  *   v_min v_max             a < b ? a : b and a > b ? a : b, also on NaN
+ *   v_div v_sqrt            correctly rounded quotient and square root
  *   v_lt v_gt v_le v_ge     ordered compares: false on NaN
  *   m_and m_or m_andnot(a, b) = a & ~b, m_not, v_sel(m, a, b) = m ? a : b
  *   m_bits                  lane j's mask to bit j of an unsigned
@@ -38,6 +39,7 @@
  *   chunk.h         step, chunk loop, emitted bits; the kernels of each form
  *   bounds.h        the views pass's rows and bounds
  *   multi.h         views sharing loads
+ *   occl.h          occlusion: screen rectangles and depths; the pyramid's reduction
  * This file is what a vector layer (src/sse, src/neon, src/wasm) includes.
  */
 #ifndef SATC_KERNELS_H
@@ -60,6 +62,7 @@
 #include "chunk.h"
 #include "bounds.h"
 #include "multi.h"
+#include "occl.h"
 
 const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_obb_p, cull_obb_o, cull_obb_v},
@@ -71,6 +74,14 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                       soa_copy,
                                       span_bounds,
                                       {NULL, multi_obb, multi_aabb, multi_minmax, multi_half,
-                                       multi_inst, multi_sphere}};
+                                       multi_inst, multi_sphere},
+                                      {{NULL, NULL},
+                                       {occl_obb_p, occl_obb_o},
+                                       {occl_aabb_p, occl_aabb_o},
+                                       {occl_minmax_p, occl_minmax_o},
+                                       {occl_half_p, occl_half_o},
+                                       {occl_inst_p, occl_inst_o},
+                                       {occl_sphere_p, occl_sphere_o}},
+                                      reduce_level};
 
 #endif

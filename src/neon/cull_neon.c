@@ -21,6 +21,8 @@ static inline V v_set1(float x) { return simde_vdupq_n_f32(x); }
 static inline V v_add(V a, V b) { return simde_vaddq_f32(a, b); }
 static inline V v_sub(V a, V b) { return simde_vsubq_f32(a, b); }
 static inline V v_mul(V a, V b) { return simde_vmulq_f32(a, b); }
+static inline V v_div(V a, V b) { return simde_vdivq_f32(a, b); }
+static inline V v_sqrt(V a) { return simde_vsqrtq_f32(a); }
 /* Sign-bit operations on the bits. */
 static inline V v_abs(V a)
 {

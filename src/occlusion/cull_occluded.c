@@ -1,39 +1,230 @@
-/* The hierarchical-Z test fused into the cull (in progress: the entry
- * points check their input and report SATC_ERR_FLAGS until the test
- * lands). */
+/* The culls with occlusion: per chunk of volumes, the frustum kernel (and
+ * the group bounds), then the occlusion kernel's rectangles of the kept
+ * volumes and the hierarchical-Z reads (Greene, Kass and Miller 1993),
+ * then the outputs. The reads are one scalar routine every path shares. */
+#include <string.h>
+
+#include "../passes/passes.h"
 #include "occlusion.h"
 
-satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img)
+/* Hidden: every texel over the rectangle, at the finest level where it
+ * spans at most 4 x 4, is nearer than the volume's nearest depth. */
+static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
 {
-    if (!p || !img || !img->data)
-        return SATC_ERR_NULL;
+    int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
+    int32_t j0 = (int32_t)rect[SATC_OC_ROW0][j], j1 = (int32_t)rect[SATC_OC_ROW1][j];
+    float z = rect[SATC_OC_ZMIN][j];
+    if (i0 > i1 || j0 > j1)
+        return 0;
+    uint32_t k = 0;
+    while ((i1 >> k) - (i0 >> k) > 3 || (j1 >> k) - (j0 >> k) > 3)
+        k++;
+    const float *lv = p->depth + p->level_off[k];
+    size_t w = p->level_w[k];
+    for (int32_t r = j0 >> k; r <= j1 >> k; r++) {
+        const float *row = lv + (size_t)r * w;
+        for (int32_t c = i0 >> k; c <= i1 >> k; c++)
+            if (!(row[c] < z))
+                return 0;
+    }
+    return 1;
+}
+
+void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
+                    const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
+                    uint64_t *occ)
+{
+    float rect[SATC_OC_N][SATC_CHUNK];
+    uint64_t test[SATC_CHUNK_WORDS];
+    const satc_frustum *f = &p->view;
+    k->occl[b->form][f->kind == SATC_FRUSTUM_ORTHOGRAPHIC](f, oc, b, first, n, flags, vis, rect,
+                                                            test);
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
+        for (uint64_t m = test[w]; m; m &= m - 1) {
+            size_t j = w * 64 + (size_t)__builtin_ctzll(m);
+            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j)) {
+                vis[w] &= ~(1ull << (j % 64));
+                occ[w] |= 1ull << (j % 64);
+            }
+        }
+    }
+}
+
+/* Is the world box (c, h) occluded? Through the AABB kernel of the path,
+ * as a one-volume batch. */
+static int bound_hidden(const satc_kernels *k, const satc_pyramid *p,
+                        const satc_occl_consts *oc, const float c[3], const float h[3])
+{
+    satc_batch one;
+    memset(&one, 0, sizeof one);
+    one.form = SATC_FORM_AABB;
+    one.aabb.center = (satc_vec3s){&c[0], &c[1], &c[2], 0};
+    one.aabb.half = (satc_vec3s){&h[0], &h[1], &h[2], 0};
+    uint64_t vis[SATC_CHUNK_WORDS] = {1}, occ[SATC_CHUNK_WORDS] = {0};
+    satc_occlude(k, p, oc, &one, 0, 1, SATC_K_LAST, vis, occ);
+    return (int)(occ[0] & 1);
+}
+
+static void run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch *b, size_t first,
+                     size_t end, unsigned flags, size_t lo, size_t hi, uint64_t *vis,
+                     uint64_t *in)
+{
+    if (lo < hi)
+        satc_run_part(fn, f, b, first, end, flags, lo, hi, vis, in);
+}
+
+/* satc_chunk_run with occlusion of the group bounds the frustum keeps:
+ * an occluded group's volumes get occ bits and are not read. */
+static void chunk_groups(const satc_kernels *k, const satc_pyramid *p,
+                         const satc_occl_consts *oc, const satc_gview *gv, const satc_batch *b,
+                         size_t first, size_t n, unsigned flags, uint64_t *vis, uint64_t *in,
+                         uint64_t *occ)
+{
+    const satc_frustum *f = &p->view;
+    satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
+    const satc_groups *gs = b->groups;
+    for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+        vis[w] = in[w] = 0;
+    size_t end = first + n, run = first;
+    size_t i = first, g = satc_group_at(gs, first);
+    while (i < end) {
+        size_t lo = end, hi = end;
+        if (g < gs->ngroups)
+            satc_group_range(gs, g, &lo, &hi);
+        if (lo > i) {
+            i = lo < end ? lo : end;
+            continue;
+        }
+        if (hi > end)
+            hi = end;
+        if (hi > i) {
+            float c[3], h[3];
+            satc_vec3s_get(&gs->center, g, c);
+            satc_vec3s_get(&gs->half, g, h);
+            int d = satc_group_decide(gv, c, h);
+            if (d >= 0 && bound_hidden(k, p, oc, c, h)) {
+                run_part(fn, f, b, first, end, flags, run, i, vis, in);
+                satc_set_bits(occ, i - first, hi - i);
+                run = hi;
+            } else if (d) {
+                run_part(fn, f, b, first, end, flags, run, i, vis, in);
+                if (d > 0) {
+                    satc_set_bits(vis, i - first, hi - i);
+                    if (flags & SATC_K_CLASSIFY)
+                        satc_set_bits(in, i - first, hi - i);
+                }
+                run = hi;
+            }
+            i = hi;
+        }
+        g++;
+    }
+    run_part(fn, f, b, first, end, flags, run, end, vis, in);
+}
+
+static void put_mask(uint8_t *dst, const uint64_t *w, size_t n)
+{
+    for (size_t i = 0; i < (n + 7) / 8; i++)
+        dst[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
+}
+
+static size_t count_bits(uint64_t x)
+{
+    size_t c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
+static satc_status run_occluded(const satc_kernels *k, const satc_pyramid *p, const satc_batch *b,
+                                size_t first, size_t count, satc_mode mode, satc_results *out,
+                                uint8_t *occluded, size_t *noccluded)
+{
+    if (!k)
+        return SATC_ERR_ISA;
     satc_status st = satc_pyramid_check(p);
-    return st != SATC_OK ? st : SATC_ERR_FLAGS;
+    if (st != SATC_OK)
+        return st;
+    const satc_frustum *f = &p->view;
+    st = satc_check_results(f, b, first, count, mode, out);
+    if (st != SATC_OK)
+        return st;
+    satc_occl_consts oc;
+    satc_occl_consts_init(p, &oc);
+    satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
+    satc_gview gv;
+    if (b->groups)
+        satc_gview_init(&gv, f, b);
+    unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
+    size_t visible = 0, nocc = 0;
+    uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS], occ[SATC_CHUNK_WORDS];
+    for (size_t done = 0; done < count; done += SATC_CHUNK) {
+        size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
+        unsigned fl = flags | (done + n == count ? SATC_K_LAST : 0u);
+        memset(occ, 0, sizeof occ);
+        if (b->groups)
+            chunk_groups(k, p, &oc, &gv, b, first + done, n, fl, vis, in, occ);
+        else
+            fn(f, b, first + done, n, fl, vis, in);
+        satc_occlude(k, p, &oc, b, first + done, n, fl, vis, occ);
+        if (out->bitmask)
+            put_mask(out->bitmask + done / 8, vis, n);
+        if (occluded)
+            put_mask(occluded + done / 8, occ, n);
+        if (out->classes) {
+            for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                in[w] &= vis[w];
+            satc_put_classes(out->classes + done, vis, in, n);
+            for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                for (uint64_t m = occ[w]; m; m &= m - 1)
+                    out->classes[done + w * 64 + (size_t)__builtin_ctzll(m)] = SATC_OCCLUDED;
+        }
+        for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
+            nocc += count_bits(occ[w]);
+            if (out->indices) {
+                for (uint64_t m = vis[w]; m; m &= m - 1)
+                    out->indices[visible++] =
+                        (uint32_t)(first + done + w * 64 + (size_t)__builtin_ctzll(m));
+            } else {
+                visible += count_bits(vis[w]);
+            }
+        }
+    }
+    out->visible = visible;
+    if (noccluded)
+        *noccluded = nocc;
+    return SATC_OK;
+}
+
+const satc_kernels *satc_occl_path(satc_isa isa, satc_status *st)
+{
+    unsigned v = (unsigned)isa;
+    *st = SATC_OK;
+    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL)) {
+        *st = SATC_ERR_FLAGS;
+        return NULL;
+    }
+    const satc_kernels *k = satc_kernels_for(isa);
+    if (!k)
+        *st = SATC_ERR_ISA;
+    return k;
 }
 
 satc_status satc_cull_occluded_isa(satc_isa isa, const satc_pyramid *p, const satc_batch *b,
                                    size_t first, size_t count, satc_mode mode, satc_results *out,
                                    uint8_t *occluded, size_t *noccluded)
 {
-    (void)isa, (void)b, (void)first, (void)count, (void)mode, (void)out, (void)occluded,
-        (void)noccluded;
-    satc_status st = satc_pyramid_check(p);
-    return st != SATC_OK ? st : SATC_ERR_FLAGS;
+    satc_status st;
+    const satc_kernels *k = satc_occl_path(isa, &st);
+    if (!k)
+        return st;
+    return run_occluded(k, p, b, first, count, mode, out, occluded, noccluded);
 }
 
 satc_status satc_cull_occluded(const satc_pyramid *p, const satc_batch *b, size_t first,
                                size_t count, satc_mode mode, satc_results *out, uint8_t *occluded,
                                size_t *noccluded)
 {
-    return satc_cull_occluded_isa(satc_isa_active(), p, b, first, count, mode, out, occluded,
-                                  noccluded);
-}
-
-satc_status satc_cull_views_occluded(const satc_frustum *views,
-                                     const satc_pyramid *const *pyramids, size_t nviews,
-                                     const satc_batch *b, size_t first, size_t count,
-                                     satc_mode mode, satc_view_results *out)
-{
-    (void)views, (void)nviews, (void)b, (void)first, (void)count, (void)mode, (void)out;
-    return pyramids ? SATC_ERR_FLAGS : SATC_ERR_NULL;
+    return run_occluded(satc_kernels_for(satc_isa_active()), p, b, first, count, mode, out,
+                        occluded, noccluded);
 }

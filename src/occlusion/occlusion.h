@@ -9,18 +9,18 @@
  * would not have made, or a view it would not take). */
 satc_status satc_pyramid_check(const satc_pyramid *p);
 
-/* One level from the one below: dst texel (i, j) = the largest of src
- * texels (2i..2i+1, 2j..2j+1) that exist, NaN read as +Inf; first the
- * two rows per column, then the two columns. */
-typedef void (*satc_reduce_fn)(const float *src, uint32_t sw, uint32_t sh, float *dst,
-                               uint32_t dw, uint32_t dh);
-void satc_reduce_level_ref(const float *src, uint32_t sw, uint32_t sh, float *dst, uint32_t dw,
-                           uint32_t dh);
+/* The per-call constants of p's kernels. */
+void satc_occl_consts_init(const satc_pyramid *p, satc_occl_consts *oc);
 
-typedef struct satc_occl_kernels {
-    satc_reduce_fn reduce;
-} satc_occl_kernels;
+/* The kept volumes (vis bits) of volumes [first, first + n) of b that
+ * pyramid p hides lose their vis bit and get an occ bit (kernel k's
+ * rectangles, then the texel reads). */
+void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
+                  const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
+                  uint64_t *occ);
 
-const satc_occl_kernels *satc_occl_active(void);
+/* The kernel table of one path bit (NULL with *st SATC_ERR_FLAGS or
+ * SATC_ERR_ISA). */
+const satc_kernels *satc_occl_path(satc_isa isa, satc_status *st);
 
 #endif

@@ -1,6 +1,6 @@
 /* The depth pyramid: layout, set-up and the max reduction of its levels
- * (Greene, Kass and Miller 1993: each texel the farthest depth below it).
- * The reduction kernel is shared by every path (occlusion/reduce.h). */
+ * (Greene, Kass and Miller 1993: each texel the farthest depth below it),
+ * run by the active path's kernel (kernels/occl.h). */
 #include <math.h>
 #include <string.h>
 
@@ -41,11 +41,14 @@ size_t satc_pyramid_bytes(uint32_t width, uint32_t height)
     return total * sizeof(float);
 }
 
+/* A perspective or orthographic view whose bounds and texel scales are
+ * finite (an orthographic view wider than the float range has none). */
 static int view_ok(const satc_frustum *f)
 {
     return (f->kind == SATC_FRUSTUM_PERSPECTIVE || f->kind == SATC_FRUSTUM_ORTHOGRAPHIC) &&
-           f->x0 < f->x1 && f->y0 < f->y1 && isfinite(f->x0) && isfinite(f->x1) &&
-           isfinite(f->y0) && isfinite(f->y1);
+           f->x0 < f->x1 && f->y0 < f->y1 && isfinite(f->x1 - f->x0) &&
+           isfinite(f->y1 - f->y0) && isfinite(f->n) && isfinite(f->eps_k) &&
+           isfinite(f->tol_t);
 }
 
 satc_status satc_pyramid_check(const satc_pyramid *p)
@@ -107,38 +110,24 @@ satc_status satc_pyramid_clear(satc_pyramid *p)
     return SATC_OK;
 }
 
-/* NaN reads as +Inf (nothing known), so the reduction is the plain
- * "a > b ? a : b" on the mapped values, the same in every lane. */
-static inline float known(float v) { return v == v ? v : INFINITY; }
-static inline float far2(float a, float b) { return a > b ? a : b; }
-
-void satc_reduce_level_ref(const float *src, uint32_t sw, uint32_t sh, float *dst, uint32_t dw,
-                           uint32_t dh)
-{
-    for (uint32_t j = 0; j < dh; j++) {
-        const float *r0 = src + (size_t)(2 * j) * sw;
-        const float *r1 = 2 * j + 1 < sh ? r0 + sw : r0;
-        for (uint32_t i = 0; i < dw; i++) {
-            uint32_t a = 2 * i, b = 2 * i + 1 < sw ? 2 * i + 1 : 2 * i;
-            float ma = far2(known(r0[a]), known(r1[a]));
-            float mb = far2(known(r0[b]), known(r1[b]));
-            dst[(size_t)j * dw + i] = far2(ma, mb);
-        }
-    }
-}
-
 satc_status satc_pyramid_build(satc_pyramid *p)
 {
     satc_status st = satc_pyramid_check(p);
     if (st != SATC_OK)
         return st;
-    const satc_occl_kernels *k = satc_occl_active();
+    satc_reduce_fn reduce = satc_kernels_for(satc_isa_active())->reduce;
     for (uint32_t l = 1; l < p->levels; l++)
-        k->reduce(p->depth + p->level_off[l - 1], p->level_w[l - 1], p->level_h[l - 1],
-                  p->depth + p->level_off[l], p->level_w[l], p->level_h[l]);
+        reduce(p->depth + p->level_off[l - 1], p->level_w[l - 1], p->level_h[l - 1],
+               p->depth + p->level_off[l], p->level_w[l], p->level_h[l]);
     return SATC_OK;
 }
 
-static const satc_occl_kernels occl_ref = {satc_reduce_level_ref};
-
-const satc_occl_kernels *satc_occl_active(void) { return &occl_ref; }
+void satc_occl_consts_init(const satc_pyramid *p, satc_occl_consts *oc)
+{
+    const satc_frustum *f = &p->view;
+    oc->e2 = f->eps_k + f->eps_k;
+    oc->sx = (float)p->width / (f->x1 - f->x0);
+    oc->sy = (float)p->height / (f->y1 - f->y0);
+    oc->wm1 = (float)(p->width - 1);
+    oc->hm1 = (float)(p->height - 1);
+}

@@ -506,4 +506,10 @@ static void cull_scalar(const satc_frustum *f, const satc_batch *b, size_t first
 /* The reference as a kernel table: what tests and the benchmark compare
  * every path with, the scalar path (cull_w1.c) included. */
 #define ROW3 {cull_scalar, cull_scalar, cull_scalar}
-const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3}, NULL, NULL, {NULL}};
+#define OCC2 {satc_occl_ref, satc_occl_ref}
+const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3},
+                                       NULL,
+                                       NULL,
+                                       {NULL},
+                                       {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
+                                       satc_reduce_level_ref};

@@ -49,4 +49,15 @@ unsigned satc_classify_vol_ref(const satc_frustum *f, const satc_box_frame *o, i
 unsigned satc_classify_ref(const satc_frustum *f, const satc_fconsts *c, const satc_batch *b,
                            size_t i, unsigned flags);
 
+/* Occlusion: volume o's rectangle and nearest depth into r (rows
+ * SATC_OC_*); 1 when it may be tested (finite, nearest depth beyond n). */
+int satc_occl_rect_ref(const satc_frustum *f, const satc_occl_consts *oc,
+                       const satc_box_frame *o, int sphere, float r[SATC_OC_N]);
+/* The reference's occlusion kernel (every form and kind) and reduction. */
+void satc_occl_ref(const satc_frustum *f, const satc_occl_consts *oc, const satc_batch *b,
+                   size_t first, size_t n, unsigned flags, const uint64_t *vis,
+                   float (*rect)[SATC_CHUNK], uint64_t *test);
+void satc_reduce_level_ref(const float *src, uint32_t sw, uint32_t sh, float *dst, uint32_t dw,
+                           uint32_t dh);
+
 #endif

@@ -36,6 +36,8 @@ static inline V v_set1(float x) { return x; }
 static inline V v_add(V a, V b) { return a + b; }
 static inline V v_sub(V a, V b) { return a - b; }
 static inline V v_mul(V a, V b) { return a * b; }
+static inline V v_div(V a, V b) { return a / b; }
+static inline V v_sqrt(V a) { return sqrtf(a); }
 /* Sign-bit operations: fabsf clears it, unary minus flips it (NaN too). */
 static inline V v_abs(V a) { return fabsf(a); }
 static inline V v_neg(V a) { return -a; }

@@ -20,6 +20,8 @@ static inline V v_set1(float x) { return simde_mm_set1_ps(x); }
 static inline V v_add(V a, V b) { return simde_mm_add_ps(a, b); }
 static inline V v_sub(V a, V b) { return simde_mm_sub_ps(a, b); }
 static inline V v_mul(V a, V b) { return simde_mm_mul_ps(a, b); }
+static inline V v_div(V a, V b) { return simde_mm_div_ps(a, b); }
+static inline V v_sqrt(V a) { return simde_mm_sqrt_ps(a); }
 static inline V v_abs(V a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 static inline V v_neg(V a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
 /* minps/maxps return the second operand unless the compare holds: exactly

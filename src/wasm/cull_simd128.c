@@ -21,6 +21,8 @@ static inline V v_set1(float x) { return wasm_f32x4_splat(x); }
 static inline V v_add(V a, V b) { return wasm_f32x4_add(a, b); }
 static inline V v_sub(V a, V b) { return wasm_f32x4_sub(a, b); }
 static inline V v_mul(V a, V b) { return wasm_f32x4_mul(a, b); }
+static inline V v_div(V a, V b) { return wasm_f32x4_div(a, b); }
+static inline V v_sqrt(V a) { return wasm_f32x4_sqrt(a); }
 /* Sign-bit operations on the bits (f32x4.abs and .neg are exactly these). */
 static inline V v_abs(V a) { return wasm_f32x4_abs(a); }
 static inline V v_neg(V a) { return wasm_f32x4_neg(a); }

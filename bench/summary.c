@@ -51,7 +51,14 @@ void bench_summary(const bench_results *r)
     for (int i = 0; i < r->npaths; i++)
         if (r->paths[i] != best)
             printf(" %s", bench_path_name(r->paths[i]));
-    printf("); one thread, medians\n\n");
+    printf("); one thread, medians\n");
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu > 0 && (r->load[0] > (double)ncpu || r->load[1] > (double)ncpu))
+        printf("note     other programs kept the %ld CPUs busy (load above %ld): the figures below,\n"
+               "         from memory above all, are slower and noisier than this machine can do;\n"
+               "         run the benchmark again when it is quiet\n",
+               ncpu, ncpu);
+    printf("\n");
 
     printf("%-54s %7s %10s\n", "city scene, satc", "ns/box", "x read");
     if (ex->done)

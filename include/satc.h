@@ -216,7 +216,7 @@ typedef struct satc_frustum {
 } satc_frustum;
 
 /**
- * A camera in Eberly's form (seed 000 §3), generalised: origin E; left, up
+ * A camera in Eberly's form ("Intersection of a Box and a Frustum"), generalised: origin E; left, up
  * and direction vectors L, U, D (right-handed orthonormal within
  * SATC_FRAME_TOLERANCE, so L x U = D); bounds [l0, l1] along L and
  * [u0, u1] along U.
@@ -336,7 +336,7 @@ SATC_API satc_status satc_frustum_from_matrix(satc_frustum *out, const float m[1
 
 /**
  * A batch of oriented boxes as a structure of arrays in Eberly's
- * center-axis-extent form (seed 000 §2): box i has center
+ * center-axis-extent form: box i has center
  * (center[0][i], center[1][i], center[2][i]), unit axes A_j with
  * components axis[j][0..2][i], and half extents extent[j][i] (their
  * magnitude is used: a negative extent means the same box as |e|).
@@ -424,7 +424,7 @@ SATC_API satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsi
  * area-of-effect or trigger volume, a light's or decal's box, a selection
  * box) is a cull with this frustum: every form, output, path and
  * satc_cull_views (several query boxes in one pass) apply. Exact mode is
- * the 15-axis box-box test (seed 004, RTR 22.13.5), conservative mode the
+ * the 15-axis box-box test (Gomez; RTR 22.13.5), conservative mode the
  * query box's 6 face planes; the contract and band are the orthographic
  * frustum's. An axis-aligned query box has the world axes.
  *
@@ -443,7 +443,7 @@ SATC_API satc_status satc_frustum_from_box(satc_frustum *out, const satc_obb *bo
  * built in double from p0 (the frustum's origin, so p0 is not rounded);
  * the orthographic tolerance covers rounding the frame to float. Exact
  * mode is then the segment-box separating-axis
- * test (seed 002: the box's 3 face axes and the 3 cross products with the
+ * test (the box's 3 face axes and the 3 cross products with the
  * segment are among the 15 axes of the thin box); p0 = p1 is a point query.
  * Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_NONFINITE, SATC_ERR_BOUNDS
  * (|p0|_1 + length beyond SATC_MAX_MAGNITUDE); on error *out is unchanged.
@@ -481,7 +481,7 @@ SATC_API satc_status satc_frustum_from_segment(satc_frustum *out, const float p0
  * |d_k| / |(a_k, b_k, c_k)| + m), F the largest |V - E|_1 over the
  * vertices and |w| over the stored planes (offsets about E): it covers
  * rounding the normals, offsets and vertices to float (each within 2^-24
- * relative) and the double work here; see src/planes.c.
+ * relative) and the double work here; see src/volumes/planes.c.
  *
  * A Bevy-style frustum without a far plane (camera at the origin looking
  * down -Z, 90 degrees wide, near 0.1): unbounded, conservative mode only.
@@ -551,7 +551,7 @@ typedef struct satc_floats {
 
 /** Box forms (satc_batch.form). */
 typedef enum satc_form {
-    /** Eberly's center, three unit axes, three half extents (seed 000 §2). */
+    /** Eberly's center, three unit axes, three half extents. */
     SATC_FORM_OBB = 1,
     /** World axis-aligned box: center and half extents (Unity, Filament, Unreal). */
     SATC_FORM_AABB = 2,
@@ -767,7 +767,7 @@ SATC_API satc_status satc_group_bounds_dirty(const satc_batch *b, size_t count, 
 
 /**
  * World AABBs of volumes [first, first + count) of batch b, any form
- * (seed 002's OBB-to-AABB conversion: the half size along world axis k is
+ * (Arvo's OBB-to-AABB conversion: the half size along world axis k is
  * sum_j |H_j . e_k|): center[3 j + k] and half[3 j + k] for volume
  * first + j, float3 arrays ready for a SATC_FORM_AABB batch
  * (SATC_VEC3S_AOS(center, 12), SATC_VEC3S_AOS(half, 12)). Computed in
@@ -792,8 +792,8 @@ typedef enum satc_mode {
      * box; may keep a few boxes near the frustum's edges and corners that
      * are outside. */
     SATC_CONSERVATIVE = 0,
-    /** The full separating-axis test (Eberly §4-5; seed 004 for
-     * orthographic frusta): no false positives beyond SATC_EXACT_BAND. */
+    /** The full separating-axis test (Eberly's, and the
+     * box-box test for orthographic frusta): no false positives beyond SATC_EXACT_BAND. */
     SATC_EXACT = 1
 } satc_mode;
 
@@ -1333,7 +1333,7 @@ SATC_API satc_status satc_query_sphere_isa(satc_isa isa, const float center[3], 
  * plane past tmax or at infinity), whose band is relative to each
  * volume's distance as a camera's is; a segment shorter than
  * |origin|_1 / 768, a zero dir or tmax 0 takes the segment query instead
- * (seed 002's six axes among the thin box's fifteen, see
+ * (the segment-box test's six axes among the thin box's fifteen, see
  * satc_frustum_from_segment; a finite ray whose |origin|_1 plus length
  * would pass SATC_MAX_MAGNITUDE stops there). Conservative mode
  * reports the candidates of that frustum's planes. Exact mode

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view_cams.h"
 #include "dispatch.h"
 
 #define SEED 20240601u
@@ -181,52 +182,6 @@ void dispatch_rows_bench(drows *rs, size_t large)
 
 /* ------------------------------------------------------------------ */
 /* satc_bench_views: its view sets, built as it builds them            */
-/* ------------------------------------------------------------------ */
-
-static void make_cam(satc_camera *c, const double o[3], const double d[3], const double u[3])
-{
-    memset(c, 0, sizeof *c);
-    double du = d[0] * u[0] + d[1] * u[1] + d[2] * u[2], U[3], nu = 0;
-    for (int k = 0; k < 3; k++)
-        U[k] = u[k] - du * d[k], nu += U[k] * U[k];
-    nu = sqrt(nu);
-    for (int k = 0; k < 3; k++)
-        U[k] /= nu;
-    double L[3] = {U[1] * d[2] - U[2] * d[1], U[2] * d[0] - U[0] * d[2], U[0] * d[1] - U[1] * d[0]};
-    for (int k = 0; k < 3; k++) {
-        c->origin[k] = (float)o[k];
-        c->dir[k] = (float)d[k], c->up[k] = (float)U[k], c->left[k] = (float)L[k];
-    }
-}
-
-static void persp(satc_camera *c, double n, double f, double tx, double ty)
-{
-    c->l0 = (float)(-tx * n), c->l1 = (float)(tx * n);
-    c->u0 = (float)(-ty * n), c->u1 = (float)(ty * n);
-    c->n = (float)n, c->f = (float)f;
-}
-
-static void cascade(satc_camera *out, const satc_camera *cam, const double ld[3], double z0, double z1)
-{
-    double o[3] = {cam->origin[0], cam->origin[1], cam->origin[2]}, hint[3] = {0, 0, 1};
-    make_cam(out, o, ld, hint);
-    double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
-    for (int c = 0; c < 8; c++) {
-        double z = c & 1 ? z1 : z0, x = (c & 2 ? cam->l1 : cam->l0) * z / cam->n,
-               y = (c & 4 ? cam->u1 : cam->u0) * z / cam->n, p[3], q[3] = {0, 0, 0};
-        for (int k = 0; k < 3; k++)
-            p[k] = cam->left[k] * x + cam->up[k] * y + cam->dir[k] * z;
-        for (int k = 0; k < 3; k++)
-            q[0] += out->left[k] * p[k], q[1] += out->up[k] * p[k], q[2] += out->dir[k] * p[k];
-        for (int k = 0; k < 3; k++)
-            lo[k] = fmin(lo[k], q[k]), hi[k] = fmax(hi[k], q[k]);
-    }
-    out->orthographic = 1;
-    out->l0 = (float)lo[0], out->l1 = (float)hi[0];
-    out->u0 = (float)lo[1], out->u1 = (float)hi[1];
-    out->n = (float)(lo[2] - 200.0), out->f = (float)hi[2];
-}
-
 #define KMAX 64
 typedef struct vset {
     const char *name;
@@ -246,7 +201,7 @@ static void make_sets(vset *s, const satc_camera *cam)
         double o[3];
         for (int k = 0; k < 3; k++)
             o[k] = E[k] + (e ? 0.032 : -0.032) * cam->left[k];
-        make_cam(&s[0].cam[e], o, D, upv);
+        view_cam_make(&s[0].cam[e], o, D, upv);
         s[0].cam[e].l0 = cam->l0, s[0].cam[e].l1 = cam->l1, s[0].cam[e].u0 = cam->u0;
         s[0].cam[e].u1 = cam->u1, s[0].cam[e].n = cam->n, s[0].cam[e].f = cam->f;
     }
@@ -257,7 +212,7 @@ static void make_sets(vset *s, const satc_camera *cam)
         ld[k] /= ln;
     const double split[5] = {0.1, 8, 25, 80, 250};
     for (int c = 0; c < 4; c++)
-        cascade(&s[1].cam[1 + c], cam, ld, split[c], split[c + 1]);
+        view_cam_cascade(&s[1].cam[1 + c], cam, ld, split[c], split[c + 1]);
     s[2].name = "6 cube faces", s[2].k = 6;
     double pl[3] = {E[0] + 30 * D[0], E[1] + 4, E[2] + 30 * D[2]};
     for (int f = 0; f < 6; f++) {
@@ -265,16 +220,16 @@ static void make_sets(vset *s, const satc_camera *cam)
         d[f / 2] = f % 2 ? -1 : 1;
         if (f / 2 == 1)
             h[1] = 0, h[2] = 1;
-        make_cam(&s[2].cam[f], pl, d, h);
-        persp(&s[2].cam[f], 0.05, 60.0, 1.0, 1.0);
+        view_cam_make(&s[2].cam[f], pl, d, h);
+        view_cam_persp(&s[2].cam[f], 0.05, 60.0, 1.0, 1.0);
     }
     s[3].name = "64 players", s[3].k = 64;
     for (int v = 0; v < 64; v++) {
         double a = scn_uniform(&r, 0, 6.283185307179586);
         double o[3] = {E[0] + scn_uniform(&r, -1800, 1800), E[1], E[2] + scn_uniform(&r, -1800, 1800)};
         double d[3] = {sin(a), 0, cos(a)};
-        make_cam(&s[3].cam[v], o, d, upv);
-        persp(&s[3].cam[v], 0.1, 400.0, 0.5773502691896258 * 16.0 / 9.0, 0.5773502691896258);
+        view_cam_make(&s[3].cam[v], o, d, upv);
+        view_cam_persp(&s[3].cam[v], 0.1, 400.0, 0.5773502691896258 * 16.0 / 9.0, 0.5773502691896258);
     }
     for (int i = 0; i < 4; i++)
         for (int v = 0; v < s[i].k; v++)

@@ -292,7 +292,11 @@ static void city(const double eye[3], double yaw, uint32_t w, uint32_t h, size_t
         c[0] = eye[0] + dist * sin(ang);
         c[2] = eye[2] + dist * cos(ang);
         c[1] = off + rnd(0.5, 2) * hs;
-        add_yaw_box(&S, c, hs * rnd(0.3, 1), c[1] - off, hs * rnd(0.3, 1), rnd(-0.5, 0.5));
+        /* one draw per statement: argument order would differ by compiler */
+        double hx = hs * rnd(0.3, 1);
+        double hz = hs * rnd(0.3, 1);
+        double turn = rnd(-0.5, 0.5);
+        add_yaw_box(&S, c, hx, c[1] - off, hz, turn);
     }
 }
 
@@ -300,7 +304,10 @@ static void case_city(void)
 {
     int poses = g_quick ? 2 : 5;
     for (int p = 0; p < poses; p++) {
-        double eye[3] = {rnd(-5, 5), 1.7, rnd(-5, 5)}, yaw = rnd(0, 6.28);
+        double eye[3] = {0, 1.7, 0};
+        eye[0] = rnd(-5, 5);
+        eye[2] = rnd(-5, 5);
+        double yaw = rnd(0, 6.28);
         uint64_t keep = g_rng;
         city(eye, yaw, 128, 64, 80, 0);
         outcome r = run("city boxes", &S, 1, NULL, p == 0);
@@ -560,15 +567,15 @@ static void case_tiles(void)
             inside &= memcmp(&one[k], &full[k], 4) == 0;
     }
     check(!outside && inside, "a tile writes its rows only, with the whole draw's bits");
-    satc_raster_options big = {0, 1500, 0, 0};
+    satc_raster_options big = {0, 3000, 0, 0};
     size_t raised = 0, lowered = 0;
     init_level(one, n, 0);
     satc_raster_batch_core(one, 128, 64, &S.f, &b, 0, S.nbox, &big, satc_raster_fill_ref);
     for (size_t k = 0; k < n; k++)
         raised += one[k] > full[k], lowered += one[k] < full[k];
-    printf("  min_texels 1500: %zu texels farther than without it\n", raised);
+    printf("  min_texels 3000: %zu texels farther than without it\n", raised);
     check(raised > 0 && lowered == 0, "min_texels skips small occluders (texels only get farther)");
-    outcome r = run("min_texels 1500 (oracle)", &S, 1, &big, 0);
+    outcome r = run("min_texels 3000 (oracle)", &S, 1, &big, 0);
     (void)r;
     free(full), free(tiled), free(one);
 }

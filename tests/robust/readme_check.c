@@ -1,5 +1,5 @@
 /*
- * Keeps each C example of README.md and docs/*.md identical to its file
+ * Keeps each C example of README.md and the docs pages identical to its file
  * under tests/robust/ (compiled and run as a test). The page holds the file as
  * the fenced ```c block right after the line
  *     <!-- example: tests/robust/NAME.c -->

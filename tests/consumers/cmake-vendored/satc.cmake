@@ -16,13 +16,19 @@ check_include_file(simde/x86/avx512.h SATC_HAS_SIMDE)
 
 add_library(satc STATIC
   ${SATC_DIR}/src/api/cull.c ${SATC_DIR}/src/core/batch.c
-  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/dispatch/dispatch.c
+  ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/forms/trs.c
+  ${SATC_DIR}/src/dispatch/dispatch.c
   ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/redecide.c
+  ${SATC_DIR}/src/occlusion/cull_occluded.c ${SATC_DIR}/src/occlusion/fill.c
+  ${SATC_DIR}/src/occlusion/pyramid.c ${SATC_DIR}/src/occlusion/views_occluded.c
+  ${SATC_DIR}/src/passes/depth.c
   ${SATC_DIR}/src/passes/groups.c ${SATC_DIR}/src/passes/queries.c ${SATC_DIR}/src/passes/query_geom.c
   ${SATC_DIR}/src/passes/group_bounds.c ${SATC_DIR}/src/passes/run.c
   ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c ${SATC_DIR}/src/passes/views_groups.c
+  ${SATC_DIR}/src/raster/fill.c ${SATC_DIR}/src/raster/raster.c ${SATC_DIR}/src/raster/setup.c
   ${SATC_DIR}/src/scalar/cull_planes.c ${SATC_DIR}/src/scalar/cull_w1.c
   ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c
+  ${SATC_DIR}/src/scalar/occl_ref.c
   ${SATC_DIR}/src/volumes/frustum.c ${SATC_DIR}/src/volumes/frustum_double.c
   ${SATC_DIR}/src/volumes/frustum_matrix.c ${SATC_DIR}/src/volumes/planes.c
   ${SATC_DIR}/src/volumes/query_volumes.c)
@@ -46,8 +52,10 @@ if(UNIX)
   target_link_libraries(satc PUBLIC m)
 endif()
 
-function(satc_isa name file)
-  add_library(${name} OBJECT ${SATC_DIR}/src/${file})
+# satc_isa(NAME "FILES" FLAGS...): FILES a list of paths under src/.
+function(satc_isa name files)
+  list(TRANSFORM files PREPEND ${SATC_DIR}/src/)
+  add_library(${name} OBJECT ${files})
   target_include_directories(${name} PRIVATE ${SATC_DIR}/include
                              ${CMAKE_CURRENT_BINARY_DIR}/satc_include)
   target_compile_options(${name} PRIVATE ${SATC_FP_FLAGS} ${ARGN})
@@ -78,14 +86,14 @@ foreach(isa IN ITEMS sse41 avx2 avx512 neon)
     if(isa STREQUAL "neon")
       set(satc_src_dir neon)
     endif()
-    satc_isa(satc_${isa} ${satc_src_dir}/cull_${isa}.c ${satc_flags_${isa}})
+    satc_isa(satc_${isa} "${satc_src_dir}/cull_${isa}.c;${satc_src_dir}/raster_${isa}.c" ${satc_flags_${isa}})
   endif()
 endforeach()
 # On x86 AVX-512 is also built for AVX2, for the CPUs without AVX-512.
 set(satc_emu 0)
 if(satc_x86 AND satc_have_avx512)
   set(satc_emu 1)
-  satc_isa(satc_avx512_emu sse/cull_avx512.c -mavx2 -DSATC_AVX512_EMU -Wno-psabi)
+  satc_isa(satc_avx512_emu "sse/cull_avx512.c;sse/raster_avx512.c" -mavx2 -DSATC_AVX512_EMU -Wno-psabi)
 endif()
 
 # dispatch.c learns from config.h which paths are compiled in.

@@ -1210,9 +1210,10 @@ typedef struct satc_depth_image {
  * SATC_ERR_PYRAMID, SATC_ERR_FLAGS (unknown format or convention bits,
  * SATC_DEPTH_INFINITE_FAR with an orthographic view), SATC_ERR_RANGE (a
  * size 0 or above 65536), SATC_ERR_LAYOUT (row_bytes too small, data
- * misaligned), SATC_ERR_NONFINITE (a NaN pixel, a non-finite near or far),
- * SATC_ERR_NEAR, SATC_ERR_FAR (near or far not as stated above); on
- * error nothing is written.
+ * misaligned), SATC_ERR_NONFINITE (a NaN pixel; a non-finite near, or far
+ * when far is read), SATC_ERR_NEAR, SATC_ERR_FAR (near or far not as
+ * stated above; neither is read for SATC_DEPTH_FORMAT_LINEAR); on error
+ * nothing is written.
  */
 SATC_API satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img);
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as THREE from 'three';
 import { load, SatcError } from '../src/index.js';
-import { BatchedCuller, SceneCuller } from '../src/three.js';
+import { BatchedCuller, InstanceCuller, SceneCuller, frustumFromCamera } from '../src/three.js';
 import { rng } from './helpers.js';
 
 const satc = await load();
@@ -99,28 +99,35 @@ test('SceneCuller: a wall hides what lies behind it, never what peeks out or lie
 });
 
 test('SceneCuller: an object is never hidden by itself, and occludes only where it is in front', () => {
-  const cam = camera();
-  const scene = new THREE.Scene();
-  // boxes of every size alone on screen, each its own occluder: all drawn
-  const objs = [];
-  for (let i = 0; i < 30; i++) {
-    const o = meshAt((i % 6) * 3 - 8, Math.floor(i / 6) * 2 - 4, -8 - i * 2, new THREE.BoxGeometry(0.3 + i * 0.4, 0.5 + (i % 5), 0.2 + (i % 7)));
-    o.rotation.set(i * 0.3, i * 0.7, i * 0.11);
-    objs.push(o);
-  }
-  // a large box behind a small one, overlapping on screen
-  const small = meshAt(0, 0, -5, new THREE.BoxGeometry(0.5, 0.5, 0.5));
-  const large = meshAt(0, 0, -6, new THREE.BoxGeometry(6, 6, 1));
-  scene.add(...objs, small, large);
-  const sc = new SceneCuller(satc, [...objs, small, large], { occlusion: true });
-  sc.update(cam);
-  const three = drawnByThree(scene, cam);
-  assert.equal(small.visible, true, 'a small box in front of a large one is hidden');
-  for (const o of objs) if (three.has(o) && !occludedByLarge(o)) assert.equal(o.visible, true, `box at ${o.position.toArray()} hidden`);
-  sc.dispose();
-  function occludedByLarge(o) {
-    // behind the large box and within its silhouette (the test's other hider)
-    return o.position.z < -9 && Math.abs(o.position.x) < 2 && Math.abs(o.position.y) < 2;
+  for (const opts of CAMERAS) {
+    const cam = camera(opts);
+    let shown = 0;
+    // boxes of every size and turn, each alone with occlusion by itself: all drawn
+    for (let i = 0; i < 30; i++) {
+      const scene = new THREE.Scene();
+      const o = meshAt((i % 6) * 3 - 8, Math.floor(i / 6) * 2 - 4, -1 - i * 2, new THREE.BoxGeometry(0.3 + i * 0.4, 0.5 + (i % 5), 0.2 + (i % 7)));
+      o.rotation.set(i * 0.3, i * 0.7, i * 0.11);
+      scene.add(o);
+      scene.updateMatrixWorld();
+      const sc = new SceneCuller(satc, [o], { occlusion: { occluders: true, minTexels: 0 } });
+      sc.update(cam, { occlusion: false });
+      const kept = o.visible; // by the frustum
+      sc.update(cam);
+      assert.equal(o.visible, kept, `${JSON.stringify(opts)}: box ${i} hidden by itself`);
+      shown += kept ? 1 : 0;
+      sc.dispose();
+    }
+    assert.ok(shown >= 10, `${shown} boxes in view`);
+    // a large box behind a small one, overlapping on screen: the small one stays
+    const scene = new THREE.Scene();
+    const small = meshAt(0, 0, -5, new THREE.BoxGeometry(0.5, 0.5, 0.5));
+    const large = meshAt(0, 0, -6, new THREE.BoxGeometry(6, 6, 1));
+    scene.add(small, large);
+    scene.updateMatrixWorld();
+    const sc = new SceneCuller(satc, [small, large], { occlusion: { occluders: true, minTexels: 0 } });
+    sc.update(cam);
+    assert.ok(small.visible && large.visible, `${JSON.stringify(opts)}: the small box in front is hidden`);
+    sc.dispose();
   }
 });
 
@@ -139,9 +146,9 @@ test('SceneCuller: a child in view under an occluded parent stays drawn, and the
     s.scene.add(parent, parent2);
     s.scene.updateMatrixWorld();
     const objs = [...s.all, parent, child, grand, parent2, child2];
+    const three = drawnByThree(s.scene, cam);
     const sc = new SceneCuller(satc, objs, { occlusion: true });
     sc.update(cam);
-    const three = drawnByThree(s.scene, cam);
     assert.ok(three.has(child), 'the child is in view');
     assert.equal(parent.visible, true, 'hiding the occluded parent would hide its child in view');
     assert.equal(child.visible, true);
@@ -171,9 +178,10 @@ test('SceneCuller: only what three draws occludes (hidden, hidden parent, other 
     const s = wallScene();
     spoil(s.wall, s);
     s.scene.updateMatrixWorld();
-    const sc = new SceneCuller(satc, s.all, { occlusion: true });
-    sc.update(cam);
     const three = drawnByThree(s.scene, cam);
+    assert.ok(s.behind.filter((o) => three.has(o)).length >= 4);
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o.geometry === wallGeo } });
+    sc.update(cam);
     for (const o of s.behind) if (three.has(o)) assert.equal(o.visible, true, `${name}: the wall hides a box`);
     sc.dispose();
   }
@@ -304,11 +312,28 @@ test('BatchedCuller: a see-through material and a sheared mesh frame cull by fru
       return id;
     });
     const bc = new BatchedCuller(satc, bm, { occlusion: true });
-    bc.update(cam);
     const three = drawnByThree(s.scene, cam);
+    bc.update(cam);
     const vis = (o) => bm.getVisibleAt(ids[s.all.indexOf(o)]);
     assert.ok(s.behind.filter((o) => three.has(o)).every(vis), `${spoil}: occluded`);
     bc.dispose();
+  }
+});
+
+test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {
+  for (const webgpu of [false, true]) {
+    const cam = camera({ ortho: true, reversed: true, webgpu });
+    const f = frustumFromCamera(satc, cam);
+    assert.ok(f.kind === 'orthographic' && f.frame[2][2] < -0.99, `the frustum looks along ${f.frame[2]}`);
+    // a wall instance at z = -10, one box in front of it, one behind
+    const im = new THREE.InstancedMesh(box, mat, 3);
+    im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(0, 0, -10).scale(new THREE.Vector3(40, 40, 1)));
+    im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(2, 1, -6));
+    im.setMatrixAt(2, new THREE.Matrix4().makeTranslation(2, 1, -14));
+    const ic = new InstanceCuller(satc, im, { occlusion: { occluders: (i) => i === 0 } });
+    assert.equal(ic.update(cam), 2);
+    assert.deepEqual([ic.sourceIndex(0), ic.sourceIndex(1)], [0, 1], 'the wall and the box in front are drawn');
+    ic.dispose();
   }
 });
 
@@ -360,8 +385,8 @@ test('occluderBox: a smaller box per geometry, clipped to the bounding box; null
   const sc = new SceneCuller(satc, s.all, {
     occlusion: { occluders: true, occluderBox: (g) => (g === wallGeo ? new THREE.Box3(new THREE.Vector3(-5, -50, -50), new THREE.Vector3(5, 50, 50)) : null) },
   });
-  sc.update(cam);
   const three = drawnByThree(s.scene, cam);
+  sc.update(cam);
   for (const o of s.behind.filter((x) => three.has(x))) {
     const x = o.position.x, z = -o.position.z, reach = [x - 0.5, x + 0.5].map((v) => (v * 10) / (z + 0.5));
     if (reach.every((v) => Math.abs(v) < 4.9)) assert.equal(o.visible, false, `behind the slab at ${x}: drawn`);

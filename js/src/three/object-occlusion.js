@@ -210,11 +210,12 @@ export class ObjectOcclusion {
    * Culls volumes [0, count) of `batch` (in `model`'s frame; null: world)
    * for one camera: frustum, the kept volumes `isOccluder(i)` says are
    * drawn and solid, the occluder meshes three draws for `camera`, then
-   * frustum + pyramid. Returns the visible indices (a view of `output`),
+   * frustum + pyramid (`shown(x)`: x's visibility as the user set it, for
+   * the meshes' visible chains). Returns the visible indices (a view of `output`),
    * or null when the view cannot take a pyramid (a plane volume, or a
    * clip volume reaching behind the camera): cull by frustum then.
    */
-  cull(camera, batch, count, mode, output, model, isOccluder) {
+  cull(camera, batch, count, mode, output, model, isOccluder, shown = undefined) {
     const satc = this.satc, st = this.stats;
     const t0 = performance.now();
     let f;
@@ -246,7 +247,7 @@ export class ObjectOcclusion {
       if (model) _inv.copy(model).invert();
       for (const mesh of this.meshes) {
         mesh.updateWorldMatrix(true, false);
-        if (!drawnFor(mesh, camera)) continue;
+        if (!drawnFor(mesh, camera, shown)) continue;
         const om = this._occluderMesh(mesh);
         if (!om) continue;
         const m = model ? _m.multiplyMatrices(_inv, mesh.matrixWorld) : mesh.matrixWorld;

@@ -52,6 +52,7 @@ export class SceneCuller {
     this.output = null;
     this.objects = [];
     this._occlusion = opts.occlusion ? new ObjectOcclusion(satc, opts.occlusion, 'SceneCuller', false) : null;
+    this._shown = (x) => (x[STATE]?.owner === this ? x[STATE].user : x.visible); // the user's value, not the cull
     this.refresh([...objects]);
   }
 
@@ -176,7 +177,7 @@ export class SceneCuller {
     const occ = this._occlusion, objs = this._managed;
     if (occ && views.length === 1 && opts?.occlusion !== false) {
       const camera = views[0];
-      const kept = occ.cull(camera, this.batch, n, this.mode, this.output, null, (i) => this._occluder(objs[i], camera));
+      const kept = occ.cull(camera, this.batch, n, this.mode, this.output, null, (i) => this._occluder(objs[i], camera), this._shown);
       if (kept) {
         const flags = new Uint8Array(n);
         for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
@@ -198,7 +199,7 @@ export class SceneCuller {
   // (frustumCulled).
   _occluder(o, camera) {
     if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o)) return false;
-    if (!drawnFor(o, camera, (x) => (x[STATE]?.owner === this ? x[STATE].user : x.visible))) return false;
+    if (!drawnFor(o, camera, this._shown)) return false;
     return this._occlusion.chosen(-1, o);
   }
 

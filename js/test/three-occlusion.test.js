@@ -337,6 +337,48 @@ test('an orthographic camera with reversed depth faces its own way (InstanceCull
   }
 });
 
+test('with occlusion, a view three culls with a clip volume reaching behind the camera draws everything, as without', () => {
+  const cam = new THREE.PerspectiveCamera(60, 1.5, 0.5, 200);
+  cam._reversedDepth = true;
+  cam.updateProjectionMatrix(); // a projection made for reversed depth, on a camera without it
+  cam._reversedDepth = false;
+  cam.updateMatrixWorld();
+  const s = wallScene();
+  const sc = new SceneCuller(satc, s.all, { occlusion: true });
+  assert.equal(sc.update(cam), s.all.length);
+  sc.dispose();
+  const im = new THREE.InstancedMesh(box, mat, s.all.length);
+  s.all.forEach((o, i) => im.setMatrixAt(i, o.matrixWorld));
+  const ic = new InstanceCuller(satc, im, { occlusion: true });
+  assert.equal(ic.update(cam), s.all.length);
+  ic.dispose();
+  const bm = new THREE.BatchedMesh(s.all.length, 100, 300, mat);
+  const g = bm.addGeometry(box);
+  s.all.forEach((o) => bm.setMatrixAt(bm.addInstance(g), o.matrixWorld));
+  const bc = new BatchedCuller(satc, bm, { occlusion: true });
+  assert.equal(bc.update(cam), s.all.length);
+  bc.dispose();
+});
+
+test('SceneCuller: several views (an ArrayCamera, shadow cameras) cull by frustum only', () => {
+  const cam = camera();
+  const s = wallScene();
+  const three = drawnByThree(s.scene, cam);
+  const sc = new SceneCuller(satc, s.all, { occlusion: true });
+  const left = camera();
+  left.position.set(-1, 0, 0);
+  left.updateMatrixWorld();
+  const array = new THREE.ArrayCamera([cam, left]);
+  for (const [c, o] of [[array, {}], [cam, { shadowCameras: [camera({ ortho: true })] }]]) {
+    sc.update(c, o);
+    assert.ok(s.behind.filter((x) => three.has(x)).every((x) => x.visible), 'occluded with several views');
+    assert.equal(sc.occlusion.occluders, 0);
+  }
+  sc.update(cam);
+  assert.ok(s.behind.filter((x) => three.has(x)).every((x) => !x.visible));
+  sc.dispose();
+});
+
 test('bad occlusion options throw SatcError and change nothing', () => {
   const bad = [
     ['x', 'SATC_ERR_LAYOUT'], [{ occluders: 'yes' }, 'SATC_ERR_LAYOUT'], [{ size: 0 }, 'SATC_ERR_RANGE'], [{ size: [100] }, 'SATC_ERR_RANGE'],

@@ -186,7 +186,7 @@ export class Occlusion {
     }
     if (candidates) {
       const n = this._place(batch.matrices, candidates);
-      pyr.rasterize(this._occ, { first: 0, count: n, minTexels: this.minTexels });
+      if (n) pyr.rasterize(this._occ, { first: 0, count: n, minTexels: this.minTexels });
       occluders += n;
     }
     pyr.build();
@@ -260,6 +260,7 @@ export class Occlusion {
   _place(src, m) {
     const cand = this._cand, score = this._score, dst = this._occ.matrices, max = this.maxOccluders;
     let n = 0;
+    if (max === 0) return 0;
     if (m <= max) {
       for (let q = 0; q < m; q++) copy16(dst, 16 * n++, src, 16 * cand[q]);
       return n;

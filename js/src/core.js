@@ -131,7 +131,7 @@ export class Satc {
     let e = Array.from(m);
     if (!e.every(Number.isFinite)) this._heap.fail(-2, what);
     if (opts.rowMajor) e = e.map((_, i) => e[(i & 3) * 4 + (i >> 2)]);
-    const cam = clipCamera(e, depth === 2);
+    const cam = clipCamera(e, depth === 2, opts.reversed === true);
     if (typeof cam === 'number') this._heap.fail(cam, `${what}: the clip volume is not a bounded frustum`);
     return this.frustumFromCamera(cam, target);
   }

@@ -69,7 +69,7 @@ export function simdSupported(): boolean;
 export interface MatrixOptions {
   /** Clip depth range: 'webgl' [-1, 1] (default) or 'webgpu' [0, 1]; '[-1,1]' and '[0,1]' are accepted too. */
   depth?: 'webgl' | 'webgpu' | '[-1,1]' | '[0,1]';
-  /** Reversed Z: near maps to the far end of the range. */
+  /** Reversed Z: near maps to the far end of the range (it also sets which way an orthographic frustum faces, which occlusion needs). */
   reversed?: boolean;
   /** The projection has no far plane. */
   infiniteFar?: boolean;

@@ -2,7 +2,7 @@
  * satc/three: per-instance culling for three.js (peer dependency, 0.180+).
  * Every helper says what it changes on three's objects.
  */
-import type { BatchedMesh, BufferAttribute, Camera, CubeCamera, InstancedMesh, Matrix4, Mesh, Object3D, Color, StereoCamera } from 'three';
+import type { BatchedMesh, Box3, BufferAttribute, BufferGeometry, Camera, CubeCamera, InstancedMesh, Matrix4, Mesh, Object3D, Color, StereoCamera } from 'three';
 import type { Batch, DepthPyramid, Frustum, Mode, Output, Satc, ViewsOptions, ViewsResult } from './index.js';
 
 /**
@@ -62,6 +62,33 @@ export interface OcclusionOptions {
   /** A box inside each occluding instance's solid, in the geometry's frame (default its bounding box: right for box-like solid geometry only). */
   occluderBox?: { center: number[]; half: number[] };
   /** three.js Meshes whose triangles lie on opaque surfaces (walls, terrain, shells). */
+  meshes?: Mesh[];
+  /** Occluders covering fewer level-0 texels are skipped (default 4). */
+  minTexels?: number;
+}
+
+/**
+ * Occlusion for BatchedCuller and SceneCuller: as OcclusionOptions, with
+ * a predicate over what these helpers hold and a box per geometry. Only
+ * what three draws for the camera occludes: an instance the user hid, an
+ * object hidden (on itself or an ancestor) or on a layer the camera does
+ * not render, a see-through material (transparent, alphaTest, alphaHash,
+ * wireframe, BackSide, no colorWrite), Lines, Points and objects with
+ * frustumCulled = false never do. `true` means { occluders: true }.
+ */
+export interface ObjectOcclusionOptions<Key, Geometry> {
+  /** Pyramid width in texels (height from the view's aspect), or [width, height]. Default 320. */
+  size?: number | [number, number];
+  /** Which volumes are solid: true (all), a predicate, or (BatchedCuller) a flag per instance. Default none. */
+  occluders?: boolean | ((key: Key) => boolean) | (Key extends number ? Uint8Array : never);
+  /**
+   * A box inside the solid of each occluding volume, per geometry, in the
+   * geometry's frame; null: that geometry never occludes. It is clipped to
+   * the geometry's bounding box. Default: the bounding box (right for
+   * geometry that fills its box: boxes, walls, box-shaped buildings).
+   */
+  occluderBox?: (geometry: Geometry) => Box3 | { center: ArrayLike<number>; half: ArrayLike<number> } | null;
+  /** three.js Meshes whose triangles lie on opaque surfaces (drawn from both sides), each while three draws it. */
   meshes?: Mesh[];
   /** Occluders covering fewer level-0 texels are skipped (default 4). */
   minTexels?: number;
@@ -165,13 +192,21 @@ export class InstanceCuller {
  * _geometryInfo, _matricesTexture).
  */
 export class BatchedCuller {
-  constructor(satc: Satc, mesh: BatchedMesh, opts?: CullerOptions);
+  /**
+   * opts.occlusion: occluders from the mesh's own instances (the predicate
+   * takes the instance id, occluderBox the geometry id) and from `meshes`.
+   */
+  constructor(satc: Satc, mesh: BatchedMesh, opts?: CullerOptions & { occlusion?: ObjectOcclusionOptions<number, number> | true });
   readonly mesh: BatchedMesh;
   mode: Mode;
   readonly batch: Batch;
+  /** Occlusion figures of the last update, or null without occlusion. */
+  readonly occlusion: OcclusionStats | null;
+  /** The depth pyramid of the last occlusion update, or null. */
+  readonly pyramid: DepthPyramid | null;
   refresh(): void;
-  /** Returns the number of instances drawn. */
-  update(camera: CullCamera, opts?: UpdateOptions): number;
+  /** Returns the number of instances drawn. opts.occlusion = false: frustum only for this update. */
+  update(camera: CullCamera, opts?: UpdateOptions & { occlusion?: boolean }): number;
   dispose(): void;
 }
 
@@ -191,16 +226,25 @@ export class BatchedCuller {
  * dispose() turns `visible` back into a plain property with the user's value.
  */
 export class SceneCuller {
-  constructor(satc: Satc, objects: Iterable<Object3D>, opts?: CullerOptions & { static?: boolean });
+  /**
+   * opts.occlusion: occluders from the list's own Meshes (the predicate
+   * takes the object, occluderBox its geometry) and from `meshes`. An
+   * occluded object is hidden as one out of view: only with its subtree.
+   */
+  constructor(satc: Satc, objects: Iterable<Object3D>, opts?: CullerOptions & { static?: boolean; occlusion?: ObjectOcclusionOptions<Object3D, BufferGeometry> | true });
   readonly objects: Object3D[];
   mode: Mode;
   readonly batch: Batch;
   readonly output: Output;
+  /** Occlusion figures of the last update, or null without occlusion. */
+  readonly occlusion: OcclusionStats | null;
+  /** The depth pyramid of the last occlusion update, or null. */
+  readonly pyramid: DepthPyramid | null;
   /** Re-reads the objects (a new list when given) and their geometries' boxes. */
   refresh(objects?: Object3D[]): void;
   /** Copies every culled object's matrixWorld in (a static culler: after moving objects). */
   syncMatrices(): void;
-  /** Returns the number of the objects left to be drawn (not hidden by the culler). */
-  update(camera: CullCamera, opts?: UpdateOptions): number;
+  /** Returns the number of the objects left to be drawn (not hidden by the culler). opts.occlusion = false: frustum only for this update. */
+  update(camera: CullCamera, opts?: UpdateOptions & { occlusion?: boolean }): number;
   dispose(): void;
 }

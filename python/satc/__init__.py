@@ -13,9 +13,11 @@ slices, transposed views, fields of structured records).
 
 Frusta: perspective, look_at, camera, from_matrix, from_intrinsics,
 from_camera_pose, from_planes, box_frustum, segment_frustum.
-Batches: aabbs, minmax, obbs, half_axes, instances, spheres (Batch.grouped
-attaches group bounds). Culls: cull, cull_views, query_sphere, query_ray,
-query_box, query_segment; group_bounds, to_aabbs.
+Batches: aabbs, minmax, obbs, half_axes, instances, spheres, trs (position,
+quaternion, scale), splats (32-byte .splat records); Batch.grouped attaches
+group bounds. Culls: cull, cull_views, cull_depth (depths and back-to-front
+order), query_sphere, query_ray, query_box, query_segment; sort_depth,
+group_bounds, to_aabbs.
 
 A volume that touches the view is never reported hidden; exact mode (the
 default) keeps nothing farther than satc's documented band. Non-finite
@@ -26,19 +28,20 @@ thread pool can split one batch with first= and count=.
 from __future__ import annotations
 
 from ._satc import (INSIDE, INTERSECTING, MAX_VIEWS, OUTSIDE, Batch, Frustum,
-                    __version__, aabbs, box_frustum, camera, cull, cull_views,
+                    __version__, aabbs, box_frustum, camera, cull, cull_depth, cull_views,
                     from_matrix, from_planes, group_bounds, half_axes, instances,
                     isa, isa_runnable, minmax, obbs, perspective, query_ray,
-                    query_sphere, segment_frustum, spheres, to_aabbs)
+                    query_sphere, segment_frustum, sort_depth, splats, spheres, to_aabbs,
+                    trs)
 from ._frusta import from_camera_pose, from_intrinsics, look_at
 
 __all__ = [
     "Batch", "Frustum", "INSIDE", "INTERSECTING", "MAX_VIEWS", "OUTSIDE", "__version__",
-    "aabbs", "box_frustum", "camera", "cull", "cull_views", "from_camera_pose",
+    "aabbs", "box_frustum", "camera", "cull", "cull_depth", "cull_views", "from_camera_pose",
     "from_intrinsics", "from_matrix", "from_planes", "group_bounds", "half_axes",
     "instances", "isa", "isa_runnable", "look_at", "minmax", "obbs", "perspective",
     "query_box", "query_ray", "query_segment", "query_sphere", "segment_frustum",
-    "spheres", "to_aabbs",
+    "sort_depth", "spheres", "splats", "to_aabbs", "trs",
 ]
 
 

@@ -26,6 +26,7 @@ typedef struct {
     PyObject_HEAD
     satc_batch b;
     satc_groups groups;  /* b.groups points here when grouped */
+    satc_local_boxes local; /* b.trs.local points here for TRS volumes with local boxes */
     Py_ssize_t count;    /* volumes in the batch */
     PyObject *arrays;    /* list: every array the descriptor points into */
     PyObject *converted; /* tuple of the argument names read from a float32 copy */
@@ -42,6 +43,8 @@ PyObject *satc_py_obbs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_half_axes(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_instances(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_spheres(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_trs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_splats(PyObject *self, PyObject *args, PyObject *kw);
 
 /* batch.c: a (G, 3) float32 array kept by the batch, in place when its
  * layout allows (for group bounds). */
@@ -56,6 +59,8 @@ PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_group_bounds(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_grouped(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_to_aabbs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_cull_depth(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_sort_depth(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_time_c_cull(PyObject *self, PyObject *args, PyObject *kw);
 void satc_py_cull_init(void);
 

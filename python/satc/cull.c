@@ -28,7 +28,7 @@ static BatchObject *as_batch(PyObject *o)
     if (!PyObject_TypeCheck(o, &satc_py_BatchType)) {
         PyErr_SetString(PyExc_TypeError,
                         "batch: expected a satc.Batch (from satc.aabbs, minmax, obbs, half_axes, "
-                        "instances or spheres)");
+                        "instances, spheres, trs or splats)");
         return NULL;
     }
     return (BatchObject *)o;
@@ -633,6 +633,9 @@ PyObject *satc_py_grouped(PyObject *self, PyObject *args, PyObject *kw)
     bo->form_name = src->form_name;
     memset(&bo->groups, 0, sizeof bo->groups);
     bo->b.groups = NULL;
+    bo->local = src->local;
+    if (bo->b.form == SATC_FORM_TRS && bo->b.trs.local)
+        bo->b.trs.local = &bo->local;
     PyObject *c = NULL, *h = NULL;
     int ok = bo->arrays != NULL;
     if (ok && off)
@@ -697,6 +700,211 @@ PyObject *satc_py_to_aabbs(PyObject *self, PyObject *args, PyObject *kw)
 }
 
 /* ---- the C library's own time for a call, for the benchmark ---- */
+
+/* ---- depth keys and back-to-front order ---- */
+
+/* sort=None, 16 or 32 as SATC_SORT_*. */
+static int sort_arg(PyObject *o, unsigned *out, int allow_none)
+{
+    if (o == NULL || o == Py_None) {
+        if (allow_none) {
+            *out = SATC_SORT_NONE;
+            return 0;
+        }
+    } else if (PyLong_Check(o)) {
+        long v = PyLong_AsLong(o);
+        if (v == 16 || v == 32) {
+            *out = v == 16 ? SATC_SORT_16 : SATC_SORT_32;
+            return 0;
+        }
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "sort: expected 16 or 32%s, got %R",
+                     allow_none ? " or None" : "", o);
+        return -1;
+    }
+    PyErr_Format(PyExc_TypeError, "sort: expected 16 or 32%s", allow_none ? " or None" : "");
+    return -1;
+}
+
+PyObject *satc_py_cull_depth(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"frustum", "batch", "mode", "sort", "first", "count", "isa", NULL};
+    PyObject *ofr, *ob, *omode = NULL, *osort = NULL, *ocount = Py_None, *oisa = Py_None;
+    Py_ssize_t first = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$nOO:cull_depth", kwl, &ofr, &ob, &omode,
+                                     &osort, &first, &ocount, &oisa))
+        return NULL;
+    const satc_frustum *f = as_frustum(ofr, "frustum");
+    BatchObject *bo = f ? as_batch(ob) : NULL;
+    satc_mode mode = SATC_EXACT;
+    unsigned isa, sort = SATC_SORT_16;
+    size_t fst, cnt;
+    if (!bo || (omode && satc_py_mode(omode, &mode) < 0) ||
+        (osort && sort_arg(osort, &sort, 1) < 0) || satc_py_isa(oisa, &isa) < 0 ||
+        range_of(bo, first, ocount, &fst, &cnt) < 0)
+        return NULL;
+    if (f->kind == SATC_FRUSTUM_PLANES) {
+        PyErr_SetString(PyExc_ValueError,
+                        "frustum: depths need a perspective or orthographic frustum, not planes");
+        return NULL;
+    }
+    size_t sb = satc_depth_scratch_bytes(cnt, sort);
+    if (sb == SIZE_MAX)
+        return PyErr_NoMemory();
+    size_t c1 = cnt ? cnt : 1;
+    uint32_t *idx = malloc(c1 * 4), *order = sort ? malloc(c1 * 4) : NULL;
+    float *dep = malloc(c1 * 4);
+    void *key = sort ? malloc(c1 * (sort == SATC_SORT_16 ? 2 : 4)) : NULL;
+    void *scratch = malloc(sb ? sb : 1);
+    PyObject *res = NULL;
+    if (!idx || !dep || !scratch || (sort && (!order || !key))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    satc_results r = {.indices = idx};
+    satc_depth_results d = {.depth = dep, .sort = sort, .sorted = order, .scratch = scratch,
+                            .scratch_bytes = sb};
+    if (sort == SATC_SORT_16)
+        d.key16 = key;
+    else if (sort == SATC_SORT_32)
+        d.key32 = key;
+    satc_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = isa ? satc_cull_depth_isa((satc_isa)isa, f, &bo->b, fst, cnt, mode, &r, &d)
+             : satc_cull_depth(f, &bo->b, fst, cnt, mode, &r, &d);
+    Py_END_ALLOW_THREADS
+    if (st != SATC_OK) {
+        satc_py_status_error(st, "cull_depth");
+        goto done;
+    }
+    size_t v = r.visible;
+    PyObject *pi = own_array(idx, (npy_intp)v, NPY_UINT32, 4);
+    idx = NULL;
+    PyObject *pd = own_array(dep, (npy_intp)v, NPY_FLOAT32, 4);
+    dep = NULL;
+    PyObject *pk = Py_None, *po = Py_None;
+    if (sort) {
+        pk = own_array(key, (npy_intp)v, sort == SATC_SORT_16 ? NPY_UINT16 : NPY_UINT32,
+                       sort == SATC_SORT_16 ? 2 : 4);
+        po = own_array(order, (npy_intp)v, NPY_UINT32, 4);
+        key = order = NULL;
+    } else {
+        Py_INCREF(pk);
+        Py_INCREF(po);
+    }
+    if (pi && pd && pk && po)
+        res = PyTuple_Pack(4, pi, pd, pk, po);
+    Py_XDECREF(pi);
+    Py_XDECREF(pd);
+    Py_XDECREF(pk);
+    Py_XDECREF(po);
+done:
+    free(idx);
+    free(dep);
+    free(key);
+    free(order);
+    free(scratch);
+    return res;
+}
+
+PyObject *satc_py_sort_depth(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"depth", "indices", "sort", NULL};
+    PyObject *od, *oi, *osort = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:sort_depth", kwl, &od, &oi, &osort))
+        return NULL;
+    unsigned sort = SATC_SORT_16;
+    if (osort && sort_arg(osort, &sort, 0) < 0)
+        return NULL;
+    PyArrayObject *d = NULL, *ix = NULL;
+    PyObject *res = NULL;
+    void *key = NULL, *scratch = NULL;
+    uint32_t *order = NULL;
+    PyObject *oa = PyArray_FROM_O(od);
+    if (!oa || PyArray_DESCR((PyArrayObject *)oa)->kind != 'f') {
+        Py_XDECREF(oa);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "depth: expected a 1-D array of floats");
+        return NULL;
+    }
+    d = (PyArrayObject *)PyArray_FROMANY(oa, NPY_FLOAT32, 1, 1, NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
+    Py_DECREF(oa);
+    if (!d) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "depth: expected a 1-D array");
+        return NULL;
+    }
+    oa = PyArray_FROM_O(oi);
+    if (!oa || !PyArray_ISINTEGER((PyArrayObject *)oa) || PyArray_NDIM((PyArrayObject *)oa) != 1) {
+        Py_XDECREF(oa);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "indices: expected a 1-D integer array");
+        goto done;
+    }
+    npy_intp n = PyArray_DIM(d, 0);
+    if (PyArray_DIM((PyArrayObject *)oa, 0) != n) {
+        PyErr_Format(PyExc_ValueError, "indices: %ld values, but depth has %ld",
+                     (long)PyArray_DIM((PyArrayObject *)oa, 0), (long)n);
+        Py_DECREF(oa);
+        goto done;
+    }
+    /* every index checked to fit a uint32, then converted */
+    int uns = PyArray_ISUNSIGNED((PyArrayObject *)oa);
+    PyArrayObject *w = (PyArrayObject *)PyArray_FROMANY(oa, uns ? NPY_UINT64 : NPY_INT64, 1, 1,
+                                                        NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
+    Py_DECREF(oa);
+    if (!w)
+        goto done;
+    ix = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_UINT32);
+    for (npy_intp i = 0; ix && i < n; i++) {
+        uint64_t u = uns ? ((const uint64_t *)PyArray_DATA(w))[i] : 0;
+        int64_t v = uns ? 0 : ((const int64_t *)PyArray_DATA(w))[i];
+        if (uns ? u > UINT32_MAX : (v < 0 || v > (int64_t)UINT32_MAX)) {
+            PyErr_Format(PyExc_ValueError, "indices: value at %ld does not fit a uint32", (long)i);
+            Py_CLEAR(ix);
+            break;
+        }
+        ((uint32_t *)PyArray_DATA(ix))[i] = uns ? (uint32_t)u : (uint32_t)v;
+    }
+    Py_DECREF(w);
+    if (!ix)
+        goto done;
+    size_t sb = satc_depth_scratch_bytes((size_t)n, sort), c1 = n ? (size_t)n : 1;
+    key = malloc(c1 * (sort == SATC_SORT_16 ? 2 : 4));
+    order = malloc(c1 * 4);
+    scratch = malloc(sb && sb != SIZE_MAX ? sb : 1);
+    if (!key || !order || !scratch || sb == SIZE_MAX) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    satc_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = satc_sort_depth(PyArray_DATA(d), PyArray_DATA(ix), (size_t)n, sort,
+                         sort == SATC_SORT_16 ? key : NULL, sort == SATC_SORT_32 ? key : NULL, order,
+                         scratch, sb);
+    Py_END_ALLOW_THREADS
+    if (st != SATC_OK) {
+        satc_py_status_error(st, "sort_depth");
+        goto done;
+    }
+    PyObject *pk = own_array(key, n, sort == SATC_SORT_16 ? NPY_UINT16 : NPY_UINT32,
+                             sort == SATC_SORT_16 ? 2 : 4);
+    PyObject *po = own_array(order, n, NPY_UINT32, 4);
+    key = order = NULL;
+    if (pk && po)
+        res = PyTuple_Pack(2, pk, po);
+    Py_XDECREF(pk);
+    Py_XDECREF(po);
+done:
+    Py_XDECREF(d);
+    Py_XDECREF(ix);
+    free(key);
+    free(order);
+    free(scratch);
+    return res;
+}
 
 /* The calling thread's CPU time, as the benchmark times the Python side. */
 static double now_ns(void)

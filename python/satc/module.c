@@ -577,6 +577,35 @@ static PyMethodDef methods[] = {
     {"spheres", KW(satc_py_spheres),
      "spheres(center, radius) -> Batch\n\nBounding spheres: center (N, 3), radius (N,) or one "
      "number."},
+    {"trs", KW(satc_py_trs),
+     "trs(position, rotation, scale, local_center=None, local_half=None, mesh=None, *,\n"
+     "    k=3.0, log_scale=False, wxyz=False) -> Batch\n\n"
+     "Transforms: volume i is a local box mapped by x' = position[i] + R(rotation[i])\n"
+     "diag(scale[i]) x. position, scale: (N, 3) (or (3,) shared, or three 1-D arrays);\n"
+     "rotation: (N, 4) quaternions (x, y, z, w), or (w, x, y, z) with wxyz=True: float32\n"
+     "(need not be unit), uint8 ((b - 128) / 128 per component) or int8 (b / 127), or\n"
+     "a tuple of four 1-D float arrays. log_scale: the scales are natural logs (PLY\n"
+     "splats). The local box: local_center/local_half (3,) shared, (N, 3) per volume\n"
+     "or a (M, 3) table picked by mesh ids; without one, a Gaussian splat's cube\n"
+     "[-k, k]^3 in scale units."},
+    {"splats", KW(satc_py_splats),
+     "splats(records, k=3.0) -> Batch\n\n"
+     "Gaussian splats from 32-byte .splat records read in place (a 1-D array of a\n"
+     "32-byte dtype, or uint8 of shape (N, 32)): position float32 x 3, linear scale\n"
+     "float32 x 3, RGBA bytes, rotation bytes (w, x, y, z) as (b - 128) / 128; each\n"
+     "splat's box is [-k, k]^3 in scale units (k sigma)."},
+    {"cull_depth", KW(satc_py_cull_depth),
+     "cull_depth(frustum, batch, mode='exact', sort=16, *, first=0, count=None, isa=None)\n"
+     "    -> (indices, depth, key, order)\n\n"
+     "cull() with output 'indices', plus each visible volume's view depth (float32,\n"
+     "D.(center - E)), its key (sort=16: uint16 quantised between the least and greatest\n"
+     "finite depth; 32: uint32 of the exact depth's order; None: no key) and the visible\n"
+     "indices back to front (decreasing key, ties by increasing index; None without a\n"
+     "sort). A splat renderer's draw order from one pass over the batch."},
+    {"sort_depth", KW(satc_py_sort_depth),
+     "sort_depth(depth, indices, sort=16) -> (key, order)\n\n"
+     "The keys and back-to-front order cull_depth gives, for depths the caller holds:\n"
+     "depth[k] belongs to volume indices[k]."},
     {"isa", py_isa, METH_NOARGS, "isa() -> str: the path culls run on (e.g. 'avx2')."},
     {"isa_runnable", py_isa_runnable, METH_NOARGS,
      "isa_runnable() -> list of str: the paths this machine can run (for isa=)."},

@@ -11,14 +11,16 @@ import pytest
 
 import satc
 
-FORM_IDS = {"obbs": 1, "aabbs": 2, "minmax": 3, "half_axes": 4, "instances": 5, "spheres": 6}
+FORM_IDS = {"obbs": 1, "aabbs": 2, "minmax": 3, "half_axes": 4, "instances": 5, "spheres": 6,
+            "trs": 7}
 MODES = {"conservative": 0, "exact": 1}
 QUICK = bool(os.environ.get("SATC_TEST_QUICK"))
 
 
-def oracle_classes(frustum, form, mode, columns):
+def oracle_classes(frustum, form, mode, columns, k=0.0, flags=0):
     """Class bytes from the C library called by oracle.c on SoA float32
-    columns (the scalar path's and the active path's)."""
+    columns (the scalar path's and the active path's); k and flags: the
+    TRS form's splat size and flags (see oracle.c)."""
     exe = os.environ.get("SATC_PY_ORACLE")
     if not exe:
         pytest.skip("SATC_PY_ORACLE is not set: run through `meson test` (python suite)")
@@ -30,6 +32,9 @@ def oracle_classes(frustum, form, mode, columns):
             fh.write(frustum.raw)
             fh.write(np.array([FORM_IDS[form], MODES[mode]], np.int32).tobytes())
             fh.write(np.array([n], np.int64).tobytes())
+            if form == "trs":
+                fh.write(np.array([k], np.float32).tobytes())
+                fh.write(np.array([flags], np.int32).tobytes())
             for c in cols:
                 assert c.shape == (n,)
                 fh.write(c.tobytes())

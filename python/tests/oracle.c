@@ -12,6 +12,9 @@
  *          half_axes: c xyz, H0 xyz, H1 xyz, H2 xyz
  *          spheres: c xyz, r
  *          instances: m00 m01 m02 m03 m10 .. m23 (12, rows), lc xyz, lh xyz
+ *          trs (form 7): then float32 k and int32 flags (1: log scales, 2: a
+ *            local box per volume, 4: uint8 quaternions, 8: int8), then p xyz,
+ *            q xyzw (byte values as floats for 4 and 8), s xyz, lc xyz, lh xyz
  *   OUT: n class bytes (scalar path), then n (active path)
  */
 #include <satc.h>
@@ -42,8 +45,11 @@ int main(int argc, char **argv)
     if (fread(&f, sizeof f, 1, in) != 1 || fread(&form, 4, 1, in) != 1 ||
         fread(&mode, 4, 1, in) != 1 || fread(&n, 8, 1, in) != 1 || n < 0)
         return 2;
-    static const int ncols[7] = {0, 15, 6, 6, 12, 18, 4};
-    if (form < 1 || form > 6)
+    static const int ncols[8] = {0, 15, 6, 6, 12, 18, 4, 16};
+    float k = 0;
+    int32_t flags = 0;
+    if (form < 1 || form > 7 ||
+        (form == SATC_FORM_TRS && (fread(&k, 4, 1, in) != 1 || fread(&flags, 4, 1, in) != 1)))
         return 2;
     size_t total = (size_t)ncols[form] * (size_t)n;
     float *d = malloc(total * 4 + 4);
@@ -55,6 +61,9 @@ int main(int argc, char **argv)
     memset(&b, 0, sizeof b);
     b.form = (satc_form)form;
     float *m = NULL;
+    unsigned char *qb = NULL;
+    satc_local_boxes lb;
+    memset(&lb, 0, sizeof lb);
     switch (form) {
     case SATC_FORM_AABB:
         b.aabb.center = soa(d, n, 0);
@@ -94,6 +103,40 @@ int main(int argc, char **argv)
         b.instances.local_center = soa(d, n, 12);
         b.instances.local_half = soa(d, n, 15);
         break;
+    case SATC_FORM_TRS:
+        b.trs.position = soa(d, n, 0);
+        b.trs.scale = soa(d, n, 7);
+        b.trs.k = k;
+        b.trs.format = (flags & 4 ? SATC_QUAT_U8 : flags & 8 ? SATC_QUAT_I8 : SATC_QUAT_F32) |
+                       (flags & 1 ? SATC_TRS_LOG_SCALE : 0u);
+        if (flags & 12) {
+            /* the byte values packed four to a quaternion, (x, y, z, w) */
+            qb = malloc((size_t)n * 4 + 4);
+            if (!qb)
+                return 2;
+            for (int64_t i = 0; i < n; i++)
+                for (int c = 0; c < 4; c++) {
+                    int v = (int)col(d, n, 3 + c)[i];
+                    qb[4 * i + c] = (unsigned char)(flags & 8 ? (signed char)v : v);
+                }
+            b.trs.rotation = qb;
+            b.trs.rotation_stride = 4;
+        } else {
+            m = malloc((size_t)n * 16 + 16);
+            if (!m)
+                return 2;
+            for (int64_t i = 0; i < n; i++)
+                for (int c = 0; c < 4; c++)
+                    m[4 * i + c] = col(d, n, 3 + c)[i];
+            b.trs.rotation = m;
+            b.trs.rotation_stride = 16;
+        }
+        if (flags & 2) {
+            lb.center = soa(d, n, 10);
+            lb.half = soa(d, n, 13);
+            b.trs.local = &lb;
+        }
+        break;
     }
     FILE *out = fopen(argv[2], "wb");
     if (!out)
@@ -112,6 +155,7 @@ int main(int argc, char **argv)
     fclose(out);
     free(d);
     free(m);
+    free(qb);
     free(cls);
     return 0;
 }

@@ -8,6 +8,7 @@
 // Exit 0 when all pass, 1 on any failure, 2 on usage errors.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const [casesFile, wasmDir, header] = process.argv.slice(2);
 if (!casesFile || !wasmDir || !header) {
@@ -23,7 +24,7 @@ function check(ok, what) {
 
 function readCases(buf) {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf.subarray(0, 8).toString() !== 'SATCWASM' || dv.getUint32(8, true) !== 1)
+  if (buf.subarray(0, 8).toString() !== 'SATCWASM' || dv.getUint32(8, true) !== 2)
     throw new Error('not a wasm_cases file');
   let p = 12;
   const u32 = () => { const v = dv.getUint32(p, true); p += 4; return v; };
@@ -40,6 +41,9 @@ function readCases(buf) {
     c.args = [];
     for (let i = 0; i < nargs; i++) c.args.push([u32(), u32()]);
     c.status = dv.getInt32(p, true); p += 4;
+    const nfree = u32();
+    c.scratch = [];
+    for (let i = 0; i < nfree; i++) c.scratch.push([u32(), u32()]);
     c.post = Buffer.from(c.pre);
     const nruns = u32();
     for (let i = 0; i < nruns; i++) {
@@ -71,9 +75,23 @@ function cstr(e, p) {
 
 const api = [...fs.readFileSync(header, 'utf8').matchAll(/^SATC_API[^(]*?\b(satc_\w+)\(/gm)].map(m => m[1]);
 const cases = readCases(fs.readFileSync(casesFile));
-const hasIsa = new Set(['satc_cull', 'satc_cull_views', 'satc_query_sphere', 'satc_query_ray']);
+const hasIsa = new Set(['satc_cull', 'satc_cull_views', 'satc_query_sphere', 'satc_query_ray',
+                        'satc_cull_occluded', 'satc_cull_depth']);
 console.log(`${cases.length} cases, ${api.length} public functions`);
 check(cases.length > 100 && api.length > 30, 'cases and header read');
+// Every entry point the cases must reach, each with good and bad input.
+const reached = new Map();
+for (const c of cases) {
+  const r = reached.get(c.fn) ?? { ok: 0, bad: 0 };
+  if (c.status === 0) r.ok++; else r.bad++;
+  reached.set(c.fn, r);
+  // The reference side of "nothing written on error" (scratch included).
+  if (c.status !== 0) check(Buffer.compare(c.pre, c.post) === 0, `native ${c.fn} [${c.name}]: wrote on error ${c.status}`);
+}
+for (const fn of ['satc_cull', 'satc_pyramid_init', 'satc_pyramid_clear', 'satc_pyramid_fill',
+                  'satc_pyramid_rasterize', 'satc_pyramid_rasterize_triangles', 'satc_cull_occluded',
+                  'satc_cull_views_occluded', 'satc_cull_depth', 'satc_sort_depth'])
+  check(reached.get(fn)?.ok > 0 && reached.get(fn)?.bad > 0, `cases of ${fn}, good and bad input`);
 
 for (const [file, isa, isaName] of [['satc-simd128.wasm', 32, 'simd128'], ['satc-scalar.wasm', 1, 'scalar']]) {
   const { mod, exports: e } = await load(path.join(wasmDir, file));
@@ -106,6 +124,8 @@ for (const [file, isa, isaName] of [['satc-simd128.wasm', 32, 'simd128'], ['satc
     dv = new DataView(e.memory.buffer);
     for (const r of c.relocs) dv.setUint32(base + r, dv.getUint32(base + r, true) - base, true);
     const got = mem.subarray(base, base + size);
+    if (c.status === 0) // scratch: its bytes are no output (on error nothing may change)
+      for (const [at, len] of c.scratch) c.post.set(got.subarray(at, at + len), at);
     let diff = -1;
     if (st === c.status) {
       for (let i = 0; i < size; i++) if (got[i] !== c.post[i]) { diff = i; break; }
@@ -117,5 +137,13 @@ for (const [file, isa, isaName] of [['satc-simd128.wasm', 32, 'simd128'], ['satc
   }
   console.log(`${file}: ${passed - before.passed} passed, ${failed - before.failed} failed`);
 }
+// Size: gzip -9 of each module against the budget both share.
+const budget = 150 * 1024;
+const gz = ['satc-simd128.wasm', 'satc-scalar.wasm'].map(
+  (f) => zlib.gzipSync(fs.readFileSync(path.join(wasmDir, f)), { level: 9 }).length);
+console.log(`size (gzip -9): simd128 ${gz[0]} + scalar ${gz[1]} = ${gz[0] + gz[1]} bytes; ` +
+            `budget ${budget} (${gz[0] + gz[1] <= budget ? 'met' :
+              'NOT met: one kernel per form and tier, and the views, occlusion, depth-sort and TRS ' +
+              'kernels in each module; every flag that shrinks them slows them (docs/platforms.md)'})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

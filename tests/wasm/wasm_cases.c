@@ -15,7 +15,8 @@
  * File: "SATCWASM" u32 version, then per case: name, function (u32
  * length + bytes), u32 size, pre image, u32 nrelocs + offsets, u32 nargs
  * + (u32 kind: 0 int, 1 image offset, 2 float bits; u32 value), i32
- * status, the image after the call as u32 nruns + (u32 offset, u32
+ * status, u32 n + (u32 offset, u32 length) of scratch bytes the
+ * comparison leaves out, the image after the call as u32 nruns + (u32 offset, u32
  * length, bytes) of the runs that differ from the pre image.
  * Usage: wasm_cases OUT [--quick]
  */
@@ -28,7 +29,7 @@
 
 /* ---- calls ---- */
 
-static const char *form_name[] = {"", "obb", "aabb", "minmax", "half_axes", "instances", "spheres"};
+static const char *form_name[] = {"", "obb", "aabb", "minmax", "half_axes", "instances", "spheres", "trs"};
 static char name[256];
 
 static void *copy_in(const void *p, size_t n)
@@ -36,20 +37,6 @@ static void *copy_in(const void *p, size_t n)
     void *d = alloc(n);
     memcpy(d, p, n);
     return d;
-}
-
-/* Outputs for count volumes: bit 0 bitmask, 1 classes, 2 indices. */
-static satc_results outputs(size_t count, int outs)
-{
-    satc_results r = {0};
-    r.visible = 0xA5A5A5A5u; /* the prefill of the wasm struct's field */
-    if (outs & 1)
-        memset(r.bitmask = alloc((count + 7) / 8 + 1), 0xA5, (count + 7) / 8 + 1);
-    if (outs & 2)
-        memset(r.classes = alloc(count + 1), 0xA5, count + 1);
-    if (outs & 4)
-        memset(r.indices = alloc(4 * count + 4), 0xA5, 4 * count + 4);
-    return r;
 }
 
 static void case_cull(const satc_frustum *f0, const satc_batch *b, size_t first, size_t count,
@@ -251,23 +238,6 @@ static int query_frustum(int kind, size_t i, size_t j, satc_frustum *f)
     return satc_frustum_from_planes(f, (const float(*)[4])pl, 4 + (i % 3), 0.01f * (float)(i % 2));
 }
 
-/* The wasm32 satc_pyramid of native *p at `at`: size_t is 4 bytes there,
- * and the depth pointer is an arena offset. */
-static unsigned char *w_pyramid(const satc_pyramid *p)
-{
-    size_t L = SATC_PYRAMID_MAX_LEVELS, o = sizeof p->view;
-    unsigned char *w = alloc(o + 12 + 12 * L + 4);
-    memcpy(w, &p->view, o);
-    put32(w + o, p->width), put32(w + o + 4, p->height), put32(w + o + 8, p->levels);
-    for (size_t k = 0; k < L; k++) {
-        put32(w + o + 12 + 4 * k, p->level_w[k]);
-        put32(w + o + 12 + 4 * L + 4 * k, p->level_h[k]);
-        put32(w + o + 12 + 8 * L + 4 * k, (uint32_t)p->level_off[k]);
-    }
-    putptr(w + o + 12 + 12 * L, p->depth);
-    return w;
-}
-
 /* satc_pyramid_build over random level-0 depths (NaN and +Inf among them):
  * every upper-level texel is compared. */
 static void case_pyramid_build(const satc_frustum *view, uint32_t w, uint32_t h)
@@ -316,6 +286,9 @@ static void grid_boxes(scn_scene *sc)
         }
 }
 
+/* The repetition a scene's seed belongs to (main: 1000 rep + camera). */
+static unsigned rep_of(uint64_t seed) { return (unsigned)(seed / 1000); }
+
 static void scene_cases(scn_cam_kind ck, uint64_t seed, int quick, int grid)
 {
     satc_camera cam;
@@ -349,7 +322,7 @@ static void scene_cases(scn_cam_kind ck, uint64_t seed, int quick, int grid)
             views[v] = views[0];
     }
     static const size_t kv[] = {1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64};
-    for (int form = 1; form <= 6; form++) {
+    for (int form = 1; form <= 7; form++) {
         for (int layout = 0; layout < 4; layout++) {
             double bad = (layout + form) % 3 == 0 ? 0.03 : 0.0;
             for (int mode = 0; mode < 2; mode++) {
@@ -358,7 +331,9 @@ static void scene_cases(scn_cam_kind ck, uint64_t seed, int quick, int grid)
                 int grp = (int)(scn_next(&R) % 3); /* none, fixed size, offsets */
                 if (grp)
                     add_groups(&b, n, grp);
-                size_t first = scn_next(&R) % 71, count = n - first - scn_next(&R) % 9;
+                size_t first = scn_next(&R) % 71, cut = scn_next(&R) % 9;
+                first = first < n ? first : n; /* clamped: count never wraps */
+                size_t count = n - first > cut ? n - first - cut : 0;
                 int outs = 1 + (int)(scn_next(&R) % 7);
                 snprintf(name, sizeof name, "cull%s %s %s %s %s bad %.2f groups %d first %zu count %zu outs %d",
                          grid ? " grid" : "", scn_cam_name(ck), form_name[form], layout_name[layout],
@@ -401,6 +376,8 @@ static void scene_cases(scn_cam_kind ck, uint64_t seed, int quick, int grid)
             }
         }
     }
+    occl_cases(&cam, views, n, quick || rep_of(seed) > 0);
+    depth_cases(views, n, rep_of(seed) == 0);
     scn_free(&sc);
 }
 
@@ -417,7 +394,7 @@ int main(int argc, char **argv)
         return 2;
     satc_isa_set_mask(0); /* the scalar reference */
     fwrite("SATCWASM", 1, 8, out);
-    wr32(1);
+    wr32(2);
     used = ARENA;
     reset();
     scn_seed(&R, 25);
@@ -426,6 +403,7 @@ int main(int argc, char **argv)
             scene_cases((scn_cam_kind)ck, 1000u * (unsigned)rep + (unsigned)ck, quick, rep == 1);
     if (fclose(out) != 0)
         return 2;
+    occl_summary();
     printf("wasm_cases: %lu cases from the %s path\n", ncases, satc_isa_name(satc_isa_active()));
     return 0;
 }

@@ -1,6 +1,7 @@
 /* The wasm cross-check: batches of every form and layout built from a
  * scene's boxes, non-finite inputs, group bounds. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "wasm_image.h"
@@ -55,6 +56,108 @@ float be(size_t i, int j) { return S->boxes.extent[j][i]; }
 /* Layouts: 0 separate arrays, 1 packed records, 2 records of an odd
  * stride, 3 like 1 with a shared (stride 0) second stream. */
 const char *layout_name[] = {"soa", "rec", "odd", "shared"};
+
+/* A quaternion of the box's frame (Shepperd's branch on the trace), its
+ * sign and scale free: TRS rotations need not be unit. */
+static void box_quat(size_t i, double q[4])
+{
+    double m[3][3];
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++)
+            m[k][j] = ba(i, j, k);
+    double t = m[0][0] + m[1][1] + m[2][2];
+    if (t > 0) {
+        double s = sqrt(t + 1) * 2;
+        q[3] = s / 4, q[0] = (m[2][1] - m[1][2]) / s, q[1] = (m[0][2] - m[2][0]) / s, q[2] = (m[1][0] - m[0][1]) / s;
+    } else {
+        int a = m[0][0] >= m[1][1] && m[0][0] >= m[2][2] ? 0 : m[1][1] >= m[2][2] ? 1 : 2, b = (a + 1) % 3, c = (a + 2) % 3;
+        double s = sqrt(1 + m[a][a] - m[b][b] - m[c][c]) * 2;
+        q[a] = s / 4, q[3] = (m[c][b] - m[b][c]) / s, q[b] = (m[b][a] + m[a][b]) / s, q[c] = (m[c][a] + m[a][c]) / s;
+    }
+    double g = i % 13 == 5 ? -1.7 : i % 7 == 2 ? 0.3 : 1.0; /* not unit, negated */
+    for (int k = 0; k < 4; k++)
+        q[k] *= g;
+}
+
+/* SATC_FORM_TRS, one encoding per layout: 0 float arrays and float xyzw
+ * quaternions, splat cubes of the default k; 1 the 32-byte `.splat`
+ * record (linear scale, byte quaternions w first), k 2; 2 records of an
+ * odd stride with log scales, signed-byte quaternions and a mesh table of
+ * local boxes; 3 float wxyz records, one shared log scale and one shared
+ * local box. Some volumes get a zero quaternion (never culled). */
+static void make_trs(satc_trs *t, int layout, size_t n, double bad)
+{
+    static satc_local_boxes keep[64]; /* native descriptors: outside the image */
+    static unsigned nk;
+    static const unsigned fmt[4] = {SATC_QUAT_F32, SATC_QUAT_U8 | SATC_QUAT_WXYZ,
+                                    SATC_QUAT_I8 | SATC_TRS_LOG_SCALE,
+                                    SATC_QUAT_F32 | SATC_QUAT_WXYZ | SATC_TRS_LOG_SCALE};
+    static const size_t stride[4] = {16, 32, 44, 16};
+    int logs = (fmt[layout] & SATC_TRS_LOG_SCALE) != 0, wxyz = (fmt[layout] & SATC_QUAT_WXYZ) != 0;
+    memset(t, 0, sizeof *t);
+    t->format = fmt[layout];
+    t->k = layout == 1 ? 2.0f : 0.0f;
+    recs r = mkrecs(n, stride[layout]); /* quaternions; records 1, 2 hold all */
+    float *p[3], *s[3];
+    if (layout == 0 || layout == 3) {
+        t->position = v3soa(n, p);
+        t->scale = layout == 0 ? v3soa(n, s) : v3soa(1, s);
+        if (layout == 3)
+            t->scale.stride = 0;
+        t->rotation = r.p, t->rotation_stride = 16;
+    } else {
+        t->position = v3(r, 0), t->scale = v3(r, 3);
+        for (int k = 0; k < 3; k++)
+            p[k] = fld(r, 0, k), s[k] = fld(r, 0, 3 + k);
+        t->rotation = fld(r, 0, layout == 1 ? 7 : 6), t->rotation_stride = r.stride;
+    }
+    size_t ps = t->position.stride / 4, ss = t->scale.stride / 4;
+    for (size_t i = 0; i < n; i++) {
+        double q[4];
+        box_quat(i, q);
+        if (i % 17 == 9)
+            q[0] = q[1] = q[2] = q[3] = 0;
+        float *c = (float *)((char *)t->rotation + i * t->rotation_stride);
+        for (int k = 0; k < 4; k++) {
+            double v = q[wxyz ? (k + 3) % 4 : k];
+            if ((t->format & 3u) == SATC_QUAT_F32)
+                c[k] = (float)v;
+            else if ((t->format & 3u) == SATC_QUAT_U8)
+                ((uint8_t *)c)[k] = (uint8_t)fmax(0, fmin(255, 128 + round(v * 100)));
+            else
+                ((int8_t *)c)[k] = (int8_t)fmax(-127, fmin(127, round(v * 90)));
+        }
+        for (int k = 0; k < 3; k++) {
+            p[k][i * ps] = bc(i, k);
+            float e = be(i, k) / (layout == 0 ? 3.0f : layout == 1 ? 2.0f : 1.0f);
+            if (ss || i == 0)
+                s[k][i * ss] = logs ? logf(e) : (i % 10 == 4 ? -e : e);
+        }
+        if (U01() < bad)
+            spoil(i % 2 ? &p[i % 3][i * ps] : c, 1, 1.0);
+    }
+    if (layout >= 2) {
+        satc_local_boxes *lb = &keep[nk++ % 64];
+        size_t nl = layout == 2 ? 7 : 1;
+        recs l = mkrecs(nl, 24);
+        for (size_t k = 0; k < nl; k++)
+            for (int q = 0; q < 3; q++) {
+                *fld(l, k, q) = (float)scn_uniform(&R, -0.3, 0.3);
+                *fld(l, k, 3 + q) = (float)scn_uniform(&R, 0.2, 1.2) * (k % 4 == 1 ? -1.0f : 1.0f);
+            }
+        memset(lb, 0, sizeof *lb);
+        lb->center = v3(l, 0), lb->half = v3(l, 3);
+        if (layout == 3) {
+            lb->center.stride = lb->half.stride = 0;
+        } else {
+            uint32_t *ids = alloc(n * 4 + 8);
+            for (size_t i = 0; i < n; i++)
+                ids[i] = (uint32_t)(scn_next(&R) % (nl + (i % 50 == 7))); /* one id past the table */
+            lb->mesh = ids, lb->mesh_stride = 4, lb->mesh_count = nl;
+        }
+        t->local = lb;
+    }
+}
 
 satc_batch make_batch(int form, int layout, size_t n, double bad)
 {
@@ -206,6 +309,7 @@ satc_batch make_batch(int form, int layout, size_t n, double bad)
         }
         break;
     }
+    case SATC_FORM_TRS: make_trs(&b.trs, layout, n, bad); break;
     }
     return b;
 }

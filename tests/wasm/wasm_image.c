@@ -90,6 +90,22 @@ void *w_batch(const satc_batch *b)
         put32(u + 52, (uint32_t)in->mesh_count);
         break;
     }
+    case SATC_FORM_TRS: {
+        const satc_trs *t = &b->trs;
+        w_vec3s(u, &t->position), w_vec3s(u + 16, &t->scale);
+        putptr(u + 32, t->rotation), put32(u + 36, (uint32_t)t->rotation_stride);
+        put32(u + 40, t->format);
+        memcpy(u + 44, &t->k, 4);
+        if (t->local) {
+            const satc_local_boxes *l = t->local;
+            unsigned char *wl = alloc(44);
+            w_vec3s(wl, &l->center), w_vec3s(wl + 16, &l->half);
+            putptr(wl + 32, l->mesh), put32(wl + 36, (uint32_t)l->mesh_stride);
+            put32(wl + 40, (uint32_t)l->mesh_count);
+            putptr(u + 48, wl);
+        }
+        break;
+    }
     }
     if (b->groups) {
         const satc_groups *g = b->groups;
@@ -107,6 +123,42 @@ void *w_results(const satc_results *r)
     putptr(w, r->bitmask), putptr(w + 4, r->classes), putptr(w + 8, r->indices);
     put32(w + 12, 0xA5A5A5A5u);
     return w;
+}
+
+/* The wasm32 satc_pyramid of native *p at w (1516 bytes): size_t is 4
+ * bytes there, and the depth pointer is an arena offset. */
+void w_pyramid_at(unsigned char *w, const satc_pyramid *p)
+{
+    size_t L = SATC_PYRAMID_MAX_LEVELS, o = sizeof p->view;
+    memcpy(w, &p->view, o);
+    put32(w + o, p->width), put32(w + o + 4, p->height), put32(w + o + 8, p->levels);
+    for (size_t k = 0; k < L; k++) {
+        put32(w + o + 12 + 4 * k, p->level_w[k]);
+        put32(w + o + 12 + 4 * L + 4 * k, p->level_h[k]);
+        put32(w + o + 12 + 8 * L + 4 * k, (uint32_t)p->level_off[k]);
+    }
+    putptr(w + o + 12 + 12 * L, p->depth);
+}
+
+unsigned char *w_pyramid(const satc_pyramid *p)
+{
+    unsigned char *w = alloc(W_PYRAMID_BYTES);
+    w_pyramid_at(w, p);
+    return w;
+}
+
+/* Outputs for count volumes, prefilled: bit 0 bitmask, 1 classes, 2 indices. */
+satc_results outputs(size_t count, int outs)
+{
+    satc_results r = {0};
+    r.visible = 0xA5A5A5A5u; /* the prefill of the wasm struct's field */
+    if (outs & 1)
+        memset(r.bitmask = alloc((count + 7) / 8 + 1), 0xA5, (count + 7) / 8 + 1);
+    if (outs & 2)
+        memset(r.classes = alloc(count + 1), 0xA5, count + 1);
+    if (outs & 4)
+        memset(r.indices = alloc(4 * count + 4), 0xA5, 4 * count + 4);
+    return r;
 }
 
 /* ---- the case file ---- */
@@ -130,6 +182,14 @@ void snap(void)
     pre_used = used;
 }
 
+static uint32_t free_at[8][2];
+static unsigned nfree;
+void scratch_range(const void *p, size_t n)
+{
+    if (nfree < 8)
+        free_at[nfree][0] = off(p), free_at[nfree][1] = (uint32_t)n, nfree++;
+}
+
 void emit(const char *name, const char *fn, int status, int nargs, const arg *args)
 {
     wrstr(name), wrstr(fn);
@@ -141,6 +201,11 @@ void emit(const char *name, const char *fn, int status, int nargs, const arg *ar
     for (int i = 0; i < nargs; i++)
         wr32(args[i].kind), wr32(args[i].v);
     wr32((uint32_t)status);
+    /* bytes whose value after the call is not an output (scratch) */
+    wr32(nfree);
+    for (unsigned k = 0; k < nfree; k++)
+        wr32(free_at[k][0]), wr32(free_at[k][1]);
+    nfree = 0;
     /* the image after the call: the runs of bytes that changed */
     size_t nruns = 0;
     for (int pass = 0; pass < 2; pass++) {

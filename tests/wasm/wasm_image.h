@@ -28,6 +28,10 @@ void putptr(void *at, const void *p); /* a wasm32 pointer field (relocated), NUL
 void *w_batch(const satc_batch *b);   /* the wasm32 satc_batch (and its satc_groups) */
 void *w_results(const satc_results *r);
 void wr32(uint32_t v);
+#define W_PYRAMID_BYTES 1516u
+void w_pyramid_at(unsigned char *w, const satc_pyramid *p); /* the wasm32 satc_pyramid */
+unsigned char *w_pyramid(const satc_pyramid *p);            /* the same, allocated */
+satc_results outputs(size_t count, int outs);                /* prefilled results */
 
 /* A call's arguments: an integer, an image offset, a float's bits. */
 typedef struct arg {
@@ -42,6 +46,7 @@ static inline arg Fl(float f)
     return a;
 }
 void snap(void); /* the image before the call */
+void scratch_range(const void *p, size_t n); /* bytes of the next case left out of the comparison */
 void emit(const char *name, const char *fn, int status, int nargs, const arg *args);
 
 /* Inputs (wasm_forms.c): the scene's boxes, and batches built from them. */
@@ -56,5 +61,10 @@ float be(size_t i, int j);
 extern const char *layout_name[];
 satc_batch make_batch(int form, int layout, size_t n, double bad);
 void add_groups(satc_batch *b, size_t n, int kind);
+
+/* Occlusion (wasm_occl.c) and depth (wasm_depth.c) cases of a scene. */
+void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int quick);
+void occl_summary(void);
+void depth_cases(const satc_frustum *views, size_t n, int sorts);
 
 #endif

@@ -5,6 +5,7 @@
 
 import { BatchedMesh, Box3 } from 'three';
 import { allViews, cullAny } from './views.js';
+import { ObjectOcclusion, solidMaterial } from './object-occlusion.js';
 
 const P = BatchedMesh.prototype;
 
@@ -21,6 +22,9 @@ export class BatchedCuller {
     this.output = null;
     this._user = []; // the visibility the user set, per instance
     this._infos = []; // three's record of each instance when last seen (a re-used id gets a new one)
+    this._occlusion = opts.occlusion ? new ObjectOcclusion(satc, opts.occlusion, 'BatchedCuller', true) : null;
+    this._flags = new Uint8Array(0);
+    this.refresh(); // before touching the mesh: a bad occluderBox throws here
     this._perObject = mesh.perObjectFrustumCulled;
     mesh.perObjectFrustumCulled = false;
     mesh.setVisibleAt = (i, v) => {
@@ -29,7 +33,6 @@ export class BatchedCuller {
       return mesh;
     };
     mesh.raycast = (raycaster, intersects) => this._asUser(() => P.raycast.call(mesh, raycaster, intersects));
-    this.refresh();
   }
 
   // Runs fn with every instance at the user's visibility (three's raycast skips hidden ones).
@@ -57,12 +60,17 @@ export class BatchedCuller {
       center.set([(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2, (b.min.z + b.max.z) / 2], 3 * g);
       half.set([(b.max.x - b.min.x) / 2, (b.max.y - b.min.y) / 2, (b.max.z - b.min.z) / 2], 3 * g);
     }
+    // inactive or empty geometries (no box) never occlude
+    const occBoxes = this._occlusion?.boxes(center, half, Array.from({ length: ngeo }, (_, g) => g));
+    if (occBoxes) for (let g = 0; g < ngeo; g++) if (!mesh._geometryInfo[g].active || !(half[3 * g] + half[3 * g + 1] + half[3 * g + 2] > 0)) occBoxes.solid[g] = 0;
     this.batch?.dispose();
     this.batch = this.satc.batch('instances', n, { local: { meshes: Math.max(ngeo, 1) } });
     this.batch.set({ localCenter: center, localHalf: half });
     this.output?.dispose();
     this.output = this.satc.output(n);
     this._geometries = ngeo;
+    if (occBoxes) this._occlusion.setBoxes(occBoxes, n);
+    if (this._flags.length < n) this._flags = new Uint8Array(n);
   }
 
   /**
@@ -88,7 +96,7 @@ export class BatchedCuller {
     let flags = null;
     if (mesh.frustumCulled !== false && n > 0) {
       this.batch.matrices.set(mesh._matricesTexture.image.data.subarray(0, 16 * n));
-      flags = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta, mesh.matrixWorld).flags;
+      flags = this._cull(views, n, opts);
     }
     let drawn = 0;
     for (let i = 0; i < n; i++) {
@@ -101,6 +109,39 @@ export class BatchedCuller {
     return drawn;
   }
 
+  // Frustum (every view), or with occlusion for a single view: the
+  // occluders are the solid instances the user leaves visible.
+  _cull(views, n, opts) {
+    const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
+    if (occ && views.length === 1 && opts?.occlusion !== false) {
+      const solid = solidMaterial(mesh); // a see-through material: no instance hides another
+      const kept = occ.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld,
+        (i) => solid && info[i].active && !!user[i] && occ.chosen(i, i));
+      if (kept) {
+        const flags = this._flags.subarray(0, n).fill(0);
+        for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
+        return flags;
+      }
+    }
+    const r = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta, mesh.matrixWorld);
+    if (occ) {
+      let kept = 0;
+      for (let i = 0; i < n; i++) kept += r.flags[i] ? 1 : 0;
+      occ.frustumOnly(kept);
+    }
+    return r.flags;
+  }
+
+  /** Occlusion figures of the last update (frustum-kept, drawn, occluders, ms per stage), or null without occlusion. */
+  get occlusion() {
+    return this._occlusion ? this._occlusion.stats : null;
+  }
+
+  /** The depth pyramid of the last occlusion update, or null. */
+  get pyramid() {
+    return this._occlusion ? this._occlusion.pyramid : null;
+  }
+
   /** Gives every instance the visibility the user set, restores perObjectFrustumCulled, frees the module memory. */
   dispose() {
     if (this.batch.disposed) return;
@@ -111,5 +152,6 @@ export class BatchedCuller {
     mesh.perObjectFrustumCulled = this._perObject;
     this.batch.dispose();
     this.output.dispose();
+    this._occlusion?.dispose();
   }
 }

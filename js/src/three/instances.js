@@ -218,9 +218,14 @@ export class InstanceCuller {
       // ArrayCamera) an instance hidden from the camera may still be seen
       // by another, so those updates are frustum only
       const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false;
-      const r = occl
-        ? this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld)
-        : cullAny(satc, views, this.batch, n, this.mode, this.output, this.frusta, mesh.matrixWorld, true);
+      let r = null;
+      try {
+        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld);
+      } catch (e) {
+        // a clip volume reaching behind the camera: the frustum pass draws everything
+        if (e.statusName !== 'SATC_ERR_NEAR') throw e;
+      }
+      r ??= cullAny(satc, views, this.batch, n, this.mode, this.output, this.frusta, mesh.matrixWorld, true);
       drawn.set(r.indices);
       k = r.indices.length;
       this.viewVisible = r.visible;

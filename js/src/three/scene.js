@@ -6,6 +6,7 @@
 // batched meshes, sprites, frustumCulled = false) is left to three.
 
 import { allViews, cullAny } from './views.js';
+import { ObjectOcclusion, drawnFor, solidMaterial } from './object-occlusion.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -50,6 +51,8 @@ export class SceneCuller {
     this.batch = null;
     this.output = null;
     this.objects = [];
+    this._occlusion = opts.occlusion ? new ObjectOcclusion(satc, opts.occlusion, 'SceneCuller', false) : null;
+    this._shown = (x) => (x[STATE]?.owner === this ? x[STATE].user : x.visible); // the user's value, not the cull
     this.refresh([...objects]);
   }
 
@@ -64,10 +67,12 @@ export class SceneCuller {
       if (!o || o.isObject3D !== true) satc._heap.fail(-1, 'SceneCuller: not an Object3D in the list');
       if (o[STATE] && o[STATE].owner !== this) satc._heap.fail(-1, `SceneCuller: ${o.name || o.type} is culled by another SceneCuller`);
     }
+    const managed = objects.filter(cullable);
+    const table = this._geometryTable(managed); // may throw (a bad occluderBox): nothing changed yet
     const keep = new Set(objects);
     for (const o of this.objects) if (!keep.has(o) && o[STATE]) this._release(o);
     this.objects = objects;
-    this._managed = objects.filter(cullable);
+    this._managed = managed;
     this._roots = [...new Set(objects.map(rootOf))];
     for (const o of this._managed) {
       if (!o[STATE]) {
@@ -75,13 +80,14 @@ export class SceneCuller {
         Object.defineProperty(o, 'visible', VISIBLE);
       }
     }
-    this._readGeometries();
+    this._readGeometries(table);
     if (!this.static) this._updateWorld();
     this.syncMatrices();
   }
 
-  _readGeometries() {
-    const managed = this._managed, geos = new Map();
+  // The distinct geometries of `managed`, their boxes and occluder boxes.
+  _geometryTable(managed) {
+    const geos = new Map();
     const ids = new Uint32Array(managed.length);
     managed.forEach((o, i) => {
       if (!geos.has(o.geometry)) geos.set(o.geometry, geos.size);
@@ -101,6 +107,12 @@ export class SceneCuller {
       }
       g++;
     }
+    const occ = this._occlusion ? this._occlusion.boxes(center, half, [...geos.keys()]) : null;
+    return { geos, ids, center, half, occ };
+  }
+
+  _readGeometries(table = this._geometryTable(this._managed)) {
+    const managed = this._managed, { geos, ids, center, half } = table;
     if (!this.batch || this.batch.capacity !== managed.length || this._meshes !== Math.max(geos.size, 1)) {
       this.batch?.dispose();
       this.output?.dispose();
@@ -110,6 +122,7 @@ export class SceneCuller {
     }
     this.batch.set({ meshIds: ids, localCenter: center, localHalf: half });
     this._geometries = managed.map((o) => o.geometry);
+    if (table.occ) this._occlusion.setBoxes(table.occ, managed.length);
   }
 
   // Brings world matrices up to date as the renderer does before drawing.
@@ -146,7 +159,7 @@ export class SceneCuller {
       this._updateWorld();
       this.syncMatrices();
     }
-    const flags = n ? cullAny(satc, views, this.batch, n, this.mode, this.output, this.frusta).flags : [];
+    const flags = n ? this._cull(views, n, opts) : [];
     for (let i = 0; i < n; i++) objs[i][STATE].inView = !!flags[i] || objs[i].frustumCulled === false;
     const memo = new Map();
     let hidden = 0;
@@ -156,6 +169,48 @@ export class SceneCuller {
       if (s.hidden) hidden++;
     }
     return this.objects.length - hidden;
+  }
+
+  // Frustum (every view), or with occlusion for a single view: per object,
+  // nonzero when kept.
+  _cull(views, n, opts) {
+    const occ = this._occlusion, objs = this._managed;
+    if (occ && views.length === 1 && opts?.occlusion !== false) {
+      const camera = views[0];
+      const kept = occ.cull(camera, this.batch, n, this.mode, this.output, null, (i) => this._occluder(objs[i], camera), this._shown);
+      if (kept) {
+        const flags = new Uint8Array(n);
+        for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
+        return flags;
+      }
+    }
+    const flags = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta).flags;
+    if (occ) {
+      let kept = 0;
+      for (let i = 0; i < n; i++) kept += flags[i] ? 1 : 0;
+      occ.frustumOnly(kept);
+    }
+    return flags;
+  }
+
+  // A solid Mesh three draws for `camera` (the user's `visible` on it and
+  // its ancestors: what the culler hides is out of view or behind what
+  // is drawn) with an opaque material, whose box is where it draws
+  // (frustumCulled).
+  _occluder(o, camera) {
+    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o)) return false;
+    if (!drawnFor(o, camera, this._shown)) return false;
+    return this._occlusion.chosen(-1, o);
+  }
+
+  /** Occlusion figures of the last update (frustum-kept, drawn, occluders, ms per stage), or null without occlusion. */
+  get occlusion() {
+    return this._occlusion ? this._occlusion.stats : null;
+  }
+
+  /** The depth pyramid of the last occlusion update, or null. */
+  get pyramid() {
+    return this._occlusion ? this._occlusion.pyramid : null;
   }
 
   // True when hiding this subtree's root hides nothing three would draw:
@@ -182,5 +237,6 @@ export class SceneCuller {
     for (const o of this._managed) if (o[STATE]?.owner === this) this._release(o);
     this.batch.dispose();
     this.output.dispose();
+    this._occlusion?.dispose();
   }
 }

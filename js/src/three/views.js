@@ -73,7 +73,8 @@ export function frustumFromCamera(satc, camera, target, model) {
       'coordinateSystem / reversedDepth settings than the camera has?)');
   }
   if (model && !similarity(model.elements)) return planesFrustum(satc, _vp, zeroToOne, target);
-  return satc.frustumFromMatrix(_vp, { depth: zeroToOne ? 'webgpu' : 'webgl', double: true }, target);
+  // reversed: an orthographic view looks toward lower clip depth (occlusion needs its front)
+  return satc.frustumFromMatrix(_vp, { depth: zeroToOne ? 'webgpu' : 'webgl', reversed: camera.reversedDepth === true, double: true }, target);
 }
 
 // A perspective clip volume with a corner at or behind the camera (w <= 0).

@@ -1,0 +1,297 @@
+// Occlusion for the helpers whose volumes have a geometry each
+// (BatchedCuller, SceneCuller): each single-camera update draws the
+// frame's occluders into a depth pyramid of the camera's view, then culls
+// by frustum and pyramid in one pass. Occluders are the helper's own
+// volumes the caller marks solid (each drawn by a box inside its geometry's
+// bounding box), three.js Meshes whose triangles lie on opaque surfaces,
+// or both. Only what three draws occludes: a hidden occluder (its own
+// `visible`, a hidden ancestor, another layer) would hide what is seen.
+
+import { BackSide, Matrix4 } from 'three';
+import { frustumFromCamera } from './views.js';
+
+const _inv = new Matrix4();
+const _m = new Matrix4();
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels']);
+
+function fail(satc, status, what) {
+  return satc._heap.fail(status, what);
+}
+
+function materialsShown(m) {
+  return Array.isArray(m) ? m.length > 0 && m.every((x) => x && x.visible !== false) : !!m && m.visible !== false;
+}
+
+/**
+ * True when every material of `o` is opaque where it covers its box's
+ * front: not transparent, not alpha-tested, not wireframe, its front
+ * faces drawn.
+ */
+export function solidMaterial(o) {
+  const ok = (x) => !!x && x.transparent !== true && !(x.alphaTest > 0) && x.wireframe !== true && x.side !== BackSide &&
+    x.alphaHash !== true && x.colorWrite !== false;
+  const m = o.material;
+  return Array.isArray(m) ? m.length > 0 && m.every(ok) : ok(m);
+}
+
+/**
+ * True when three's renderer draws `o` for `camera`: it and every ancestor
+ * visible (`shown(x)`, default x.visible), its layers matching the
+ * camera's, its material visible.
+ */
+export function drawnFor(o, camera, shown = (x) => x.visible) {
+  if (!o.layers.test(camera.layers) || !materialsShown(o.material)) return false;
+  for (let x = o; x; x = x.parent) if (shown(x) === false) return false;
+  return true;
+}
+
+function boxOf(r) {
+  if (r && r.isBox3 === true) {
+    const { min: a, max: b } = r;
+    return [a.x, a.y, a.z, b.x, b.y, b.z];
+  }
+  if (r && r.center && r.half && r.center.length === 3 && r.half.length === 3) {
+    const c = r.center, h = r.half;
+    return [c[0] - h[0], c[1] - h[1], c[2] - h[2], c[0] + h[0], c[1] + h[1], c[2] + h[2]];
+  }
+  return null;
+}
+
+/**
+ * The occlusion options of BatchedCuller and SceneCuller, checked once
+ * (nothing is allocated until the first update with occlusion):
+ *   size: pyramid width in texels (height follows the camera's aspect),
+ *         or [width, height]; default 320;
+ *   occluders: which of the helper's volumes are solid: true (all), a
+ *         predicate (instance index for BatchedCuller, the object for
+ *         SceneCuller), or (BatchedCuller) a Uint8Array of flags; default
+ *         none;
+ *   occluderBox: (geometry) => a Box3 or { center, half } inside that
+ *         geometry's solid (the geometry index for BatchedCuller), or
+ *         null: it never occludes; clipped to the geometry's bounding
+ *         box; default the bounding box itself (right for geometry that
+ *         fills its box);
+ *   meshes: three.js Meshes whose triangles lie on opaque surfaces;
+ *   minTexels: occluders covering fewer level-0 texels are skipped
+ *         (default 4).
+ */
+export class ObjectOcclusion {
+  constructor(satc, opts, what, flagsAllowed) {
+    if (opts === true) opts = { occluders: true };
+    if (!opts || typeof opts !== 'object' || Array.isArray(opts)) fail(satc, -13, `${what}: occlusion must be an object or true`);
+    for (const k of Object.keys(opts)) if (!KEYS.has(k)) fail(satc, -13, `${what}: unknown occlusion option '${k}'`);
+    this.satc = satc;
+    this.what = what;
+    const size = opts.size ?? 320;
+    const dims = Array.isArray(size) ? size : [size, 0];
+    if (dims.length !== 2 || !dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0 && !Array.isArray(size))))) {
+      fail(satc, -9, `${what}: occlusion.size must be a positive integer or [width, height]`);
+    }
+    this.size = dims;
+    const occ = opts.occluders ?? false;
+    if (!(typeof occ === 'boolean' || typeof occ === 'function' || (flagsAllowed && occ instanceof Uint8Array))) {
+      fail(satc, -13, `${what}: occlusion.occluders must be true, false, a function${flagsAllowed ? ' or a Uint8Array' : ''}`);
+    }
+    this.occluders = occ;
+    const ob = opts.occluderBox;
+    if (ob !== undefined && ob !== null && typeof ob !== 'function') fail(satc, -13, `${what}: occlusion.occluderBox must be a function of the geometry`);
+    this.occluderBox = ob ?? null;
+    const meshes = opts.meshes ?? [];
+    if (!Array.isArray(meshes) || !meshes.every((m) => m && m.isMesh === true && m.geometry?.attributes?.position)) {
+      fail(satc, -13, `${what}: occlusion.meshes must be an array of three.js Meshes`);
+    }
+    this.meshes = meshes.slice();
+    const mt = opts.minTexels ?? 4;
+    if (typeof mt !== 'number' || !(mt >= 0) || !Number.isFinite(mt)) fail(satc, -5, `${what}: occlusion.minTexels must be a finite number >= 0`);
+    this.minTexels = mt;
+    this._occ = null; // occluder batch: one local box per geometry
+    this._solid = new Uint8Array(0); // per geometry: has an occluder box
+    this._pyr = null;
+    this._geo = new Map(); // geometry -> { version, mesh }
+    this._frustum = undefined;
+    /** Figures of the last update: frustum-kept, drawn, occluders drawn, milliseconds per stage. */
+    this.stats = { frustum: 0, drawn: 0, occluders: 0, ms: { frustum: 0, occluders: 0, test: 0 } };
+  }
+
+  /**
+   * Occluder boxes for geometries [0, n): `center`/`half` are their
+   * bounding boxes (NaN center: empty), keys[g] what occluderBox is given.
+   * Calls the user's function and checks its answers; changes nothing.
+   */
+  boxes(center, half, keys) {
+    const n = keys.length, oc = new Float32Array(3 * Math.max(n, 1)), oh = new Float32Array(3 * Math.max(n, 1));
+    const solid = new Uint8Array(n);
+    for (let g = 0; g < n; g++) {
+      const c = [center[3 * g], center[3 * g + 1], center[3 * g + 2]], h = [half[3 * g], half[3 * g + 1], half[3 * g + 2]];
+      if (!c.every(Number.isFinite) || !h.every(Number.isFinite)) continue;
+      let lo = [c[0] - h[0], c[1] - h[1], c[2] - h[2]], hi = [c[0] + h[0], c[1] + h[1], c[2] + h[2]];
+      if (this.occluderBox) {
+        const r = this.occluderBox(keys[g]);
+        if (r === null || r === undefined || r === false) continue;
+        const b = boxOf(r);
+        if (!b || !b.every((v) => typeof v === 'number' && !Number.isNaN(v))) {
+          fail(this.satc, -13, `${this.what}: occlusion.occluderBox must give a Box3, { center, half } or null`);
+        }
+        // clipped to the bounding box: a volume's occluder lies inside the volume
+        lo = lo.map((v, k) => Math.max(v, b[k]));
+        hi = hi.map((v, k) => Math.min(v, b[3 + k]));
+        if (!(lo[0] <= hi[0] && lo[1] <= hi[1] && lo[2] <= hi[2])) continue;
+      }
+      for (let k = 0; k < 3; k++) {
+        oc[3 * g + k] = (lo[k] + hi[k]) / 2;
+        oh[3 * g + k] = (hi[k] - lo[k]) / 2;
+      }
+      // a box rounded to float grows at most by an ulp: shrink the half by one more
+      for (let k = 0; k < 3; k++) {
+        const want = (hi[k] - lo[k]) / 2, c2 = oc[3 * g + k];
+        let hk = oh[3 * g + k];
+        while (hk > 0 && (c2 - hk < lo[k] || c2 + hk > hi[k])) hk = Math.fround(hk - Math.max(hk, 1e-30) * 2 ** -23);
+        oh[3 * g + k] = Math.max(0, Math.min(hk, want));
+      }
+      solid[g] = 1;
+    }
+    return { center: oc, half: oh, solid };
+  }
+
+  /** Takes the boxes from boxes() as the occluder boxes for up to `capacity` volumes. */
+  setBoxes(b, capacity) {
+    const geos = Math.max(b.solid.length, 1);
+    if (!this._occ || this._occ.capacity !== Math.max(capacity, 1) || this._geos !== geos) {
+      this._occ?.dispose();
+      this._occ = null;
+      this._occ = this.satc.batch('instances', Math.max(capacity, 1), { local: { meshes: geos } });
+      this._geos = geos;
+    }
+    this._occ.set({ localCenter: b.center, localHalf: b.half });
+    this._solid = b.solid;
+  }
+
+  _pyramid(camera) {
+    let [w, h] = this.size;
+    if (h === 0) {
+      // the view's own aspect (view offsets included): x and y scales of the projection
+      const e = camera.projectionMatrix.elements, aspect = Math.abs(e[5] / e[0]);
+      h = Math.min(1024, Math.max(32, Math.round(w / (Number.isFinite(aspect) && aspect > 0 ? aspect : 1))));
+    }
+    w = Math.min(2048, Math.max(64, w));
+    h = Math.min(1024, Math.max(32, h));
+    if (!this._pyr || this._pyr.width !== w || this._pyr.height !== h) {
+      this._pyr?.dispose();
+      this._pyr = null;
+      this._pyr = this.satc.depthPyramid(w, h);
+    }
+    return this._pyr;
+  }
+
+  _occluderMesh(mesh) {
+    const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
+    const version = `${pos.version}|${idx ? idx.version : -1}|${pos.count}`;
+    let e = this._geo.get(g);
+    if (e && e.version === version) return e.mesh;
+    e?.mesh?.dispose();
+    this._geo.delete(g);
+    let m = null;
+    const p = new Float32Array(3 * pos.count);
+    for (let i = 0; i < pos.count; i++) {
+      p[3 * i] = pos.getX(i);
+      p[3 * i + 1] = pos.getY(i);
+      p[3 * i + 2] = pos.getZ(i);
+    }
+    let ind = null;
+    if (idx) ind = idx.array instanceof Uint16Array || idx.array instanceof Uint32Array ? idx.array.subarray(0, idx.count) : Uint32Array.from(idx.array.subarray(0, idx.count));
+    // no triangles to draw (or not as three would, without an index): none
+    const usable = pos.count > 0 && p.every(Number.isFinite) && (ind ? ind.length > 0 && ind.length % 3 === 0 : pos.count % 3 === 0);
+    if (usable) m = this.satc.occluderMesh(p, ind);
+    this._geo.set(g, { version, mesh: m });
+    return m;
+  }
+
+  /**
+   * Culls volumes [0, count) of `batch` (in `model`'s frame; null: world)
+   * for one camera: frustum, the kept volumes `isOccluder(i)` says are
+   * drawn and solid, the occluder meshes three draws for `camera`, then
+   * frustum + pyramid (`shown(x)`: x's visibility as the user set it, for
+   * the meshes' visible chains). Returns the visible indices (a view of `output`),
+   * or null when the view cannot take a pyramid (a plane volume, or a
+   * clip volume reaching behind the camera): cull by frustum then.
+   */
+  cull(camera, batch, count, mode, output, model, isOccluder, shown = undefined) {
+    const satc = this.satc, st = this.stats;
+    const t0 = performance.now();
+    let f;
+    try {
+      f = this._frustum = frustumFromCamera(satc, camera, this._frustum, model);
+    } catch (e) {
+      if (e.statusName === 'SATC_ERR_NEAR') return null;
+      throw e;
+    }
+    if (f.kind !== 'perspective' && f.kind !== 'orthographic') return null;
+    const pyr = this._pyramid(camera).begin(f);
+    let occluders = 0, tf = t0;
+    if (this._occ && this.occluders !== false) {
+      satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
+      st.frustum = output.visible;
+      tf = performance.now();
+      const kept = output.indices, src = batch.matrices, ids = batch.meshIds, solid = this._solid;
+      const dst = this._occ.matrices, dids = this._occ.meshIds;
+      for (let k = 0; k < kept.length; k++) {
+        const i = kept[k], g = ids[i];
+        if (g < solid.length && solid[g] && isOccluder(i)) {
+          dst.set(src.subarray(16 * i, 16 * i + 16), 16 * occluders);
+          dids[occluders++] = g;
+        }
+      }
+      if (occluders) pyr.rasterize(this._occ, { first: 0, count: occluders, minTexels: this.minTexels });
+    }
+    if (this.meshes.length) {
+      if (model) _inv.copy(model).invert();
+      for (const mesh of this.meshes) {
+        mesh.updateWorldMatrix(true, false);
+        if (!drawnFor(mesh, camera, shown)) continue;
+        const om = this._occluderMesh(mesh);
+        if (!om) continue;
+        const m = model ? _m.multiplyMatrices(_inv, mesh.matrixWorld) : mesh.matrixWorld;
+        pyr.rasterizeMesh(om, { matrix: m.elements, minTexels: this.minTexels });
+        occluders++;
+      }
+    }
+    pyr.build();
+    const t2 = performance.now();
+    satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });
+    const t3 = performance.now();
+    if (!this._occ || this.occluders === false) st.frustum = output.visible + output.occluded;
+    st.drawn = output.visible;
+    st.occluders = occluders;
+    st.ms.frustum = tf - t0;
+    st.ms.occluders = t2 - tf;
+    st.ms.test = t3 - t2;
+    return output.indices;
+  }
+
+  /** Whether the user marks volume i (`arg`: what the predicate takes) solid. */
+  chosen(i, arg) {
+    const s = this.occluders;
+    return s === true || (typeof s === 'function' ? !!s(arg) : s !== false && !!s[i]);
+  }
+
+  /** Records a frustum-only update (several views, or no pyramid for the view). */
+  frustumOnly(kept) {
+    const st = this.stats;
+    st.frustum = st.drawn = kept;
+    st.occluders = 0;
+    st.ms.frustum = st.ms.occluders = st.ms.test = 0;
+  }
+
+  /** The pyramid of the last occlusion update (null before the first). */
+  get pyramid() {
+    return this._pyr;
+  }
+
+  dispose() {
+    this._pyr?.dispose();
+    this._occ?.dispose();
+    for (const e of this._geo.values()) e.mesh?.dispose();
+    this._geo.clear();
+    this._pyr = this._occ = null;
+  }
+}

@@ -75,8 +75,9 @@ SATC_AI void oc_tangent(const vconst *k, const voc *c, V u, V z, V r, V *lo, V *
     *hi = oc_up(k, c, v_add(qh, v_add(m, v_mul(v_abs(qh), c->rel))));
 }
 
-/* Slopes or positions to clamped texel coordinates: columns, rows. */
-SATC_AI void oc_rect(const vconst *k, const voc *c, const V s[4], V out[4])
+/* Slopes or positions to clamped texel coordinates, then the outputs. */
+SATC_AI void oc_store(const vconst *k, const voc *c, const V s[4], V zmin,
+                      float (*rect)[SATC_CHUNK], size_t at)
 {
     V alo = v_min(v_max(s[0], k->x0), k->x1), ahi = v_min(v_max(s[1], k->x0), k->x1);
     V blo = v_min(v_max(s[2], k->y0), k->y1), bhi = v_min(v_max(s[3], k->y0), k->y1);
@@ -84,88 +85,11 @@ SATC_AI void oc_rect(const vconst *k, const voc *c, const V s[4], V out[4])
     V c1 = v_add(v_mul(v_sub(k->x1, alo), c->sx), c->tex);
     V r0 = v_sub(v_mul(v_sub(blo, k->y0), c->sy), c->tex);
     V r1 = v_add(v_mul(v_sub(bhi, k->y0), c->sy), c->tex);
-    out[0] = v_min(v_max(c0, k->zero), c->wm1);
-    out[1] = v_min(v_max(c1, k->zero), c->wm1);
-    out[2] = v_min(v_max(r0, k->zero), c->hm1);
-    out[3] = v_min(v_max(r1, k->zero), c->hm1);
-}
-
-/* The rectangle and the depth to the outputs. */
-SATC_AI void oc_store(const vconst *k, const voc *c, const V s[4], V zmin,
-                      float (*rect)[SATC_CHUNK], size_t at)
-{
-    V r[4];
-    oc_rect(k, c, s, r);
-    for (int q = 0; q < 4; q++)
-        v_store(rect[SATC_OC_COL0 + q] + at, r[q]);
+    v_store(rect[SATC_OC_COL0] + at, v_min(v_max(c0, k->zero), c->wm1));
+    v_store(rect[SATC_OC_COL1] + at, v_min(v_max(c1, k->zero), c->wm1));
+    v_store(rect[SATC_OC_ROW0] + at, v_min(v_max(r0, k->zero), c->hm1));
+    v_store(rect[SATC_OC_ROW1] + at, v_min(v_max(r1, k->zero), c->hm1));
     v_store(rect[SATC_OC_ZMIN] + at, zmin);
-}
-
-/* Perspective boxes: a vector's testable volumes are packed (their frame
- * values and margin, copied lane by lane) and their corners' divisions
- * run on full vectors of packed volumes, so a quarter of the volumes kept
- * costs about a quarter of the divisions. The same expressions on the
- * same values: the same bits in whichever lane. */
-#define OC_NX (F_HZ + 3) /* center and half axes: F_DX .. F_HZ + 2 */
-#define OC_PACK (4 * (W > 16 ? W : 16))
-typedef struct oc_pack {
-    float x[OC_NX + 1][OC_PACK]; /* the frame values, then e */
-    uint16_t at[OC_PACK];         /* chunk position */
-    unsigned n;
-} oc_pack;
-
-/* The packed volumes' rectangles, to their chunk positions. */
-SATC_AI void oc_flush(const vconst *k, const voc *c, oc_pack *pk, float (*rect)[SATC_CHUNK])
-{
-    unsigned n = pk->n;
-    for (unsigned l = n; l % W; l++) /* a partial vector's idle lanes: defined values */
-        for (int q = 0; q <= OC_NX; q++)
-            pk->x[q][l] = 0.0f;
-    for (unsigned i = 0; i < n; i += W) {
-        V x[OC_NX], s[4], r[4];
-        for (int q = 0; q < OC_NX; q++)
-            x[q] = v_load(pk->x[q] + i);
-        oc_corners(k, c, x, v_load(pk->x[OC_NX] + i), s);
-        oc_rect(k, c, s, r);
-        float out[4][W];
-        for (int q = 0; q < 4; q++)
-            v_store(out[q], r[q]);
-        for (unsigned l = 0; l < W && i + l < n; l++)
-            for (int q = 0; q < 4; q++)
-                rect[SATC_OC_COL0 + q][pk->at[i + l]] = out[q][l];
-    }
-    pk->n = 0;
-}
-
-/* W perspective boxes from i (chunk position at): the depth stored, the
- * testable ones among `want` packed; returns their lane bits. */
-SATC_AI unsigned oc_gather(const vconst *k, const voc *c, const satc_batch *b, size_t i,
-                           unsigned nl, int rec_ok, float (*rect)[SATC_CHUNK], size_t at,
-                           unsigned want, oc_pack *pk, const int form)
-{
-    vbox o;
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, 0, 0, 1);
-    V *x = o.v;
-    if (form == SATC_FORM_AABB || form == SATC_FORM_MINMAX)
-        aabb_axes_v(k, x);
-    V e = v_add(v_mul(c->e2, x[F_S]), k->tolt);
-    V rz = sum_abs3_v(x + F_HZ);
-    V zmin = v_sub(v_sub(x[F_DZ], rz), v_add(e, e));
-    v_store(rect[SATC_OC_ZMIN] + at, zmin);
-    unsigned t = m_bits(m_andnot(v_gt(zmin, k->n), bad)) & want;
-    if (!t)
-        return 0;
-    float tmp[OC_NX + 1][W];
-    for (int q = 0; q < OC_NX; q++)
-        v_store(tmp[q], x[q]);
-    v_store(tmp[OC_NX], e);
-    for (unsigned m = t; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        for (int q = 0; q <= OC_NX; q++)
-            pk->x[q][pk->n] = tmp[q][l];
-        pk->at[pk->n++] = (uint16_t)(at + l);
-    }
-    return t;
 }
 
 /* W volumes from i (chunk position at): the rectangle and the testable mask. */
@@ -214,27 +138,14 @@ SATC_AI void occl_chunk(const satc_frustum *f, const satc_occl_consts *oc, const
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
         test[w] = 0;
     size_t rec_end = (flags & SATC_K_LAST) ? n : n + 1;
-    const int pack = !ortho && form != SATC_FORM_SPHERES;
-    oc_pack pk;
-    pk.n = 0;
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
-        unsigned want = (unsigned)(vis[i / 64] >> (i % 64)) & (unsigned)((1ull << nl) - 1u);
+        unsigned want = (unsigned)(vis[i / 64] >> (i % 64)) & ((1u << nl) - 1u);
         if (!want)
             continue;
-        int rec_ok = nl == W && i + W < rec_end;
-        if (pack) {
-            unsigned t = oc_gather(&k, &c, b, first + i, nl, rec_ok, rect, i, want, &pk, form);
-            test[i / 64] |= (uint64_t)t << (i % 64);
-            if (pk.n + W > OC_PACK)
-                oc_flush(&k, &c, &pk, rect);
-            continue;
-        }
-        M t = oc_step(&k, &c, b, first + i, nl, rec_ok, rect, i, form, ortho);
+        M t = oc_step(&k, &c, b, first + i, nl, nl == W && i + W < rec_end, rect, i, form, ortho);
         test[i / 64] |= (uint64_t)(m_bits(t) & want) << (i % 64);
     }
-    if (pack && pk.n)
-        oc_flush(&k, &c, &pk, rect);
 }
 
 #define SATC_OCCL_KERNEL(name, form_, ortho_)                                                     \

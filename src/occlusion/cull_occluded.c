@@ -7,15 +7,17 @@
 #include "../passes/passes.h"
 #include "occlusion.h"
 
-/* Finer levels a texel that is not nearer may be split through: 2 found
- * 92 % of what splitting down to level 0 finds on the demo city (512 x
- * 256), at most 21 reads per texel of the 4 x 4. */
+/* Finer levels a texel that is not nearer may be split through, and how
+ * many such texels a volume may have for splitting to be tried: most
+ * visible volumes have many, and splitting them only costs reads. */
 #define SATC_OC_REFINE 2
+#define SATC_OC_SPLIT_MAX 2
 
-/* Are the level-0 texels of rectangle [i0, i1] x [j0, j1] under texel
- * (x, y) of level k all nearer than z? A texel nearer than z answers for
- * its whole footprint (it holds the largest value below it); one that is
- * not is split into its children while budget levels remain. */
+/* Are the level-0 texels of rectangle r = [i0, i1] x [j0, j1] under
+ * texel (x, y) of level k all nearer than z? A texel nearer than z
+ * answers for its whole footprint (it holds the largest value below it);
+ * one that is not is split into its children over r while budget levels
+ * remain. */
 static int below_z(const satc_pyramid *p, uint32_t k, int32_t x, int32_t y, const int32_t r[4],
                    float z, uint32_t budget)
 {
@@ -36,9 +38,9 @@ static int below_z(const satc_pyramid *p, uint32_t k, int32_t x, int32_t y, cons
 }
 
 /* Hidden: every level-0 texel over the rectangle is nearer than the
- * volume's nearest depth, read at the finest level where the rectangle
- * spans at most 4 x 4 texels, and texels there that are not nearer
- * looked at through up to SATC_OC_REFINE finer levels. */
+ * volume's nearest depth. Read at the finest level where the rectangle
+ * spans at most 4 x 4 texels; when at most SATC_OC_SPLIT_MAX of those are
+ * not nearer, each is split through up to SATC_OC_REFINE finer levels. */
 static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
 {
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
@@ -49,11 +51,24 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
     uint32_t k = 0;
     while ((i1 >> k) - (i0 >> k) > 3 || (j1 >> k) - (j0 >> k) > 3)
         k++;
-    const int32_t r[4] = {i0, i1, j0, j1};
-    for (int32_t y = j0 >> k; y <= j1 >> k; y++)
-        for (int32_t x = i0 >> k; x <= i1 >> k; x++)
-            if (!below_z(p, k, x, y, r, z, SATC_OC_REFINE))
+    const float *lv = p->depth + p->level_off[k];
+    size_t w = p->level_w[k];
+    int32_t fx[SATC_OC_SPLIT_MAX + 1], fy[SATC_OC_SPLIT_MAX + 1];
+    int nf = 0;
+    for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
+        const float *row = lv + (size_t)y * w;
+        for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
+            if (row[x] < z)
+                continue;
+            if (nf == SATC_OC_SPLIT_MAX || k == 0)
                 return 0;
+            fx[nf] = x, fy[nf] = y, nf++;
+        }
+    }
+    const int32_t r[4] = {i0, i1, j0, j1};
+    for (int q = 0; q < nf; q++)
+        if (!below_z(p, k, fx[q], fy[q], r, z, SATC_OC_REFINE))
+            return 0;
     return 1;
 }
 

@@ -87,7 +87,7 @@ function threeCull() {
 
 const state = {
   frames: 0, mode, satcVisible: -1, threeVisible: -1, satcMs: NaN, threeMs: NaN, renderMs: NaN, occlusion,
-  /** @type {null | { frustum: number, drawn: number, occluders: number, ms: { frustum: number, occluders: number, test: number } }} */
+  /** @type {null | import('satc/three').OcclusionStats} */
   occl: null,
   errors: /** @type {string[]} */ ([]),
 };
@@ -98,7 +98,7 @@ function setOcclusion(/** @type {boolean} */ on) {
   culler = makeCuller();
   Object.assign(window, { demo: { ...(/** @type {any} */ (window).demo), culler } });
   $('occl-state').textContent = on ? 'on' : 'off';
-  if (!on) for (const id of ['occl-frustum', 'occl-drawn', 'occl-ms']) $(id).textContent = '–';
+  if (!on) for (const id of ['occl-frustum', 'occl-drawn', 'occl-count', 'occl-ms']) $(id).textContent = '–';
 }
 $('toggle-occl').onclick = () => setOcclusion(!occlusion);
 $('occl-state').textContent = occlusion ? 'on' : 'off';
@@ -136,7 +136,8 @@ function frame() {
     if (o) {
       $('occl-frustum').textContent = fmt(o.frustum);
       $('occl-drawn').textContent = fmt(o.drawn);
-      $('occl-ms').textContent = `${o.ms.frustum.toFixed(2)} · ${o.ms.occluders.toFixed(2)} · ${o.ms.test.toFixed(2)}`;
+      $('occl-count').textContent = fmt(o.occluders);
+      $('occl-ms').textContent = `${o.ms.frustum.toFixed(2)} · ${o.ms.select.toFixed(2)} · ${o.ms.occluders.toFixed(2)} · ${o.ms.test.toFixed(2)}`;
     }
   } else {
     state.threeVisible = threeCull();

@@ -65,6 +65,13 @@ export interface OcclusionOptions {
   meshes?: Mesh[];
   /** Occluders covering fewer level-0 texels are skipped (default 4). */
   minTexels?: number;
+  /**
+   * Of the solid volumes the frustum keeps that cover at least minTexels
+   * (estimated from each matrix: its box's mean projected area at its
+   * nearest depth), at most this many are drawn: those with the largest
+   * boxes. An integer >= 0 or Infinity (all); default 1024.
+   */
+  maxOccluders?: number;
 }
 
 /**
@@ -92,6 +99,8 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   meshes?: Mesh[];
   /** Occluders covering fewer level-0 texels are skipped (default 4). */
   minTexels?: number;
+  /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 1024; Infinity: all). */
+  maxOccluders?: number;
 }
 
 /** What an occlusion update did. */
@@ -102,8 +111,10 @@ export interface OcclusionStats {
   drawn: number;
   /** Occluders drawn into the pyramid. */
   occluders: number;
-  /** Milliseconds: frustum cull (for the occluder list), occluders (rasterize + build), the cull with occlusion. */
-  ms: { frustum: number; occluders: number; test: number };
+  /** Solid volumes kept by the frustum that cover at least minTexels (maxOccluders of them are drawn). */
+  candidates: number;
+  /** Milliseconds: frustum cull (for the occluder list), occluder choice, occluders (rasterize + build), the cull with occlusion. */
+  ms: { frustum: number; select: number; occluders: number; test: number };
 }
 
 /** Options of the helpers' update(). */

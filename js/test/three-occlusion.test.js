@@ -382,7 +382,7 @@ test('SceneCuller: several views (an ArrayCamera, shadow cameras) cull by frustu
 test('bad occlusion options throw SatcError and change nothing', () => {
   const bad = [
     ['x', 'SATC_ERR_LAYOUT'], [{ occluders: 'yes' }, 'SATC_ERR_LAYOUT'], [{ size: 0 }, 'SATC_ERR_RANGE'], [{ size: [100] }, 'SATC_ERR_RANGE'],
-    [{ size: 10.5 }, 'SATC_ERR_RANGE'], [{ minTexels: -1 }, 'SATC_ERR_BOUNDS'], [{ minTexels: NaN }, 'SATC_ERR_BOUNDS'],
+    [{ size: 10.5 }, 'SATC_ERR_RANGE'], [{ maxOccluders: -1 }, 'SATC_ERR_RANGE'], [{ maxOccluders: 2.5 }, 'SATC_ERR_RANGE'], [{ minTexels: -1 }, 'SATC_ERR_BOUNDS'], [{ minTexels: NaN }, 'SATC_ERR_BOUNDS'],
     [{ meshes: [new THREE.Group()] }, 'SATC_ERR_LAYOUT'], [{ meshes: 'wall' }, 'SATC_ERR_LAYOUT'], [{ occluder: true }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: { center: [0, 0, 0], half: [1, 1, 1] } }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: () => 'box' }, 'SATC_ERR_LAYOUT'],
@@ -418,6 +418,24 @@ test('bad occlusion options throw SatcError and change nothing', () => {
   sc.update(camera());
   assert.deepEqual(s.all.map((o) => o.visible), before);
   sc.dispose();
+});
+
+test('maxOccluders: the largest boxes occlude; 0 leaves only the occluder meshes', () => {
+  const cam = camera();
+  for (const [opts, hides, candidates] of [[{ maxOccluders: 1 }, true, true], [{ maxOccluders: 0 }, false, true], [{ maxOccluders: 0, meshes: [meshAt(0, 0, -10, wallGeo)] }, true, true]]) {
+    const s = wallScene();
+    const three = drawnByThree(s.scene, cam);
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: true, ...opts } });
+    sc.update(cam);
+    const inView = s.behind.filter((o) => three.has(o));
+    assert.ok(inView.length >= 4);
+    assert.equal(inView.every((o) => !o.visible), hides, JSON.stringify(opts));
+    if (!hides) assert.ok(inView.every((o) => o.visible));
+    const st = sc.occlusion;
+    assert.equal(st.occluders, Math.min(opts.maxOccluders, st.candidates) + (opts.meshes ? 1 : 0));
+    assert.equal(st.candidates > 1, candidates, JSON.stringify(st));
+    sc.dispose();
+  }
 });
 
 test('occluderBox: a smaller box per geometry, clipped to the bounding box; null never occludes', () => {
@@ -540,18 +558,18 @@ function randomCamera(r) {
   return cam;
 }
 
-function randomScene(r) {
+function randomScene(r, seed) {
   const scene = new THREE.Scene();
   const objs = [];
   const n = 70;
   for (let i = 0; i < n; i++) {
-    const solid = r() < 0.45;
+    const solid = r() < 0.6;
     const geo = new THREE.BoxGeometry(0.3 + r() * (solid ? 9 : 3), 0.3 + r() * (solid ? 6 : 3), 0.2 + r() * 3);
     if (r() < 0.2) geo.translate(r() - 0.5, r() - 0.5, r() - 0.5);
     const o = new THREE.Mesh(geo, solid ? mat : new THREE.MeshBasicMaterial({ transparent: true, opacity: 0.5 }));
     o.userData.solid = solid;
     const parent = objs.length && r() < 0.25 ? objs[Math.floor(r() * objs.length)] : scene;
-    if (parent === scene) o.position.set((r() - 0.5) * 40, (r() - 0.5) * 20, -3 - r() * 60);
+    if (parent === scene) o.position.set((r() - 0.5) * 30, (r() - 0.5) * 14, -3 - r() * 40);
     else o.position.set((r() - 0.5) * 6, (r() - 0.5) * 6, (r() - 0.5) * 6);
     o.rotation.set(r() * 6, r() * 6, r() * 6);
     if (r() < 0.3) o.scale.set(0.5 + r(), 0.5 + r(), 0.5 + r());
@@ -559,6 +577,24 @@ function randomScene(r) {
     parent.add(o);
     objs.push(o);
   }
+  // a few large solids at middle depth, so that occlusion has work
+  for (let k = 0; k < 4; k++) {
+    const o = new THREE.Mesh(new THREE.BoxGeometry(4 + r() * 8, 3 + r() * 6, 1 + r() * 4), mat);
+    o.userData.solid = true;
+    o.position.set((r() - 0.5) * 20, (r() - 0.5) * 8, -8 - r() * 15);
+    o.rotation.set((r() - 0.5) * 0.6, (r() - 0.5) * 1.5, (r() - 0.5) * 0.6);
+    scene.add(o);
+    objs.push(o);
+  }
+  // adversarial solids: one around the camera, one through its near plane
+  const around = new THREE.Mesh(new THREE.BoxGeometry(12, 10, 12), mat);
+  around.userData.solid = true;
+  const through = new THREE.Mesh(new THREE.BoxGeometry(3 + r() * 6, 3 + r() * 6, 2), mat);
+  through.userData.solid = true;
+  through.position.set((r() - 0.5) * 4, (r() - 0.5) * 3, -1.2); // from 0.2 to 2.2 in front: across the near plane
+  through.rotation.set((r() - 0.5) * 0.5, (r() - 0.5) * 0.5, r());
+  if (seed % 3 === 0) { scene.add(around); objs.push(around); }
+  if (r() < 0.4) { scene.add(through); objs.push(through); }
   const walls = [];
   for (let k = 0; k < 2; k++) {
     const w = new THREE.Mesh(new THREE.PlaneGeometry(4 + r() * 12, 4 + r() * 8), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
@@ -591,7 +627,7 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
   let hiddenScene = 0, hiddenBatched = 0, seenTotal = 0;
   for (let seed = 1; seed <= scenes; seed++) {
     const r = rng(1000 + seed);
-    const { scene, objs, walls } = randomScene(r);
+    const { scene, objs, walls } = randomScene(r, seed);
     const cam = randomCamera(r);
     const size = 64 + Math.floor(r() * 96);
     const three = drawnByThree(scene, cam);
@@ -604,7 +640,8 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
     const seen = seenByRays(cam, volumes, volumes.filter((v) => v.key.userData.solid), tris, nx, ny);
     seenTotal += seen.size;
     const minTexels = r() < 0.5 ? 0 : 4;
-    const sc = new SceneCuller(satc, objs, { occlusion: { occluders: (o) => o.userData.solid, meshes: walls, size, minTexels } });
+    const maxOccluders = [Infinity, 1024, 6][seed % 3];
+    const sc = new SceneCuller(satc, objs, { occlusion: { occluders: (o) => o.userData.solid, meshes: walls, size, minTexels, maxOccluders } });
     sc.update(cam, { occlusion: false });
     const frustumKept = drawnByThree(scene, cam);
     sc.update(cam);
@@ -635,7 +672,7 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
       ids.set(o, id);
     }
     const solid = new Uint8Array(objs.length).map((_, i) => (objs[i].userData.solid ? 1 : 0));
-    const bc = new BatchedCuller(satc, bm, { occlusion: { occluders: solid, meshes: walls, size, minTexels } });
+    const bc = new BatchedCuller(satc, bm, { occlusion: { occluders: solid, meshes: walls, size, minTexels, maxOccluders } });
     bc.update(cam, { occlusion: false });
     const bFrustum = new Set(objs.filter((o) => bm.getVisibleAt(ids.get(o))));
     bc.update(cam);

@@ -376,7 +376,7 @@ static void scene_cases(scn_cam_kind ck, uint64_t seed, int quick, int grid)
             }
         }
     }
-    occl_cases(&cam, views, n, quick || rep_of(seed) > 0);
+    occl_cases(&cam, views, n, quick || rep_of(seed) > 0, grid);
     depth_cases(views, n, rep_of(seed) == 0);
     scn_free(&sc);
 }

@@ -63,7 +63,7 @@ satc_batch make_batch(int form, int layout, size_t n, double bad);
 void add_groups(satc_batch *b, size_t n, int kind);
 
 /* Occlusion (wasm_occl.c) and depth (wasm_depth.c) cases of a scene. */
-void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int quick);
+void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int quick, int grid);
 void occl_summary(void);
 void depth_cases(const satc_frustum *views, size_t n, int sorts);
 

@@ -29,6 +29,19 @@ static pyr make_pyr(const satc_frustum *view, uint32_t w, uint32_t h)
     return r;
 }
 
+/* Pyramids the occluders are drawn into: of a random size, or on grid
+ * scenes 64 x 32 or 128 x 64, whose texel edges fall on the boxes' 1/8
+ * grid (the grid cameras' bounds are multiples of 1/2): exact ties in
+ * the coverage tests. */
+static int on_grid;
+static pyr raster_pyr(const satc_frustum *view)
+{
+    uint32_t w = 64 + (uint32_t)(scn_next(&R) % 64), h = 32 + (uint32_t)(scn_next(&R) % 32);
+    if (on_grid)
+        w = w % 2 ? 64 : 128, h = w / 2;
+    return make_pyr(view, w, h);
+}
+
 /* The view depth D.(c - E) of the scene's box centers: a quantile. */
 static float depth_quantile(const satc_camera *cam, size_t n, double q)
 {
@@ -209,7 +222,7 @@ static int drew(const float *before, const satc_pyramid *p)
 static void case_raster(const satc_frustum *view, int form, int layout, size_t n, int k, int bad)
 {
     reset();
-    pyr r = make_pyr(view, 64 + (uint32_t)(scn_next(&R) % 64), 32 + (uint32_t)(scn_next(&R) % 32));
+    pyr r = raster_pyr(view);
     if (scn_next(&R) % 2) /* something already drawn: the writer keeps the least */
         for (size_t i = 0; i < (size_t)r.p.width * r.p.height; i++)
             if (scn_next(&R) % 3 == 0)
@@ -244,7 +257,7 @@ static const uint8_t box_tris[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 
 static void case_triangles(const satc_frustum *view, size_t nb, int bits, int lay, int k, int bad)
 {
     reset();
-    pyr r = make_pyr(view, 64 + (uint32_t)(scn_next(&R) % 64), 32 + (uint32_t)(scn_next(&R) % 32));
+    pyr r = raster_pyr(view);
     size_t vstride = 12 + 4 * (scn_next(&R) % 3), nv = bits ? 8 * nb : 36 * nb, nt = 12 * nb;
     unsigned char *pos = alloc(nv * vstride + 16);
     /* model space: world = 2 x + t (a matrix of layout lay), or world */
@@ -323,7 +336,7 @@ static void case_triangles(const satc_frustum *view, size_t nb, int bits, int la
  * as occluders, built. */
 static pyr occl_pyramid(const satc_camera *cam, const satc_frustum *view, size_t n)
 {
-    pyr r = make_pyr(view, 64 + (uint32_t)(scn_next(&R) % 64), 32 + (uint32_t)(scn_next(&R) % 32));
+    pyr r = raster_pyr(view);
     float lo = depth_quantile(cam, n, 0.2), hi = depth_quantile(cam, n, 0.8);
     enum { IW = 24, IH = 16 };
     float img[IH][IW];
@@ -428,8 +441,9 @@ static void case_views_occluded(const satc_camera *cam, const satc_frustum *view
                  I((uint32_t)mode), Pt(wr)});
 }
 
-void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int quick)
+void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int quick, int grid)
 {
+    on_grid = grid;
     const satc_frustum *view = &views[0];
     /* set-up: sizes at the ends of the range, and every bad input */
     static const uint32_t sz[][2] = {{64, 32}, {65, 33}, {2048, 32}, {64, 1024}, {63, 32}, {64, 1025}};

@@ -10,6 +10,39 @@ import { frustumFromCamera } from './views.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
+const _mv = new Matrix4();
+
+// Default occluder budget and pyramid width: measured on the demo's city
+// (100 k buildings, the frustum keeping about 26 k), see README.md.
+const DEFAULT_MAX_OCCLUDERS = 1024;
+const DEFAULT_PYRAMID_WIDTH = 320;
+
+// The k-th largest (k >= 1) of a[0 .. n), reordering a (Hoare's selection).
+function kthLargest(a, n, k) {
+  let lo = 0, hi = n - 1;
+  const want = k - 1;
+  while (lo < hi) {
+    const x = a[(lo + hi) >> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] > x) i++;
+      while (a[j] < x) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else return a[want];
+  }
+  return a[want];
+}
+
+function copy16(d, o, s, i) {
+  for (let j = 0; j < 16; j++) d[o + j] = s[i + j];
+}
 
 function fail(satc, status, what) {
   return satc._heap.fail(status, what);
@@ -29,14 +62,18 @@ function fail(satc, status, what) {
  *         (walls, terrain, building shells); their geometry is copied
  *         into module memory once per geometry version;
  *   minTexels: occluders covering fewer level-0 texels are skipped
- *         (default 4).
+ *         (default 4);
+ *   maxOccluders: of the solid volumes the frustum keeps that cover at
+ *         least minTexels, at most this many are drawn, those with the
+ *         largest boxes (mean projected area, from each matrix's axes);
+ *         default 1024; Infinity draws them all.
  */
 export class Occlusion {
   constructor(satc, opts, capacity, box, what) {
     if (opts === true) opts = { occluders: true };
     if (!opts || typeof opts !== 'object') fail(satc, -13, `${what}: occlusion must be an object or true`);
     this.satc = satc;
-    const size = opts.size ?? 320;
+    const size = opts.size ?? DEFAULT_PYRAMID_WIDTH;
     const dims = Array.isArray(size) ? size : [size, 0];
     if (!dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0)))) fail(satc, -9, `${what}: occlusion.size`);
     this.size = dims;
@@ -54,12 +91,25 @@ export class Occlusion {
     this.meshes = meshes;
     this.minTexels = opts.minTexels ?? 4;
     if (typeof this.minTexels !== 'number' || !(this.minTexels >= 0) || !Number.isFinite(this.minTexels)) fail(satc, -5, `${what}: occlusion.minTexels`);
-    this._occ = occ === false ? null : satc.batch('instances', capacity, {}, { localCenter: ob.center, localHalf: ob.half });
+    this.maxOccluders = opts.maxOccluders ?? DEFAULT_MAX_OCCLUDERS;
+    if (!((Number.isInteger(this.maxOccluders) && this.maxOccluders >= 0) || this.maxOccluders === Infinity)) {
+      fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
+    }
+    this._box = [...ob.center, ...ob.half].map(Number); // a NaN scores nothing: no occluder
+    this._occ = null;
+    if (occ !== false) {
+      // the drawn occluders' matrices; the candidates' source indices and scores
+      const room = Math.min(capacity, this.maxOccluders);
+      this._occ = satc.batch('instances', Math.max(room, 1), {}, { localCenter: ob.center, localHalf: ob.half });
+      this._cand = new Uint32Array(capacity);
+      this._score = new Float32Array(capacity);
+      this._work = room < capacity ? new Float32Array(capacity) : null;
+    }
     this._pyr = null;
     this._geo = new Map(); // geometry -> { version, mesh }
     this._frustum = undefined;
     /** Figures of the last update: frustum-kept, drawn, occluder count, and milliseconds per stage. */
-    this.stats = { frustum: 0, drawn: 0, occluders: 0, ms: { frustum: 0, occluders: 0, test: 0 } };
+    this.stats = { frustum: 0, drawn: 0, occluders: 0, candidates: 0, ms: { frustum: 0, select: 0, occluders: 0, test: 0 } };
   }
 
   _pyramid(camera) {
@@ -111,22 +161,17 @@ export class Occlusion {
       return { indices: output.indices, visible: [output.visible] };
     }
     const pyr = this._pyramid(camera).begin(f);
-    let occluders = 0;
-    let t1 = t0;
+    let occluders = 0, candidates = 0;
+    let t1 = t0, t2 = t0;
     if (this._occ) {
       satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
       st.frustum = output.visible;
       t1 = performance.now();
-      const kept = output.indices, src = batch.matrices, dst = this._occ.matrices, sel = this.occluders;
-      for (let k = 0; k < kept.length; k++) {
-        const i = kept[k];
-        if (sel === true || (typeof sel === 'function' ? sel(i) : sel[i])) {
-          dst.set(src.subarray(16 * i, 16 * i + 16), 16 * occluders++);
-        }
-      }
-      if (occluders) pyr.rasterize(this._occ, { first: 0, count: occluders, minTexels: this.minTexels });
+      candidates = this._select(camera, model, f.kind === 'perspective', pyr, output.indices, batch.matrices);
+      t2 = performance.now();
     }
     st.ms.frustum = t1 - t0;
+    st.ms.select = t2 - t1;
     if (this.meshes.length) {
       _inv.copy(model).invert();
       for (const mesh of this.meshes) {
@@ -139,16 +184,98 @@ export class Occlusion {
         occluders++;
       }
     }
+    if (candidates) {
+      const n = this._place(batch.matrices, candidates);
+      if (n) pyr.rasterize(this._occ, { first: 0, count: n, minTexels: this.minTexels });
+      occluders += n;
+    }
     pyr.build();
-    const t2 = performance.now();
-    satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });
     const t3 = performance.now();
+    satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });
+    const t4 = performance.now();
     st.occluders = occluders;
     st.drawn = output.visible;
     if (!this._occ) st.frustum = output.visible + output.occluded;
-    st.ms.occluders = t2 - t1;
-    st.ms.test = t3 - t2;
+    st.ms.occluders = t3 - t2;
+    st.ms.test = t4 - t3;
     return { indices: output.indices, visible: [output.visible] };
+  }
+
+  /**
+   * The candidate occluders among the frustum-kept volumes `kept` (source
+   * indices into `src`, 16 floats each, in the model's frame): the solid
+   * ones whose box covers at least minTexels texels on average, each
+   * scored by its box's mean projected area in view units (see below).
+   * Returns how many. Which volumes occlude is only a choice of cost: any
+   * subset keeps the cull conservative.
+   */
+  _select(camera, model, perspective, pyr, kept, src) {
+    const sel = this.occluders, cand = this._cand, score = this._score;
+    const [cx, cy, cz, hx, hy, hz] = this._box;
+    const v = _mv.multiplyMatrices(camera.matrixWorldInverse, model).elements;
+    // model to view: lengths scale by at most the longest column
+    const s2 = Math.max(v[0] * v[0] + v[1] * v[1] + v[2] * v[2], v[4] * v[4] + v[5] * v[5] + v[6] * v[6], v[8] * v[8] + v[9] * v[9] + v[10] * v[10]);
+    const s1 = Math.sqrt(s2);
+    const P = camera.projectionMatrix.elements;
+    // texels per view unit at depth 1 (perspective) or per view unit (orthographic)
+    const k = 2 * Math.abs(P[0] * P[5]) * (pyr.width / 2) * (pyr.height / 2) * s2;
+    const near = camera.near > 0 ? camera.near : 1e-6;
+    const z0 = v[2], z1 = v[6], z2 = v[10], z3 = v[14];
+    const minT = this.minTexels;
+    let m = 0;
+    for (let q = 0; q < kept.length; q++) {
+      const i = kept[q];
+      if (sel !== true && !(typeof sel === 'function' ? sel(i) : sel[i])) continue;
+      const o = 16 * i;
+      const a0 = src[o], a1 = src[o + 1], a2 = src[o + 2];
+      const b0 = src[o + 4], b1 = src[o + 5], b2 = src[o + 6];
+      const c0 = src[o + 8], c1 = src[o + 9], c2 = src[o + 10];
+      // the box's half axes in the model's frame
+      const a = hx * Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2);
+      const b = hy * Math.sqrt(b0 * b0 + b1 * b1 + b2 * b2);
+      const c = hz * Math.sqrt(c0 * c0 + c1 * c1 + c2 * c2);
+      // a box's mean projected area: a quarter of its surface, 2 (ab + bc + ca)
+      const t = k * (a * b + b * c + c * a);
+      if (perspective) {
+        const px = src[o + 12] + a0 * cx + b0 * cy + c0 * cz;
+        const py = src[o + 13] + a1 * cx + b1 * cy + c1 * cz;
+        const pz = src[o + 14] + a2 * cx + b2 * cy + c2 * cz;
+        // nearest view depth of its bounding ball, no nearer than the near plane
+        const d = Math.max(-(z0 * px + z1 * py + z2 * pz + z3) - s1 * Math.sqrt(a * a + b * b + c * c), near);
+        // t / d^2 texels on screen; the score is t, texels weighed by
+        // depth squared: a texel far away stands for more volumes behind
+        // it (a field of volumes fills a solid angle in proportion to
+        // depth squared), so far occluders hide more per texel
+        if (!(t >= minT * d * d)) continue;
+      } else if (!(t >= minT)) continue;
+      cand[m] = i;
+      score[m++] = t;
+    }
+    this.stats.candidates = m;
+    return m;
+  }
+
+  // Copies the matrices of the maxOccluders best-scored candidates (all
+  // when fewer) to the occluder batch, in candidate order; returns how many.
+  _place(src, m) {
+    const cand = this._cand, score = this._score, dst = this._occ.matrices, max = this.maxOccluders;
+    let n = 0;
+    if (max === 0) return 0;
+    if (m <= max) {
+      for (let q = 0; q < m; q++) copy16(dst, 16 * n++, src, 16 * cand[q]);
+      return n;
+    }
+    const w = this._work;
+    w.set(score.subarray(0, m));
+    const thr = kthLargest(w, m, max);
+    let above = 0;
+    for (let q = 0; q < m; q++) if (score[q] > thr) above++;
+    let ties = max - above;
+    for (let q = 0; q < m; q++) {
+      const t = score[q];
+      if (t > thr || (t === thr && ties-- > 0)) copy16(dst, 16 * n++, src, 16 * cand[q]);
+    }
+    return n;
   }
 
   /** The pyramid of the last update (null before the first). */

@@ -3,7 +3,12 @@
 // instance drawn and again culled by InstanceCuller. Every building with a
 // pixel in the full frame must be drawn in the culled one; the two frames
 // should be identical pixel for pixel. Ends with "N passed, N failed".
+// Prints, per culler, the whole culling time (InstanceCuller.update) and
+// the frame time (culling, rendering and a one-pixel readback: SwiftShader
+// renders on the CPU), each the best of two runs, medians over the poses.
 //   CHROMIUM=/usr/bin/chromium  SATC_IDBUF_POSES=0,12.5,...  SATC_IDBUF_SIZE=1280x720
+//   SATC_IDBUF_PYRAMID=640 (pyramid width)  SATC_IDBUF_OCCLUDERS=Infinity  SATC_IDBUF_REPS=2
+//   SATC_BENCH_GOALS=1 (goal lines)
 import { chromium } from 'playwright-core';
 import { startServer } from '../../demo/server.mjs';
 
@@ -26,32 +31,41 @@ try {
   const errors = [];
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${url}/test/browser/idbuffer/?w=${W}&h=${H}`);
+  const extra = [['pyramid', 'SATC_IDBUF_PYRAMID'], ['occluders', 'SATC_IDBUF_OCCLUDERS'], ['reps', 'SATC_IDBUF_REPS']]
+    .filter(([, e]) => process.env[e]).map(([k, e]) => `&${k}=${process.env[e]}`).join('');
+  await page.goto(`${url}/test/browser/idbuffer/?w=${W}&h=${H}${extra}`);
   await page.waitForFunction(() => window.idbuf?.ready, null, { timeout: 180000 });
   console.log(`# ${await page.evaluate(() => navigator.userAgent)}; satc ${await page.evaluate(() => window.idbuf.satc.isa)}; ${W}x${H}`);
   const configs = (process.env.SATC_IDBUF_CULLERS ?? 'frustum,occlusion').split(',');
+  const sum = Object.fromEntries(configs.map((c) => [c, { seen: 0, drawn: 0, cullMs: [], frameMs: [] }]));
   const perFrame = {}, times = {};
   const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
-  for (const name of configs) {
-    let seen = 0, drawn = 0;
-    const cullMs = [], frameMs = [];
-    for (const t of poses) {
+  // pose by pose, each culler in turn: a busy machine slows both alike
+  for (const t of poses) {
+    for (const name of configs) {
       const r = await page.evaluate(([t, w]) => window.idbuf.compare(t, w), [t, name]);
-      seen += r.seen;
-      cullMs.push(r.cullMs);
-      frameMs.push(r.frameMs);
-      drawn += r.drawn;
+      const a = sum[name];
+      a.seen += r.seen;
+      a.drawn += r.drawn;
+      a.cullMs.push(r.cullMs);
+      a.frameMs.push(r.frameMs);
+      const o = r.stats;
       console.log(`# ${name} t=${t}: ${r.seen} buildings have a pixel, ${r.drawn} drawn, ${r.missing} missing, ` +
         `${r.diffPixels} pixels differ, cull ${r.cullMs.toFixed(2)} ms, frame ${r.frameMs.toFixed(1)} ms` +
-        (r.stats ? ` (frustum ${r.stats.ms.frustum.toFixed(2)}, occluders ${r.stats.ms.occluders.toFixed(2)}, test ${r.stats.ms.test.toFixed(2)}; frustum kept ${r.stats.frustum})` : ''));
+        (o ? ` (frustum ${o.ms.frustum.toFixed(2)}, choice ${o.ms.select.toFixed(2)}, occluders ${o.ms.occluders.toFixed(2)}, ` +
+          `test ${o.ms.test.toFixed(2)}; frustum kept ${o.frustum}, ${o.occluders} occluders)` : ''));
       check(r.missing === 0, `${name} t=${t}: no building with a pixel is culled${r.missing ? ` (missing: ${r.missingIds.join(' ')})` : ''}`);
       check(r.diffPixels === 0, `${name} t=${t}: culled frame identical to the full frame`);
       check(r.drawn < 0.5 * N, `${name} t=${t}: the culler culls (${r.drawn} of ${N} drawn)`);
       check(r.seen > 100, `${name} t=${t}: the frame shows the city (${r.seen} buildings)`);
     }
-    perFrame[name] = drawn / poses.length;
-    times[name] = { cull: median(cullMs), frame: median(frameMs) };
-    console.log(`# ${name}: over ${poses.length} poses, ${(drawn / poses.length).toFixed(0)} drawn per frame for ${(seen / poses.length).toFixed(0)} with a pixel`);
+  }
+  for (const name of configs) {
+    const a = sum[name];
+    perFrame[name] = a.drawn / poses.length;
+    times[name] = { cull: median(a.cullMs), frame: median(a.frameMs) };
+    console.log(`# ${name}: over ${poses.length} poses, ${perFrame[name].toFixed(0)} drawn per frame for ${(a.seen / poses.length).toFixed(0)} with a pixel; ` +
+      `cull ${times[name].cull.toFixed(2)} ms, frame ${times[name].frame.toFixed(1)} ms (medians)`);
   }
   if (perFrame.frustum && perFrame.occlusion) {
     const ratio = perFrame.occlusion / perFrame.frustum;

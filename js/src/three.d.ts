@@ -99,6 +99,8 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   meshes?: Mesh[];
   /** Occluders covering fewer level-0 texels are skipped (default 4). */
   minTexels?: number;
+  /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 1024; Infinity: all). */
+  maxOccluders?: number;
 }
 
 /** What an occlusion update did. */

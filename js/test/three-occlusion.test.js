@@ -382,7 +382,7 @@ test('SceneCuller: several views (an ArrayCamera, shadow cameras) cull by frustu
 test('bad occlusion options throw SatcError and change nothing', () => {
   const bad = [
     ['x', 'SATC_ERR_LAYOUT'], [{ occluders: 'yes' }, 'SATC_ERR_LAYOUT'], [{ size: 0 }, 'SATC_ERR_RANGE'], [{ size: [100] }, 'SATC_ERR_RANGE'],
-    [{ size: 10.5 }, 'SATC_ERR_RANGE'], [{ minTexels: -1 }, 'SATC_ERR_BOUNDS'], [{ minTexels: NaN }, 'SATC_ERR_BOUNDS'],
+    [{ size: 10.5 }, 'SATC_ERR_RANGE'], [{ maxOccluders: -1 }, 'SATC_ERR_RANGE'], [{ maxOccluders: 2.5 }, 'SATC_ERR_RANGE'], [{ minTexels: -1 }, 'SATC_ERR_BOUNDS'], [{ minTexels: NaN }, 'SATC_ERR_BOUNDS'],
     [{ meshes: [new THREE.Group()] }, 'SATC_ERR_LAYOUT'], [{ meshes: 'wall' }, 'SATC_ERR_LAYOUT'], [{ occluder: true }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: { center: [0, 0, 0], half: [1, 1, 1] } }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: () => 'box' }, 'SATC_ERR_LAYOUT'],
@@ -418,6 +418,24 @@ test('bad occlusion options throw SatcError and change nothing', () => {
   sc.update(camera());
   assert.deepEqual(s.all.map((o) => o.visible), before);
   sc.dispose();
+});
+
+test('maxOccluders: the largest boxes occlude; 0 leaves only the occluder meshes', () => {
+  const cam = camera();
+  for (const [opts, hides, candidates] of [[{ maxOccluders: 1 }, true, true], [{ maxOccluders: 0 }, false, true], [{ maxOccluders: 0, meshes: [meshAt(0, 0, -10, wallGeo)] }, true, true]]) {
+    const s = wallScene();
+    const three = drawnByThree(s.scene, cam);
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: true, ...opts } });
+    sc.update(cam);
+    const inView = s.behind.filter((o) => three.has(o));
+    assert.ok(inView.length >= 4);
+    assert.equal(inView.every((o) => !o.visible), hides, JSON.stringify(opts));
+    if (!hides) assert.ok(inView.every((o) => o.visible));
+    const st = sc.occlusion;
+    assert.equal(st.occluders, Math.min(opts.maxOccluders, st.candidates) + (opts.meshes ? 1 : 0));
+    assert.equal(st.candidates > 1, candidates, JSON.stringify(st));
+    sc.dispose();
+  }
 });
 
 test('occluderBox: a smaller box per geometry, clipped to the bounding box; null never occludes', () => {
@@ -622,7 +640,8 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
     const seen = seenByRays(cam, volumes, volumes.filter((v) => v.key.userData.solid), tris, nx, ny);
     seenTotal += seen.size;
     const minTexels = r() < 0.5 ? 0 : 4;
-    const sc = new SceneCuller(satc, objs, { occlusion: { occluders: (o) => o.userData.solid, meshes: walls, size, minTexels } });
+    const maxOccluders = [Infinity, 1024, 6][seed % 3];
+    const sc = new SceneCuller(satc, objs, { occlusion: { occluders: (o) => o.userData.solid, meshes: walls, size, minTexels, maxOccluders } });
     sc.update(cam, { occlusion: false });
     const frustumKept = drawnByThree(scene, cam);
     sc.update(cam);
@@ -653,7 +672,7 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
       ids.set(o, id);
     }
     const solid = new Uint8Array(objs.length).map((_, i) => (objs[i].userData.solid ? 1 : 0));
-    const bc = new BatchedCuller(satc, bm, { occlusion: { occluders: solid, meshes: walls, size, minTexels } });
+    const bc = new BatchedCuller(satc, bm, { occlusion: { occluders: solid, meshes: walls, size, minTexels, maxOccluders } });
     bc.update(cam, { occlusion: false });
     const bFrustum = new Set(objs.filter((o) => bm.getVisibleAt(ids.get(o))));
     bc.update(cam);

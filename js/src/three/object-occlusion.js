@@ -12,7 +12,31 @@ import { frustumFromCamera } from './views.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
-const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels']);
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders']);
+const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
+
+// The k-th largest of a[0 .. n) (1 <= k <= n), partly reordering a: Hoare's selection.
+function select(a, n, k) {
+  let lo = 0, hi = n - 1;
+  const want = k - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else break;
+  }
+  return a[want];
+}
 
 function fail(satc, status, what) {
   return satc._heap.fail(status, what);
@@ -73,7 +97,10 @@ function boxOf(r) {
  *         fills its box);
  *   meshes: three.js Meshes whose triangles lie on opaque surfaces;
  *   minTexels: occluders covering fewer level-0 texels are skipped
- *         (default 4).
+ *         (default 4);
+ *   maxOccluders: of the solid volumes the frustum keeps, at most this
+ *         many are drawn, those largest on screen (mean projected area
+ *         over squared distance); default 1024, Infinity: all.
  */
 export class ObjectOcclusion {
   constructor(satc, opts, what, flagsAllowed) {
@@ -104,13 +131,17 @@ export class ObjectOcclusion {
     const mt = opts.minTexels ?? 4;
     if (typeof mt !== 'number' || !(mt >= 0) || !Number.isFinite(mt)) fail(satc, -5, `${what}: occlusion.minTexels must be a finite number >= 0`);
     this.minTexels = mt;
+    const mo = opts.maxOccluders ?? DEFAULT_MAX_OCCLUDERS;
+    if (!((Number.isInteger(mo) && mo >= 0) || mo === Infinity)) fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
+    this.maxOccluders = mo;
+    this._score = this._work = new Float32Array(0);
     this._occ = null; // occluder batch: one local box per geometry
     this._solid = new Uint8Array(0); // per geometry: has an occluder box
     this._pyr = null;
     this._geo = new Map(); // geometry -> { version, mesh }
     this._frustum = undefined;
     /** Figures of the last update: frustum-kept, drawn, occluders drawn, milliseconds per stage. */
-    this.stats = { frustum: 0, drawn: 0, occluders: 0, ms: { frustum: 0, occluders: 0, test: 0 } };
+    this.stats = { frustum: 0, drawn: 0, occluders: 0, candidates: 0, ms: { frustum: 0, select: 0, occluders: 0, test: 0 } };
   }
 
   /**
@@ -164,6 +195,7 @@ export class ObjectOcclusion {
     }
     this._occ.set({ localCenter: b.center, localHalf: b.half });
     this._solid = b.solid;
+    this._boxes = b;
   }
 
   _pyramid(camera) {
@@ -227,7 +259,7 @@ export class ObjectOcclusion {
     }
     if (f.kind !== 'perspective' && f.kind !== 'orthographic') return null;
     const pyr = this._pyramid(camera).begin(f);
-    let occluders = 0, tf = t0;
+    let occluders = 0, candidates = 0, tf = t0, ts = t0;
     if (this._occ && this.occluders !== false) {
       satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
       st.frustum = output.visible;
@@ -237,10 +269,12 @@ export class ObjectOcclusion {
       for (let k = 0; k < kept.length; k++) {
         const i = kept[k], g = ids[i];
         if (g < solid.length && solid[g] && isOccluder(i)) {
-          dst.set(src.subarray(16 * i, 16 * i + 16), 16 * occluders);
-          dids[occluders++] = g;
+          for (let j = 0, a = 16 * candidates, b = 16 * i; j < 16; j++) dst[a + j] = src[b + j];
+          dids[candidates++] = g;
         }
       }
+      ({ kept: occluders, candidates } = this._choose(camera, pyr, model, f.kind === 'perspective', candidates));
+      ts = performance.now();
       if (occluders) pyr.rasterize(this._occ, { first: 0, count: occluders, minTexels: this.minTexels });
     }
     if (this.meshes.length) {
@@ -262,10 +296,80 @@ export class ObjectOcclusion {
     if (!this._occ || this.occluders === false) st.frustum = output.visible + output.occluded;
     st.drawn = output.visible;
     st.occluders = occluders;
+    st.candidates = candidates;
     st.ms.frustum = tf - t0;
-    st.ms.occluders = t2 - tf;
+    st.ms.select = ts - tf;
+    st.ms.occluders = t2 - ts;
     st.ms.test = t3 - t2;
     return output.indices;
+  }
+
+  // Of the candidates [0, n) of the occluder batch, keeps (moved to its
+  // front, in their order) those estimated to cover at least minTexels
+  // texels (a box's mean projected area, a quarter of its surface, at its
+  // nearest distance), and of those the maxOccluders largest boxes: a far
+  // texel stands for more volumes behind it than a near one, so the
+  // largest in the world hide the most. Returns { kept, candidates }.
+  _choose(camera, pyr, model, perspective, n) {
+    const max = this.maxOccluders, e = this._occ.matrices, ids = this._occ.meshIds, { center: bc, half: bh } = this._boxes;
+    if (this._score.length < n) {
+      this._score = new Float32Array(this._occ.capacity);
+      this._work = new Float32Array(this._occ.capacity);
+    }
+    const score = this._score;
+    const w = camera.matrixWorld.elements, P = camera.projectionMatrix.elements;
+    const tpu = (pyr.width * Math.abs(P[0])) / 2; // texels a world unit at distance 1 (perspective) or anywhere
+    const near = camera.near > 0 ? camera.near : 1e-6;
+    let ex = w[12], ey = w[13], ez = w[14];
+    if (model) {
+      const v = _m.copy(model).invert().elements;
+      [ex, ey, ez] = [0, 1, 2].map((k) => v[k] * w[12] + v[4 + k] * w[13] + v[8 + k] * w[14] + v[12 + k]);
+    }
+    const cross = (a, b, c, d, f, g) => {
+      const x = b * g - c * f, y = c * d - a * g, z = a * f - b * d;
+      return Math.sqrt(x * x + y * y + z * z);
+    };
+    const len2 = (a, b, c) => a * a + b * b + c * c;
+    let candidates = 0;
+    for (let k = 0; k < n; k++) {
+      const o = 16 * k, g = 3 * ids[k], h0 = bh[g], h1 = bh[g + 1], h2 = bh[g + 2];
+      const area = cross(e[o], e[o + 1], e[o + 2], e[o + 4], e[o + 5], e[o + 6]) * h0 * h1 +
+        cross(e[o], e[o + 1], e[o + 2], e[o + 8], e[o + 9], e[o + 10]) * h0 * h2 +
+        cross(e[o + 4], e[o + 5], e[o + 6], e[o + 8], e[o + 9], e[o + 10]) * h1 * h2; // an eighth of the surface
+      let t = tpu;
+      if (perspective) {
+        const c0 = bc[g], c1 = bc[g + 1], c2 = bc[g + 2];
+        const x = e[o] * c0 + e[o + 4] * c1 + e[o + 8] * c2 + e[o + 12] - ex;
+        const y = e[o + 1] * c0 + e[o + 5] * c1 + e[o + 9] * c2 + e[o + 13] - ey;
+        const z = e[o + 2] * c0 + e[o + 6] * c1 + e[o + 10] * c2 + e[o + 14] - ez;
+        const r = Math.sqrt(len2(e[o], e[o + 1], e[o + 2]) * h0 * h0 + len2(e[o + 4], e[o + 5], e[o + 6]) * h1 * h1 + len2(e[o + 8], e[o + 9], e[o + 10]) * h2 * h2);
+        t = tpu / Math.max(Math.sqrt(x * x + y * y + z * z) - r, near);
+      }
+      const covers = 2 * area * t * t >= this.minTexels;
+      score[k] = covers && area >= 0 ? area : -1; // NaN: never
+      if (score[k] >= 0) candidates++;
+    }
+    if (max === 0 || candidates === 0) return { kept: 0, candidates };
+    const take = Math.min(max, candidates);
+    let thr = 0;
+    if (take < candidates) {
+      const work = this._work;
+      work.set(score.subarray(0, n));
+      thr = select(work, n, take);
+    }
+    let above = 0;
+    for (let k = 0; k < n; k++) above += score[k] > thr ? 1 : 0;
+    let ties = take - above, out = 0;
+    for (let k = 0; k < n && out < take; k++) {
+      if (score[k] > thr || (score[k] === thr && ties-- > 0)) {
+        if (out !== k) {
+          e.copyWithin(16 * out, 16 * k, 16 * k + 16);
+          ids[out] = ids[k];
+        }
+        out++;
+      }
+    }
+    return { kept: out, candidates };
   }
 
   /** Whether the user marks volume i (`arg`: what the predicate takes) solid. */
@@ -278,8 +382,8 @@ export class ObjectOcclusion {
   frustumOnly(kept) {
     const st = this.stats;
     st.frustum = st.drawn = kept;
-    st.occluders = 0;
-    st.ms.frustum = st.ms.occluders = st.ms.test = 0;
+    st.occluders = st.candidates = 0;
+    st.ms.frustum = st.ms.select = st.ms.occluders = st.ms.test = 0;
   }
 
   /** The pyramid of the last occlusion update (null before the first). */

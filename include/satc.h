@@ -1410,7 +1410,9 @@ SATC_API satc_status satc_cull_depth_isa(satc_isa isa, const satc_frustum *f, co
  * The keys and back-to-front order of n volumes whose depths the caller
  * holds (a second call after satc_cull, or depths of its own): depth[k]
  * belongs to volume indices[k]; key16, key32 and sorted (each may be
- * NULL) as satc_depth_results defines them, over these n. Scratch as
+ * NULL) as satc_depth_results defines them, over these n (equal keys
+ * keep the order of indices: increasing index when indices increase, as
+ * satc_cull writes them). Scratch as
  * satc_depth_scratch_bytes(n, sort). Returns SATC_OK, SATC_ERR_NULL
  * (depth or indices NULL with n > 0, or the scratch missing or short),
  * SATC_ERR_FLAGS (an unknown sort, or sorted without one), SATC_ERR_RANGE

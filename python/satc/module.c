@@ -605,7 +605,7 @@ static PyMethodDef methods[] = {
     {"sort_depth", KW(satc_py_sort_depth),
      "sort_depth(depth, indices, sort=16) -> (key, order)\n\n"
      "The keys and back-to-front order cull_depth gives, for depths the caller holds:\n"
-     "depth[k] belongs to volume indices[k]."},
+     "depth[k] belongs to volume indices[k]; equal keys keep the order of indices."},
     {"isa", py_isa, METH_NOARGS, "isa() -> str: the path culls run on (e.g. 'avx2')."},
     {"isa_runnable", py_isa_runnable, METH_NOARGS,
      "isa_runnable() -> list of str: the paths this machine can run (for isa=)."},

@@ -387,3 +387,27 @@ def test_bad_input(rng):
     ]:
         with pytest.raises(exc, match=name):
             call()
+
+
+@pytest.mark.parametrize("case", ["mixed", "nonfinite_only", "one_finite", "wide"])
+def test_sort_depth_edges(case, rng):
+    """Keys and order of hand-picked depths: NaN, +-Inf, +-0, ties,
+    denormals, huge values, none or one finite value."""
+    base = {
+        "mixed": [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1.0, 2.0, 1e-45, 3.5, -2.0, np.nan],
+        "nonfinite_only": [np.nan, np.inf, -np.inf, np.inf, np.nan],
+        "one_finite": [np.inf, 7.25, -np.inf, np.nan, 7.25],
+        "wide": [-3e38, 3e38, 0.0, 1e-38, -1e-38, 1e38, np.inf],
+    }[case]
+    d = np.array(base * 50, np.float32)
+    rng.shuffle(d)
+    # equal keys keep the order of `indices` (increasing, as culls give them)
+    pos = np.arange(len(d))
+    for idx in (np.sort(rng.permutation(len(d) * 3)[: len(d)]).astype(np.uint32),
+                rng.permutation(len(d)).astype(np.uint32)):
+        k16, o16 = satc.sort_depth(d, idx, 16)
+        assert np.array_equal(k16, key16_of(d))
+        assert np.array_equal(o16, idx[np.lexsort((pos, -k16.astype(np.int64)))])
+        k32, o32 = satc.sort_depth(d, idx, 32)
+        far = np.where(np.isnan(d), np.inf, d.astype(np.float64))
+        assert np.array_equal(o32, idx[np.lexsort((pos, -far, -np.isnan(d).astype(int)))])

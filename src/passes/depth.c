@@ -51,35 +51,44 @@ typedef struct range16 {
 
 static range16 range_of(const float *depth, size_t n)
 {
-    double lo = INFINITY, hi = -INFINITY;
+    /* d - d is 0 for a finite d, NaN otherwise: the others leave lo and
+     * hi as they are (no branch on the data) */
+    float lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < n; i++) {
-        double d = depth[i];
-        if (isfinite(d)) {
-            lo = d < lo ? d : lo;
-            hi = d > hi ? d : hi;
-        }
+        float d = depth[i];
+        int fin = d - d == 0.0f;
+        float a = fin ? d : INFINITY, b = fin ? d : -INFINITY;
+        lo = a < lo ? a : lo;
+        hi = b > hi ? b : hi;
     }
-    range16 r = {lo, hi > lo ? 65535.0 / (hi - lo) : 0.0};
+    range16 r = {lo, hi > lo ? 65535.0 / ((double)hi - (double)lo) : 0.0};
     return r;
 }
 
+/* floor((d - lo) * scale) clamped to [0, 65535]: d >= lo for every
+ * finite d, so the product is >= 0 and truncation is the floor. NaN and
+ * +Inf give NaN or +Inf products (65535), -Inf -Inf or NaN (0). */
 static inline uint16_t key16_of(float d, range16 r)
 {
-    if (d != d || d == INFINITY)
-        return 65535;
     if (d == -INFINITY)
         return 0;
-    double k = floor(((double)d - r.lo) * r.scale);
-    return (uint16_t)(k < 0.0 ? 0.0 : k > 65535.0 ? 65535.0 : k);
+    double t = ((double)d - r.lo) * r.scale;
+    if (!(t < 65535.0))
+        return 65535;
+    return t > 0.0 ? (uint16_t)(int32_t)t : 0;
 }
 
-/* Decreasing key16, stable: a counting sort. */
-static void sort16(const uint16_t *k, const uint32_t *idx, size_t n, uint32_t *hist,
-                   uint32_t *sorted)
+/* Keys and decreasing key16 order, stable: a counting sort, the keys
+ * counted as they are made. */
+static void sort16(const float *depth, range16 rg, uint16_t *k, const uint32_t *idx, size_t n,
+                   uint32_t *hist, uint32_t *sorted)
 {
     memset(hist, 0, HIST16 * sizeof *hist);
-    for (size_t i = 0; i < n; i++)
-        hist[k[i]]++;
+    for (size_t i = 0; i < n; i++) {
+        uint16_t v = key16_of(depth[i], rg);
+        k[i] = v;
+        hist[v]++;
+    }
     uint32_t at = 0;
     for (size_t v = HIST16; v-- > 0;) {
         uint32_t c = hist[v];
@@ -135,10 +144,11 @@ static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigne
     if (key16 || (sorted && sort == SATC_SORT_16)) {
         range16 r = range_of(depth, n);
         uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
-        for (size_t i = 0; i < n; i++)
-            k[i] = key16_of(depth[i], r);
         if (sorted && sort == SATC_SORT_16)
-            sort16(k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), sorted);
+            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), sorted);
+        else
+            for (size_t i = 0; i < n; i++)
+                k[i] = key16_of(depth[i], r);
     }
     if (key32)
         for (size_t i = 0; i < n; i++)

@@ -1642,6 +1642,54 @@ SATC_API satc_status satc_pyramid_rasterize(satc_pyramid *p, const satc_batch *b
                                             size_t count, const satc_raster_options *opt);
 
 /**
+ * satc_pyramid_rasterize for the volumes indices[0..n) of batch b, drawn
+ * in that order (an index may repeat; drawing twice changes nothing):
+ * the occluders satc_occluders_pick chose, or any list. The same texels
+ * as satc_pyramid_rasterize over those volumes, on every path.
+ *
+ * Every index is read before anything is drawn. Returns what
+ * satc_pyramid_rasterize returns, and SATC_ERR_NULL (indices NULL with
+ * n > 0); the batch is checked as for a range [0, largest index]. On
+ * error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_rasterize_list(satc_pyramid *p, const satc_batch *b,
+                                                 const uint32_t *indices, size_t n,
+                                                 const satc_raster_options *opt);
+
+/**
+ * Chooses occluders for pyramid *p: among volumes [first, first + count)
+ * of batch b that p's view keeps (the conservative frustum test of
+ * satc_cull), the at most `max` whose screen rectangle is largest, for
+ * satc_pyramid_rasterize_list. Drawing every building costs a setup and
+ * a fill each; the few largest on screen hide nearly as much (see
+ * docs/occlusion.md for figures).
+ *
+ * A volume's rank is the area, in level-0 texels of p, of the screen
+ * rectangle the occlusion test of satc_cull_occluded computes for it
+ * (the bounding rectangle of its projection, widened by the rounding
+ * margins, clipped to the image); a volume reaching the near plane ranks
+ * as the whole image (width x height), one with a non-finite nearest
+ * depth is not picked. Volumes ranking below min_texels are not picked.
+ * The picked indices go to indices[0..*npicked), largest area first
+ * (equal areas: lower index first), their areas to areas[0..*npicked).
+ * The answer is the same on every path. No allocation: the heap lives in
+ * the caller's arrays. Groups (satc_groups) are ignored: every volume is
+ * ranked on its own.
+ *
+ * max: capacity of indices and areas (0: nothing picked). min_texels:
+ * >= 0, finite.
+ * Returns SATC_OK, SATC_ERR_NULL (npicked NULL; indices or areas NULL
+ * with max > 0; b NULL), SATC_ERR_PYRAMID (p not set up by
+ * satc_pyramid_init), SATC_ERR_BOUNDS (min_texels negative, NaN or
+ * infinite), SATC_ERR_FLAGS (unknown form), SATC_ERR_RANGE (first +
+ * count overflows, or an index would pass UINT32_MAX), SATC_ERR_LAYOUT
+ * (as satc_cull); on error nothing is written.
+ */
+SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch *b, size_t first,
+                                         size_t count, float min_texels, size_t max,
+                                         uint32_t *indices, float *areas, size_t *npicked);
+
+/**
  * Draws the triangles of mesh *m into level 0 of pyramid *p, each a
  * surface inside opaque geometry (a wall's quad, an occlusion mesh), with
  * the inner-conservative rule of satc_pyramid_rasterize applied per

@@ -102,6 +102,26 @@ for (const [seed, maxOccluders, minTexels] of [[11, 40, 4], [12, 150, 4], [13, 7
   });
 }
 
+test('after the matrices change, the choice follows them', () => {
+  const { mesh, camera } = scene(41, 2000);
+  const width = 320, height = 180, minTexels = 4, maxOccluders = 50, opts = { width, height, minTexels, maxOccluders };
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders } });
+  c.update(camera);
+  const other = scene(42, 2000).mesh.instanceMatrix.array;
+  // half through setMatrixAt, half written in place and announced
+  const m = new THREE.Matrix4();
+  for (let i = 0; i < 1000; i++) c.setMatrixAt(i, m.fromArray(other, 16 * i));
+  c.matrices.set(other.subarray(16 * 1000, 16 * 2000), 16 * 1000);
+  c.matricesChanged();
+  const src = other.slice(0, 16 * 2000), model = mesh.matrixWorld;
+  const { kept } = drawnWith(src, model, camera, [], opts);
+  const { chosen } = expectedOccluders(src, model, camera, kept, opts);
+  const want = drawnWith(src, model, camera, chosen, opts).drawn;
+  const k = c.update(camera);
+  assert.deepEqual(Array.from({ length: k }, (_, j) => c.sourceIndex(j)), Array.from(want));
+  c.dispose();
+});
+
 test('InstanceCuller picks occluders by their boxes, not their order or colour', () => {
   // the same boxes in reverse order: the same set is drawn
   const { mesh, camera } = scene(21, 2000);

@@ -411,3 +411,26 @@ def test_sort_depth_edges(case, rng):
         k32, o32 = satc.sort_depth(d, idx, 32)
         far = np.where(np.isnan(d), np.inf, d.astype(np.float64))
         assert np.array_equal(o32, idx[np.lexsort((pos, -far, -np.isnan(d).astype(int)))])
+
+
+def test_grouped_and_aabbs(rng):
+    """Group bounds leave the answers as they are (also once the ungrouped
+    batch, whose local box the grouped one shares, is gone); to_aabbs
+    holds each volume's double OBB."""
+    f = camera()
+    p, q, s = splat_scene(rng, N)
+    lc = rng.uniform(-1, 1, (N, 3)).astype(np.float32)
+    lh = rng.uniform(0.1, 2, (N, 3)).astype(np.float32)
+    cases = [(satc.trs(p, q, s), np.zeros((N, 3)), np.full((N, 3), 3.0)),
+             (satc.trs(p, q, s, lc, lh), lc, lh)]
+    for b, c0, h0 in cases:
+        want = {m: satc.cull(f, b, m, "classes") for m in ("conservative", "exact")}
+        cen, half = satc.to_aabbs(b)
+        g = b.grouped(size=128)
+        del b
+        for m in want:
+            assert np.array_equal(satc.cull(f, g, m, "classes"), want[m])
+        c, R, e = obbs_of(p, q, s, c0, h0)
+        ok = valid_quat(q) & finite_rows(p, s, c0, h0)
+        reach = np.einsum("nij,nj->ni", np.abs(R), e)  # the OBB's world half extents
+        assert (np.abs(c - cen)[ok] + reach[ok] <= half[ok]).all()

@@ -7,8 +7,40 @@
 #include "../passes/passes.h"
 #include "occlusion.h"
 
-/* Hidden: every texel over the rectangle, at the finest level where it
- * spans at most 4 x 4, is nearer than the volume's nearest depth. */
+/* Finer levels a texel that is not nearer may be split through, and how
+ * many such texels a volume may have for splitting to be tried: most
+ * visible volumes have many, and splitting them only costs reads. */
+#define SATC_OC_REFINE 2
+#define SATC_OC_SPLIT_MAX 2
+
+/* Are the level-0 texels of rectangle r = [i0, i1] x [j0, j1] under
+ * texel (x, y) of level k all nearer than z? A texel nearer than z
+ * answers for its whole footprint (it holds the largest value below it);
+ * one that is not is split into its children over r while budget levels
+ * remain. */
+static int below_z(const satc_pyramid *p, uint32_t k, int32_t x, int32_t y, const int32_t r[4],
+                   float z, uint32_t budget)
+{
+    if (p->depth[p->level_off[k] + (size_t)y * p->level_w[k] + (size_t)x] < z)
+        return 1;
+    if (k == 0 || budget == 0)
+        return 0;
+    k--;
+    int32_t c0 = r[0] >> k, c1 = r[1] >> k, w0 = r[2] >> k, w1 = r[3] >> k;
+    for (int32_t cy = 2 * y; cy <= 2 * y + 1; cy++) {
+        if (cy < w0 || cy > w1)
+            continue;
+        for (int32_t cx = 2 * x; cx <= 2 * x + 1; cx++)
+            if (cx >= c0 && cx <= c1 && !below_z(p, k, cx, cy, r, z, budget - 1))
+                return 0;
+    }
+    return 1;
+}
+
+/* Hidden: every level-0 texel over the rectangle is nearer than the
+ * volume's nearest depth. Read at the finest level where the rectangle
+ * spans at most 4 x 4 texels; when at most SATC_OC_SPLIT_MAX of those are
+ * not nearer, each is split through up to SATC_OC_REFINE finer levels. */
 static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
 {
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
@@ -21,12 +53,22 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         k++;
     const float *lv = p->depth + p->level_off[k];
     size_t w = p->level_w[k];
-    for (int32_t r = j0 >> k; r <= j1 >> k; r++) {
-        const float *row = lv + (size_t)r * w;
-        for (int32_t c = i0 >> k; c <= i1 >> k; c++)
-            if (!(row[c] < z))
+    int32_t fx[SATC_OC_SPLIT_MAX + 1], fy[SATC_OC_SPLIT_MAX + 1];
+    int nf = 0;
+    for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
+        const float *row = lv + (size_t)y * w;
+        for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
+            if (row[x] < z)
+                continue;
+            if (nf == SATC_OC_SPLIT_MAX || k == 0)
                 return 0;
+            fx[nf] = x, fy[nf] = y, nf++;
+        }
     }
+    const int32_t r[4] = {i0, i1, j0, j1};
+    for (int q = 0; q < nf; q++)
+        if (!below_z(p, k, fx[q], fy[q], r, z, SATC_OC_REFINE))
+            return 0;
     return 1;
 }
 

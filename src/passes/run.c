@@ -214,9 +214,21 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     return SATC_OK;
 }
 
+/* A splat's view depth, D.(p - E) summed left to right: the expression
+ * every path's depth kernel evaluates (the same bits). */
+static float splat_depth(const satc_frustum *f, const satc_vec3s *pos, size_t i)
+{
+    float p[3];
+    satc_vec3s_get(pos, i, p);
+    const float *D = f->frame[2];
+    float c0 = p[0] - f->origin[0], c1 = p[1] - f->origin[1], c2 = p[2] - f->origin[2];
+    return D[0] * c0 + D[1] * c1 + D[2] * c2;
+}
+
 void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                       size_t first, size_t count, satc_mode mode, satc_results *out, float *depth)
 {
+    const int splats = b->form == SATC_FORM_TRS && !b->trs.local;
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
     if (b->groups)
@@ -233,16 +245,20 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
         if (out->classes)
             satc_put_classes(out->classes + done, vis, in, n);
         if (depth) { /* the chunk's depths while its volumes are in cache */
-            size_t at = visible;
-            float dz[SATC_CHUNK];
-            uint64_t any = 0;
+            size_t at = visible, nv = 0;
             for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                any |= vis[w];
-            if (any)
+                nv += popcount64(vis[w]);
+            if (splats && 4 * nv < n) { /* few visible: theirs only */
+                for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                    for (uint64_t m = vis[w]; m; m &= m - 1)
+                        depth[at++] = splat_depth(f, &b->trs.position, first + done + w * 64 + ctz64(m));
+            } else if (nv) {
+                float dz[SATC_CHUNK];
                 k->depth(f, b, first + done, n, done + n == count ? SATC_K_LAST : 0u, dz);
-            for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                for (uint64_t m = vis[w]; m; m &= m - 1)
-                    depth[at++] = dz[w * 64 + ctz64(m)];
+                for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                    for (uint64_t m = vis[w]; m; m &= m - 1)
+                        depth[at++] = dz[w * 64 + ctz64(m)];
+            }
         }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {

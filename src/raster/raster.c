@@ -32,6 +32,25 @@ static satc_status check_target(const float *level0, uint32_t width, uint32_t he
     return SATC_OK;
 }
 
+/* Volume i of b set up and filled (nothing when it is skipped). */
+static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, float *level0,
+                        uint32_t width, satc_raster_fill_fn fill)
+{
+    satc_vol_d v;
+    if (!satc_volume_d(b, i, &v))
+        return; /* a mesh id past the table */
+    if (v.sphere) {
+        for (int j = 0; j < 3; j++)
+            v.H[j][j] *= INSCRIBED;
+    }
+    satc_rpoly p[3];
+    /* an instance's center is rounded (below 2^-50 cmag); the others are stored */
+    double cerr = b->form == SATC_FORM_INSTANCES ? 0x1p-50 * v.cmag : 0.0;
+    int np = satc_raster_setup_box(rv, v.c, (const double(*)[3])v.H, cerr, p);
+    for (int k = 0; k < np; k++)
+        fill(&p[k], level0, width);
+}
+
 satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t height,
                                    const satc_frustum *view, const satc_batch *b, size_t first,
                                    size_t count, const satc_raster_options *o,
@@ -45,21 +64,32 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
         return st;
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
-    for (size_t i = first; i < first + count; i++) {
-        satc_vol_d v;
-        if (!satc_volume_d(b, i, &v))
-            continue; /* a mesh id past the table */
-        if (v.sphere) {
-            for (int j = 0; j < 3; j++)
-                v.H[j][j] *= INSCRIBED;
-        }
-        satc_rpoly p[3];
-        /* an instance's center is rounded (below 2^-50 cmag); the others are stored */
-        double cerr = b->form == SATC_FORM_INSTANCES ? 0x1p-50 * v.cmag : 0.0;
-        int np = satc_raster_setup_box(&rv, v.c, (const double(*)[3])v.H, cerr, p);
-        for (int k = 0; k < np; k++)
-            fill(&p[k], level0, width);
-    }
+    for (size_t i = first; i < first + count; i++)
+        draw_volume(&rv, b, i, level0, width, fill);
+    return SATC_OK;
+}
+
+satc_status satc_raster_list_core(float *level0, uint32_t width, uint32_t height,
+                                  const satc_frustum *view, const satc_batch *b,
+                                  const uint32_t *indices, size_t n, const satc_raster_options *o,
+                                  satc_raster_fill_fn fill)
+{
+    uint32_t r0, r1;
+    satc_status st = check_target(level0, width, height, view, o, &r0, &r1);
+    if (st != SATC_OK)
+        return st;
+    if (n && !indices)
+        return SATC_ERR_NULL;
+    uint32_t top = 0;
+    for (size_t k = 0; k < n; k++)
+        top = indices[k] > top ? indices[k] : top;
+    st = satc_check_volumes(b, 0, n ? (size_t)top + 1 : 0);
+    if (st != SATC_OK)
+        return st;
+    satc_rview rv;
+    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    for (size_t k = 0; k < n; k++)
+        draw_volume(&rv, b, indices[k], level0, width, fill);
     return SATC_OK;
 }
 
@@ -149,6 +179,17 @@ satc_status satc_pyramid_rasterize(satc_pyramid *p, const satc_batch *b, size_t 
         return st;
     return satc_raster_batch_core(p->depth, p->width, p->height, &p->view, b, first, count, opt,
                                   satc_raster_fill_for(satc_isa_active()));
+}
+
+satc_status satc_pyramid_rasterize_list(satc_pyramid *p, const satc_batch *b,
+                                        const uint32_t *indices, size_t n,
+                                        const satc_raster_options *opt)
+{
+    satc_status st = satc_pyramid_check(p);
+    if (st != SATC_OK)
+        return st;
+    return satc_raster_list_core(p->depth, p->width, p->height, &p->view, b, indices, n, opt,
+                                 satc_raster_fill_for(satc_isa_active()));
 }
 
 satc_status satc_pyramid_rasterize_triangles(satc_pyramid *p, const satc_mesh *m,

@@ -55,6 +55,12 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
                                    const satc_frustum *view, const satc_batch *b, size_t first,
                                    size_t count, const satc_raster_options *o,
                                    satc_raster_fill_fn fill);
+/* The volumes indices[0..n) of b, in that order (statuses as
+ * satc_pyramid_rasterize_list). */
+satc_status satc_raster_list_core(float *level0, uint32_t width, uint32_t height,
+                                  const satc_frustum *view, const satc_batch *b,
+                                  const uint32_t *indices, size_t n, const satc_raster_options *o,
+                                  satc_raster_fill_fn fill);
 satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height,
                                   const satc_frustum *view, const satc_mesh *m,
                                   const satc_raster_options *o, satc_raster_fill_fn fill);

@@ -200,6 +200,7 @@ export class InstanceCuller {
     const views = allViews(satc, camera, opts, 'InstanceCuller.update');
     if (this._dirty) {
       this._setBounds();
+      this._occlusion?.matricesChanged();
       if (this.groups) {
         this.batch.count = n;
         this.batch.setGroups(this.groups);

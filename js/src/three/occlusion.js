@@ -103,6 +103,10 @@ export class Occlusion {
       this._occ = satc.batch('instances', Math.max(room, 1), {}, { localCenter: ob.center, localHalf: ob.half });
       this._cand = new Uint32Array(capacity);
       this._score = new Float32Array(capacity);
+      // per source, from its matrix: box centre, bounding radius, score; valid while stamp == epoch
+      this._shape = new Float32Array(5 * capacity);
+      this._stamp = new Uint32Array(capacity);
+      this._epoch = 1;
       this._work = room < capacity ? new Float32Array(capacity) : null;
     }
     this._pyr = null;
@@ -222,26 +226,33 @@ export class Occlusion {
     const near = camera.near > 0 ? camera.near : 1e-6;
     const z0 = v[2], z1 = v[6], z2 = v[10], z3 = v[14];
     const minT = this.minTexels;
+    const shape = this._shape, stamp = this._stamp, epoch = this._epoch;
     let m = 0;
     for (let q = 0; q < kept.length; q++) {
       const i = kept[q];
       if (sel !== true && !(typeof sel === 'function' ? sel(i) : sel[i])) continue;
-      const o = 16 * i;
-      const a0 = src[o], a1 = src[o + 1], a2 = src[o + 2];
-      const b0 = src[o + 4], b1 = src[o + 5], b2 = src[o + 6];
-      const c0 = src[o + 8], c1 = src[o + 9], c2 = src[o + 10];
-      // the box's half axes in the model's frame
-      const a = hx * Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2);
-      const b = hy * Math.sqrt(b0 * b0 + b1 * b1 + b2 * b2);
-      const c = hz * Math.sqrt(c0 * c0 + c1 * c1 + c2 * c2);
-      // a box's mean projected area: a quarter of its surface, 2 (ab + bc + ca)
-      const t = k * (a * b + b * c + c * a);
+      const e = 5 * i;
+      if (stamp[i] !== epoch) {
+        const o = 16 * i;
+        const a0 = src[o], a1 = src[o + 1], a2 = src[o + 2];
+        const b0 = src[o + 4], b1 = src[o + 5], b2 = src[o + 6];
+        const c0 = src[o + 8], c1 = src[o + 9], c2 = src[o + 10];
+        // the box's half axes in the model's frame
+        const a = hx * Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2);
+        const b = hy * Math.sqrt(b0 * b0 + b1 * b1 + b2 * b2);
+        const c = hz * Math.sqrt(c0 * c0 + c1 * c1 + c2 * c2);
+        shape[e] = src[o + 12] + a0 * cx + b0 * cy + c0 * cz;
+        shape[e + 1] = src[o + 13] + a1 * cx + b1 * cy + c1 * cz;
+        shape[e + 2] = src[o + 14] + a2 * cx + b2 * cy + c2 * cz;
+        shape[e + 3] = Math.sqrt(a * a + b * b + c * c);
+        // a box's mean projected area: a quarter of its surface, 2 (ab + bc + ca)
+        shape[e + 4] = a * b + b * c + c * a;
+        stamp[i] = epoch;
+      }
+      const t = k * shape[e + 4];
       if (perspective) {
-        const px = src[o + 12] + a0 * cx + b0 * cy + c0 * cz;
-        const py = src[o + 13] + a1 * cx + b1 * cy + c1 * cz;
-        const pz = src[o + 14] + a2 * cx + b2 * cy + c2 * cz;
         // nearest view depth of its bounding ball, no nearer than the near plane
-        const d = Math.max(-(z0 * px + z1 * py + z2 * pz + z3) - s1 * Math.sqrt(a * a + b * b + c * c), near);
+        const d = Math.max(-(z0 * shape[e] + z1 * shape[e + 1] + z2 * shape[e + 2] + z3) - s1 * shape[e + 3], near);
         // t / d^2 texels on screen; the score is t, texels weighed by
         // depth squared: a texel far away stands for more volumes behind
         // it (a field of volumes fills a solid angle in proportion to
@@ -276,6 +287,15 @@ export class Occlusion {
       if (t > thr || (t === thr && ties-- > 0)) copy16(dst, 16 * n++, src, 16 * cand[q]);
     }
     return n;
+  }
+
+  /** The helper's source matrices changed: the occluder estimates are made again as needed. */
+  matricesChanged() {
+    if (!this._stamp) return;
+    if (++this._epoch === 0x100000000) {
+      this._stamp.fill(0);
+      this._epoch = 1;
+    }
   }
 
   /** The pyramid of the last update (null before the first). */

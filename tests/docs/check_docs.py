@@ -115,6 +115,22 @@ for d in DOCS:
 with open(os.path.join(ROOT, HEADER), encoding='utf-8') as fh:
     check_text(HEADER, fh.read(), False)
 
+# docs/build-systems.md's CMake snippet compiles the library from its
+# sources: it must name exactly the files meson.build compiles.
+SRC_RE = re.compile(r'src/[a-z_/0-9]+\.c')
+with open(os.path.join(ROOT, 'meson.build'), encoding='utf-8') as fh:
+    m = re.search(r'^satc_sources = files\((.*?)^\)', fh.read(), re.M | re.S)
+with open(os.path.join(ROOT, 'tests/consumers/cmake-vendored/satc.cmake'), encoding='utf-8') as fh:
+    c = re.search(r'^add_library\(satc STATIC(.*?)\)$', fh.read(), re.M | re.S)
+if not m or not c:
+    problems.append('meson.build or the vendored CMake file lost its source list')
+else:
+    want, have = set(SRC_RE.findall(m.group(1))), set(SRC_RE.findall(c.group(1)))
+    for f in sorted(want - have):
+        problems.append(f'tests/consumers/cmake-vendored/satc.cmake: misses {f} (meson.build compiles it)')
+    for f in sorted(have - want):
+        problems.append(f'tests/consumers/cmake-vendored/satc.cmake: names {f}, which meson.build does not compile')
+
 for p in problems:
     print(p)
 print(f'{len(DOCS) + 1} files checked, {len(problems)} problems')

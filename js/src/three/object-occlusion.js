@@ -9,34 +9,12 @@
 
 import { BackSide, Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
+import { kthLargest } from './occlusion.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
 const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders']);
 const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
-
-// The k-th largest of a[0 .. n) (1 <= k <= n), partly reordering a: Hoare's selection.
-function select(a, n, k) {
-  let lo = 0, hi = n - 1;
-  const want = k - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1];
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (a[i] > pivot) i++;
-      while (a[j] < pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i++] = a[j];
-        a[j--] = t;
-      }
-    }
-    if (want <= j) hi = j;
-    else if (want >= i) lo = i;
-    else break;
-  }
-  return a[want];
-}
 
 function fail(satc, status, what) {
   return satc._heap.fail(status, what);
@@ -355,7 +333,7 @@ export class ObjectOcclusion {
     if (take < candidates) {
       const work = this._work;
       work.set(score.subarray(0, n));
-      thr = select(work, n, take);
+      thr = kthLargest(work, n, take);
     }
     let above = 0;
     for (let k = 0; k < n; k++) above += score[k] > thr ? 1 : 0;

@@ -18,7 +18,7 @@ const DEFAULT_MAX_OCCLUDERS = 1024;
 const DEFAULT_PYRAMID_WIDTH = 320;
 
 // The k-th largest (k >= 1) of a[0 .. n), reordering a (Hoare's selection).
-function kthLargest(a, n, k) {
+export function kthLargest(a, n, k) {
   let lo = 0, hi = n - 1;
   const want = k - 1;
   while (lo < hi) {

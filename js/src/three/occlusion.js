@@ -7,6 +7,7 @@
 
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
+import { drawnFor } from './object-occlusion.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
@@ -179,7 +180,9 @@ export class Occlusion {
     if (this.meshes.length) {
       _inv.copy(model).invert();
       for (const mesh of this.meshes) {
-        if (!mesh.visible) continue;
+        // a mesh three does not draw for this camera (hidden itself or by an
+        // ancestor, another layer, an invisible material) hides nothing
+        if (!drawnFor(mesh, camera)) continue;
         const om = this._occluderMesh(mesh);
         if (!om) continue;
         mesh.updateWorldMatrix(true, false);

@@ -320,6 +320,32 @@ test('BatchedCuller: a see-through material and a sheared mesh frame cull by fru
   }
 });
 
+test('InstanceCuller: an occluder mesh three does not draw (hidden parent, other layer) hides nothing', () => {
+  const cam = camera();
+  const holder = new THREE.Group();
+  const plane = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+  plane.position.set(0, 0, -10);
+  holder.add(plane);
+  const scene = new THREE.Scene();
+  scene.add(holder);
+  scene.updateMatrixWorld();
+  const im = new THREE.InstancedMesh(box, mat, 2);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(2, 1, -6)); // in front of the plane
+  // behind it, off the diagonal where the plane's two triangles meet (the
+  // texels that edge crosses are covered by neither triangle alone)
+  im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(3, 0, -14));
+  const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [plane] } });
+  assert.equal(ic.update(cam), 1, 'the drawn plane hides the box behind it');
+  holder.visible = false;
+  assert.equal(ic.update(cam), 2, 'a plane under a hidden parent hides nothing');
+  holder.visible = true;
+  plane.layers.set(5);
+  assert.equal(ic.update(cam), 2, 'a plane on a layer the camera does not render hides nothing');
+  plane.layers.set(0);
+  assert.equal(ic.update(cam), 1);
+  ic.dispose();
+});
+
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {
   for (const webgpu of [false, true]) {
     const cam = camera({ ortho: true, reversed: true, webgpu });

@@ -19,28 +19,10 @@
 #include "raster/raster.h"
 #include "raster_oracle.h"
 
-static int g_fail, g_pass, g_quick;
+#define RASTER_SEED 0x5a7c0035
+#include "raster_check.h"
 
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        g_pass++;
-    } else {
-        g_fail++;
-        printf("FAIL %s\n", what);
-    }
-}
-
-/* splitmix64 */
-static uint64_t g_rng = 0x5a7c0035;
-static double rnd(double lo, double hi)
-{
-    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return lo + (hi - lo) * (double)(z >> 11) * 0x1p-53;
-}
+static int g_quick;
 
 /* ------------------------------------------------------------------ */
 /* Scenes                                                               */

@@ -346,6 +346,41 @@ test('InstanceCuller: an occluder mesh three does not draw (hidden parent, other
   ic.dispose();
 });
 
+test('an occluder mesh hides only through the triangles three draws (draw range, groups)', () => {
+  const cam = camera();
+  // the plane's first triangle covers its upper-left half (y > x), the second its lower-right
+  const geo = new THREE.PlaneGeometry(40, 40);
+  const plane = new THREE.Mesh(geo, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+  plane.position.set(0, 0, -10);
+  plane.updateMatrixWorld();
+  const soup = new THREE.Mesh(geo.toNonIndexed(), plane.material);
+  soup.position.copy(plane.position);
+  soup.updateMatrixWorld();
+  const im = new THREE.InstancedMesh(box, mat, 2);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14)); // behind the first triangle
+  im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(4, -2, -14)); // behind the second
+  const three = new THREE.Raycaster();
+  for (const m of [plane, soup]) {
+    const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [m] } });
+    assert.equal(ic.update(cam), 0, 'the whole plane hides both boxes');
+    m.geometry.setDrawRange(0, 3);
+    // three's own answer: a ray from the eye to the second box meets no drawn triangle
+    three.set(new THREE.Vector3(0, 0, 0), new THREE.Vector3(4, -2, -14).normalize());
+    assert.equal(three.intersectObject(m).length, 0);
+    assert.equal(ic.update(cam), 1, 'with one triangle drawn, the box behind the other is seen');
+    assert.equal(im.count, 1);
+    m.geometry.setDrawRange(0, Infinity);
+    assert.equal(ic.update(cam), 0);
+    m.geometry.addGroup(0, 3, 0);
+    m.material = [plane.material];
+    assert.equal(ic.update(cam), 1, 'with materials per group, a triangle in no group hides nothing');
+    m.material = plane.material;
+    m.geometry.clearGroups();
+    assert.equal(ic.update(cam), 0);
+    ic.dispose();
+  }
+});
+
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {
   for (const webgpu of [false, true]) {
     const cam = camera({ ortho: true, reversed: true, webgpu });

@@ -39,12 +39,27 @@ function drawnRanges(mesh, total) {
   return spans.map(([s, e]) => [s, s + 3 * Math.floor(Math.max(0, e - s) / 3)]).filter(([s, e]) => e > s);
 }
 
+// Does three draw the geometry's positions where they are stored (moved
+// only by the mesh's matrix)? Not for instances, skinning, active morph
+// targets, displacement or a vertex stage of the user's own: those
+// occlude nothing, since their triangles are not where satc would draw them.
+function drawnAsStored(mesh) {
+  if (mesh.isSkinnedMesh || mesh.isInstancedMesh || mesh.isBatchedMesh) return false;
+  const morph = mesh.geometry.morphAttributes?.position;
+  if (morph && morph.length && (mesh.morphTargetInfluences ?? []).some((w) => w !== 0)) return false;
+  const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
+  return mats.every((m) => m && m.isShaderMaterial !== true && !(m.displacementMap && m.displacementScale !== 0) &&
+    !m.positionNode && !Object.hasOwn(m, 'onBeforeCompile'));
+}
+
 /**
- * The satc occluder mesh of `mesh` (null: nothing three would draw, or a
- * position that is not finite), kept in `cache` (geometry -> entry) until
- * the geometry's positions, index, draw range or the groups drawn change.
+ * The satc occluder mesh of `mesh` (null: nothing three would draw, a
+ * position that is not finite, or triangles three moves on the GPU),
+ * kept in `cache` (geometry -> entry) until the geometry's positions,
+ * index, draw range or the groups drawn change.
  */
 export function occluderMeshFor(satc, cache, mesh) {
+  if (!drawnAsStored(mesh)) return null;
   const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
   const total = idx ? idx.count : pos.count;
   const spans = drawnRanges(mesh, total);

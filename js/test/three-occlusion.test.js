@@ -346,6 +346,81 @@ test('InstanceCuller: an occluder mesh three does not draw (hidden parent, other
   ic.dispose();
 });
 
+test('an occluder mesh hides only through the triangles three draws (draw range, groups)', () => {
+  const cam = camera();
+  // the plane's first triangle covers its upper-left half (y > x), the second its lower-right
+  const geo = new THREE.PlaneGeometry(40, 40);
+  const plane = new THREE.Mesh(geo, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+  plane.position.set(0, 0, -10);
+  plane.updateMatrixWorld();
+  const soup = new THREE.Mesh(geo.toNonIndexed(), plane.material);
+  soup.position.copy(plane.position);
+  soup.updateMatrixWorld();
+  const im = new THREE.InstancedMesh(box, mat, 2);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14)); // behind the first triangle
+  im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(4, -2, -14)); // behind the second
+  const three = new THREE.Raycaster();
+  for (const m of [plane, soup]) {
+    const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [m] } });
+    assert.equal(ic.update(cam), 0, 'the whole plane hides both boxes');
+    m.geometry.setDrawRange(0, 3);
+    // three's own answer: a ray from the eye to the second box meets no drawn triangle
+    three.set(new THREE.Vector3(0, 0, 0), new THREE.Vector3(4, -2, -14).normalize());
+    assert.equal(three.intersectObject(m).length, 0);
+    assert.equal(ic.update(cam), 1, 'with one triangle drawn, the box behind the other is seen');
+    assert.equal(im.count, 1);
+    m.geometry.setDrawRange(0, Infinity);
+    assert.equal(ic.update(cam), 0);
+    m.geometry.addGroup(0, 3, 0);
+    m.material = [plane.material];
+    assert.equal(ic.update(cam), 1, 'with materials per group, a triangle in no group hides nothing');
+    m.material = plane.material;
+    m.geometry.clearGroups();
+    assert.equal(ic.update(cam), 0);
+    ic.dispose();
+  }
+});
+
+test('an occluder mesh three moves on the GPU (instances, morph targets, displacement) hides nothing', () => {
+  const cam = camera();
+  const geo = new THREE.PlaneGeometry(40, 40);
+  const m = new THREE.MeshBasicMaterial({ side: THREE.DoubleSide });
+  const im = new THREE.InstancedMesh(box, mat, 1);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14)); // off the plane's diagonal
+  const away = new THREE.Matrix4().makeTranslation(100, 0, 0); // three draws the plane off to the side
+  const three = new THREE.Raycaster();
+  three.set(new THREE.Vector3(0, 0, 0), new THREE.Vector3(-4, 2, -14).normalize());
+  // the geometry's own plane, at z = -10, with its instance moved aside
+  const inst = new THREE.InstancedMesh(geo, m, 1);
+  inst.setMatrixAt(0, away);
+  inst.position.set(0, 0, -10);
+  // morph target: every vertex 100 to the side, fully applied
+  const mgeo = geo.clone();
+  const moved = mgeo.attributes.position.clone();
+  for (let i = 0; i < moved.count; i++) moved.setX(i, moved.getX(i) + 100);
+  mgeo.morphAttributes.position = [moved];
+  const morph = new THREE.Mesh(mgeo, m);
+  morph.updateMorphTargets();
+  morph.morphTargetInfluences[0] = 1;
+  morph.position.set(0, 0, -10);
+  const still = new THREE.Mesh(geo, m);
+  still.position.set(0, 0, -10);
+  for (const o of [inst, morph, still]) {
+    o.updateMatrixWorld();
+    const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [o] } });
+    const seen = three.intersectObject(o).length === 0;
+    assert.equal(ic.update(cam), seen ? 1 : 0, `${o.isInstancedMesh ? 'instances' : o.morphTargetInfluences ? 'morph target' : 'plain mesh'}: three ${seen ? 'draws nothing' : 'draws the plane'} in front of the box`);
+    ic.dispose();
+  }
+  // displacement moves vertices in the vertex stage: never drawn as stored
+  const disp = new THREE.Mesh(geo, new THREE.MeshStandardMaterial({ displacementMap: new THREE.Texture(), displacementScale: 30 }));
+  disp.position.set(0, 0, -10);
+  disp.updateMatrixWorld();
+  const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [disp] } });
+  assert.equal(ic.update(cam), 1);
+  ic.dispose();
+});
+
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {
   for (const webgpu of [false, true]) {
     const cam = camera({ ortho: true, reversed: true, webgpu });

@@ -8,6 +8,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { drawnFor } from './object-occlusion.js';
+import { disposeOccluderMeshes, occluderMeshFor, pyramidFor } from './occluder-mesh.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
@@ -118,37 +119,9 @@ export class Occlusion {
   }
 
   _pyramid(camera) {
-    let [w, h] = this.size;
-    if (h === 0) {
-      const aspect = camera.aspect ?? (camera.right - camera.left) / (camera.top - camera.bottom);
-      h = Math.min(1024, Math.max(32, Math.round(w / (Number.isFinite(aspect) && aspect > 0 ? aspect : 1))));
-    }
-    w = Math.min(2048, Math.max(64, w));
-    if (!this._pyr || this._pyr.width !== w || this._pyr.height !== h) {
-      this._pyr?.dispose();
-      this._pyr = this.satc.depthPyramid(w, h);
-    }
-    return this._pyr;
-  }
-
-  _occluderMesh(mesh) {
-    const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
-    const version = `${pos.version}|${idx ? idx.version : -1}|${pos.count}`;
-    let e = this._geo.get(g);
-    if (e && e.version === version) return e.mesh;
-    e?.mesh.dispose();
-    const p = new Float32Array(3 * pos.count);
-    for (let i = 0; i < pos.count; i++) {
-      p[3 * i] = pos.getX(i);
-      p[3 * i + 1] = pos.getY(i);
-      p[3 * i + 2] = pos.getZ(i);
-    }
-    let ind = null;
-    if (idx) ind = idx.array instanceof Uint16Array || idx.array instanceof Uint32Array ? idx.array : Uint32Array.from(idx.array);
-    else if (pos.count % 3 !== 0) return null;
-    const m = this.satc.occluderMesh(p, ind);
-    this._geo.set(g, { version, mesh: m });
-    return m;
+    const old = this._pyr;
+    this._pyr = null; // nothing disposed is left here if a new one fails
+    return (this._pyr = pyramidFor(this.satc, old, this.size, camera));
   }
 
   /**
@@ -183,7 +156,7 @@ export class Occlusion {
         // a mesh three does not draw for this camera (hidden itself or by an
         // ancestor, another layer, an invisible material) hides nothing
         if (!drawnFor(mesh, camera)) continue;
-        const om = this._occluderMesh(mesh);
+        const om = occluderMeshFor(this.satc, this._geo, mesh);
         if (!om) continue;
         mesh.updateWorldMatrix(true, false);
         _m.multiplyMatrices(_inv, mesh.matrixWorld);
@@ -309,7 +282,6 @@ export class Occlusion {
   dispose() {
     this._pyr?.dispose();
     this._occ?.dispose();
-    for (const e of this._geo.values()) e.mesh.dispose();
-    this._geo.clear();
+    disposeOccluderMeshes(this._geo);
   }
 }

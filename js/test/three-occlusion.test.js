@@ -421,6 +421,31 @@ test('an occluder mesh three moves on the GPU (instances, morph targets, displac
   ic.dispose();
 });
 
+test('SceneCuller: a wall three moves on the GPU (morph target, displacement) hides nothing', () => {
+  const cam = camera();
+  for (const how of ['morph', 'displacement']) {
+    const s = wallScene();
+    if (how === 'morph') {
+      const g = wallGeo.clone(), moved = g.attributes.position.clone();
+      for (let i = 0; i < moved.count; i++) moved.setX(i, moved.getX(i) + 100); // fully applied: the wall stands aside
+      g.morphAttributes.position = [moved];
+      s.wall.geometry = g;
+      s.wall.updateMorphTargets();
+      s.wall.morphTargetInfluences[0] = 1;
+    } else {
+      s.wall.material = new THREE.MeshStandardMaterial({ displacementMap: new THREE.Texture(), displacementScale: 30 });
+    }
+    const three = drawnByThree(s.scene, cam);
+    // the wall the only occluder: each box behind it is seen by three once the wall moved
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160 } });
+    sc.update(cam);
+    const seen = s.behind.filter((o) => three.has(o));
+    assert.ok(seen.length >= 4, `${how}: too few boxes in view to test`);
+    for (const o of seen) assert.equal(o.visible, true, `${how}: a box behind the wall at ${o.position.toArray()} is hidden`);
+    sc.dispose();
+  }
+});
+
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {
   for (const webgpu of [false, true]) {
     const cam = camera({ ortho: true, reversed: true, webgpu });

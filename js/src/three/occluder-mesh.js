@@ -39,17 +39,27 @@ function drawnRanges(mesh, total) {
   return spans.map(([s, e]) => [s, s + 3 * Math.floor(Math.max(0, e - s) / 3)]).filter(([s, e]) => e > s);
 }
 
-// Does three draw the geometry's positions where they are stored (moved
-// only by the mesh's matrix)? Not for instances, skinning, active morph
-// targets, displacement or a vertex stage of the user's own: those
-// occlude nothing, since their triangles are not where satc would draw them.
-function drawnAsStored(mesh) {
+/**
+ * Does material `m` move vertices on the GPU (a displacement map, a
+ * shader or vertex stage of the user's own)? Then its triangles are not
+ * where they are stored.
+ */
+export function movesVertices(m) {
+  return m.isShaderMaterial === true || !!(m.displacementMap && m.displacementScale !== 0) || !!m.positionNode ||
+    Object.hasOwn(m, 'onBeforeCompile');
+}
+
+/**
+ * Does three draw `mesh`'s geometry where it is stored (moved only by the
+ * mesh's matrix)? Not for instances, skinning, active morph targets or a
+ * material that moves vertices: such a mesh occludes nothing.
+ */
+export function drawnAsStored(mesh) {
   if (mesh.isSkinnedMesh || mesh.isInstancedMesh || mesh.isBatchedMesh) return false;
   const morph = mesh.geometry.morphAttributes?.position;
   if (morph && morph.length && (mesh.morphTargetInfluences ?? []).some((w) => w !== 0)) return false;
   const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  return mats.every((m) => m && m.isShaderMaterial !== true && !(m.displacementMap && m.displacementScale !== 0) &&
-    !m.positionNode && !Object.hasOwn(m, 'onBeforeCompile'));
+  return mats.every((m) => m && !movesVertices(m));
 }
 
 /**

@@ -7,6 +7,7 @@
 
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion, drawnFor, solidMaterial } from './object-occlusion.js';
+import { drawnAsStored } from './occluder-mesh.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -196,9 +197,10 @@ export class SceneCuller {
   // A solid Mesh three draws for `camera` (the user's `visible` on it and
   // its ancestors: what the culler hides is out of view or behind what
   // is drawn) with an opaque material, whose box is where it draws
-  // (frustumCulled).
+  // (frustumCulled) and its triangles where the geometry holds them (no
+  // active morph target).
   _occluder(o, camera) {
-    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o)) return false;
+    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o) || !drawnAsStored(o)) return false;
     if (!drawnFor(o, camera, this._shown)) return false;
     return this._occlusion.chosen(-1, o);
   }

@@ -446,6 +446,43 @@ test('SceneCuller: a wall three moves on the GPU (morph target, displacement) hi
   }
 });
 
+test('what three draws over nearer depth is never hidden; an occluder writing no depth hides nothing', () => {
+  const cam = camera();
+  const overlay = (m) => { m.depthTest = false; return m; };
+  const cases = [
+    ['occludee without depth test', (s) => { s.behind[0].material = overlay(new THREE.MeshBasicMaterial()); return [s.behind[0]]; }],
+    ['occludee drawn where farther', (s) => { s.behind[1].material = new THREE.MeshBasicMaterial({ depthFunc: THREE.GreaterDepth }); return [s.behind[1]]; }],
+    ['wall without depth writes', (s) => { s.wall.material = new THREE.MeshBasicMaterial({ depthWrite: false }); return s.behind; }],
+  ];
+  for (const [what, edit] of cases) {
+    const s = wallScene();
+    const must = edit(s);
+    const three = drawnByThree(s.scene, cam);
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160 } });
+    sc.update(cam);
+    const seen = must.filter((o) => three.has(o));
+    assert.ok(seen.length >= 1, `${what}: nothing in view to test`);
+    for (const o of seen) assert.equal(o.visible, true, `${what}: ${o.position.toArray()} is hidden`);
+    if (what !== 'wall without depth writes') {
+      assert.ok(s.behind.some((o) => three.has(o) && !o.visible), `${what}: the wall still hides the others`);
+    }
+    sc.dispose();
+  }
+  // InstanceCuller: instances drawn without the depth test are never hidden, by meshes or by each other
+  const plane = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+  plane.position.set(0, 0, -10);
+  plane.updateMatrixWorld();
+  const im = new THREE.InstancedMesh(box, overlay(new THREE.MeshBasicMaterial()), 1);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14));
+  const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [plane] } });
+  assert.equal(ic.update(cam), 1);
+  im.material.depthTest = true;
+  assert.equal(ic.update(cam), 0, 'with the depth test the plane hides it');
+  plane.material.depthWrite = false;
+  assert.equal(ic.update(cam), 1, 'a plane writing no depth hides nothing');
+  ic.dispose();
+});
+
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {
   for (const webgpu of [false, true]) {
     const cam = camera({ ortho: true, reversed: true, webgpu });

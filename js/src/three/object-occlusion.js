@@ -10,7 +10,7 @@
 import { BackSide, Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { kthLargest } from './occlusion.js';
-import { disposeOccluderMeshes, movesVertices, occluderMeshFor, pyramidFor } from './occluder-mesh.js';
+import { disposeOccluderMeshes, movesVertices, occluderMeshFor, pyramidFor, writesDepth } from './occluder-mesh.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
@@ -28,11 +28,12 @@ function materialsShown(m) {
 /**
  * True when every material of `o` is opaque where it covers its box's
  * front: not transparent, not alpha-tested, not wireframe, its front
- * faces drawn, its vertices where the geometry holds them.
+ * faces drawn, its vertices where the geometry holds them, its depth
+ * written.
  */
 export function solidMaterial(o) {
   const ok = (x) => !!x && x.transparent !== true && !(x.alphaTest > 0) && x.wireframe !== true && x.side !== BackSide &&
-    x.alphaHash !== true && x.colorWrite !== false && !movesVertices(x);
+    x.alphaHash !== true && x.colorWrite !== false && !movesVertices(x) && writesDepth(x);
   const m = o.material;
   return Array.isArray(m) ? m.length > 0 && m.every(ok) : ok(m);
 }

@@ -49,6 +49,22 @@ export function movesVertices(m) {
     Object.hasOwn(m, 'onBeforeCompile');
 }
 
+/** Does material `m` write its depth where it draws (so it can hide what lies behind)? */
+export function writesDepth(m) {
+  return m.depthWrite !== false && m.depthTest !== false;
+}
+
+/**
+ * Does three hide `o`'s fragments behind nearer depth? Not where a
+ * material skips the depth test or passes it farther (depthFunc other
+ * than never, less, less-or-equal, equal): such an object is seen through
+ * any occluder, so occlusion never hides it.
+ */
+export function depthHidden(o) {
+  const ok = (m) => !!m && m.depthTest !== false && [0, 2, 3, 4].includes(m.depthFunc ?? 3);
+  return Array.isArray(o.material) ? o.material.every(ok) : ok(o.material);
+}
+
 /**
  * Does three draw `mesh`'s geometry where it is stored (moved only by the
  * mesh's matrix)? Not for instances, skinning, active morph targets or a
@@ -64,12 +80,13 @@ export function drawnAsStored(mesh) {
 
 /**
  * The satc occluder mesh of `mesh` (null: nothing three would draw, a
- * position that is not finite, or triangles three moves on the GPU),
+ * position that is not finite, triangles three moves on the GPU, or a
+ * material that writes no depth),
  * kept in `cache` (geometry -> entry) until the geometry's positions,
  * index, draw range or the groups drawn change.
  */
 export function occluderMeshFor(satc, cache, mesh) {
-  if (!drawnAsStored(mesh)) return null;
+  if (!drawnAsStored(mesh) || ![mesh.material].flat().every(writesDepth)) return null;
   const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
   const total = idx ? idx.count : pos.count;
   const spans = drawnRanges(mesh, total);

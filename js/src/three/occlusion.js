@@ -127,9 +127,10 @@ export class Occlusion {
   /**
    * Culls volumes [0, count) of `batch` (in `model`'s frame) for one
    * camera: frustum, occluders, then frustum + pyramid. Returns the
-   * visible indices (a view of `output`) and the count.
+   * visible indices (a view of `output`) and the count. `solid` false:
+   * the volumes hide nothing (a see-through material), only the meshes do.
    */
-  cull(camera, batch, count, mode, output, model) {
+  cull(camera, batch, count, mode, output, model, solid = true) {
     const satc = this.satc, st = this.stats;
     const t0 = performance.now();
     const f = (this._frustum = frustumFromCamera(satc, camera, this._frustum, model));
@@ -141,7 +142,7 @@ export class Occlusion {
     const pyr = this._pyramid(camera).begin(f);
     let occluders = 0, candidates = 0;
     let t1 = t0, t2 = t0;
-    if (this._occ) {
+    if (this._occ && solid) {
       satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
       st.frustum = output.visible;
       t1 = performance.now();
@@ -175,7 +176,7 @@ export class Occlusion {
     const t4 = performance.now();
     st.occluders = occluders;
     st.drawn = output.visible;
-    if (!this._occ) st.frustum = output.visible + output.occluded;
+    if (!(this._occ && solid)) st.frustum = output.visible + output.occluded;
     st.ms.occluders = t3 - t2;
     st.ms.test = t4 - t3;
     return { indices: output.indices, visible: [output.visible] };

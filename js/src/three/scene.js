@@ -7,7 +7,7 @@
 
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion, drawnFor, solidMaterial } from './object-occlusion.js';
-import { drawnAsStored } from './occluder-mesh.js';
+import { depthHidden, drawnAsStored } from './occluder-mesh.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -182,6 +182,13 @@ export class SceneCuller {
       if (kept) {
         const flags = new Uint8Array(n);
         for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
+        // an object drawn over nearer depth is seen through occluders: its frustum answer
+        const over = [];
+        for (let i = 0; i < n; i++) if (!flags[i] && !depthHidden(objs[i])) over.push(i);
+        if (over.length) {
+          const fr = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta).flags;
+          for (const i of over) flags[i] = fr[i] ? 1 : 0;
+        }
         return flags;
       }
     }

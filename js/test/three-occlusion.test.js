@@ -453,6 +453,10 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
     ['occludee without depth test', (s) => { s.behind[0].material = overlay(new THREE.MeshBasicMaterial()); return [s.behind[0]]; }],
     ['occludee drawn where farther', (s) => { s.behind[1].material = new THREE.MeshBasicMaterial({ depthFunc: THREE.GreaterDepth }); return [s.behind[1]]; }],
     ['wall without depth writes', (s) => { s.wall.material = new THREE.MeshBasicMaterial({ depthWrite: false }); return s.behind; }],
+    ['wall cut by a clipping plane', (s) => {
+      s.wall.material = new THREE.MeshBasicMaterial({ clippingPlanes: [new THREE.Plane(new THREE.Vector3(0, 1, 0), 100)] });
+      return s.behind;
+    }],
   ];
   for (const [what, edit] of cases) {
     const s = wallScene();
@@ -463,7 +467,7 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
     const seen = must.filter((o) => three.has(o));
     assert.ok(seen.length >= 1, `${what}: nothing in view to test`);
     for (const o of seen) assert.equal(o.visible, true, `${what}: ${o.position.toArray()} is hidden`);
-    if (what !== 'wall without depth writes') {
+    if (!what.startsWith('wall')) {
       assert.ok(s.behind.some((o) => three.has(o) && !o.visible), `${what}: the wall still hides the others`);
     }
     sc.dispose();

@@ -49,9 +49,13 @@ export function movesVertices(m) {
     Object.hasOwn(m, 'onBeforeCompile');
 }
 
-/** Does material `m` write its depth where it draws (so it can hide what lies behind)? */
+/**
+ * Does material `m` write its depth wherever its triangles lie (so they
+ * can hide what lies behind)? Not without depth writes or the depth
+ * test, nor with clipping planes of its own (cut away parts draw nothing).
+ */
 export function writesDepth(m) {
-  return m.depthWrite !== false && m.depthTest !== false;
+  return m.depthWrite !== false && m.depthTest !== false && !(m.clippingPlanes && m.clippingPlanes.length);
 }
 
 /**

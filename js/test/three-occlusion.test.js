@@ -452,6 +452,7 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
   const cases = [
     ['occludee without depth test', (s) => { s.behind[0].material = overlay(new THREE.MeshBasicMaterial()); return [s.behind[0]]; }],
     ['occludee drawn where farther', (s) => { s.behind[1].material = new THREE.MeshBasicMaterial({ depthFunc: THREE.GreaterDepth }); return [s.behind[1]]; }],
+    ['occludee moved by its shader', (s) => { s.behind[2].material = new THREE.ShaderMaterial(); return [s.behind[2]]; }],
     ['wall without depth writes', (s) => { s.wall.material = new THREE.MeshBasicMaterial({ depthWrite: false }); return s.behind; }],
     ['wall cut by a clipping plane', (s) => {
       s.wall.material = new THREE.MeshBasicMaterial({ clippingPlanes: [new THREE.Plane(new THREE.Vector3(0, 1, 0), 100)] });

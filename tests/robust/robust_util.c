@@ -41,6 +41,12 @@ int rb_finish(void)
 
 long rb_failures(void) { return n_fail; }
 
+int rb_quick(void)
+{
+    const char *q = getenv("SATC_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
 uint64_t rb_next(rb_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);

@@ -25,6 +25,8 @@ int rb_check(int ok, const char *fmt, ...)
 int rb_finish(void);
 /* Failures so far. */
 long rb_failures(void);
+/* Quick run: SATC_TEST_QUICK set, not empty and not starting with '0'. */
+int rb_quick(void);
 
 /* ---- generator (splitmix64) ---- */
 

@@ -451,6 +451,7 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
   const cases = [
     ['occludee without depth test', (s) => { s.behind[0].material = overlay(new THREE.MeshBasicMaterial()); return [s.behind[0]]; }],
     ['occludee drawn where farther', (s) => { s.behind[1].material = new THREE.MeshBasicMaterial({ depthFunc: THREE.GreaterDepth }); return [s.behind[1]]; }],
+    ['occludee moved by its shader', (s) => { s.behind[2].material = new THREE.ShaderMaterial(); return [s.behind[2]]; }],
     ['wall without depth writes', (s) => { s.wall.material = new THREE.MeshBasicMaterial({ depthWrite: false }); return s.behind; }],
     ['wall cut by a clipping plane', (s) => {
       s.wall.material = new THREE.MeshBasicMaterial({ clippingPlanes: [new THREE.Plane(new THREE.Vector3(0, 1, 0), 100)] });
@@ -484,6 +485,23 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
   plane.material.depthWrite = false;
   assert.equal(ic.update(cam), 1, 'a plane writing no depth hides nothing');
   ic.dispose();
+});
+
+test('SceneCuller: occlusion never hides points (squares of pixels wider than their box)', () => {
+  const cam = camera();
+  const scene = new THREE.Scene();
+  const wall = meshAt(0, 0, -10, new THREE.BoxGeometry(4, 4, 1));
+  // projects 0.1 inside the wall's edge; a 64-pixel square around it reaches past the edge
+  const pts = new THREE.Points(new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(1.9 * 14 / 9.5, 0, -14)]),
+    new THREE.PointsMaterial({ size: 64, sizeAttenuation: false }));
+  const box = meshAt(0, 0, -14); // wholly behind the wall
+  scene.add(wall, pts, box);
+  scene.updateMatrixWorld();
+  const sc = new SceneCuller(satc, [wall, pts, box], { occlusion: { occluders: (o) => o === wall, minTexels: 0 } });
+  sc.update(cam);
+  assert.equal(box.visible, false, 'the wall hides the box behind it');
+  assert.equal(pts.visible, true, 'the points behind it are still drawn');
+  sc.dispose();
 });
 
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {

@@ -6,7 +6,7 @@
 import { BatchedMesh, Box3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion, solidMaterial } from './object-occlusion.js';
-import { depthHidden } from './occluder-mesh.js';
+import { occludable } from './occluder-mesh.js';
 
 const P = BatchedMesh.prototype;
 
@@ -115,7 +115,7 @@ export class BatchedCuller {
   _cull(views, n, opts) {
     const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
     // a material drawn over nearer depth: occlusion hides none of its instances
-    if (occ && views.length === 1 && opts?.occlusion !== false && depthHidden(mesh)) {
+    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh)) {
       const solid = solidMaterial(mesh); // a see-through material: no instance hides another
       const kept = occ.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld,
         (i) => solid && info[i].active && !!user[i] && occ.chosen(i, i));

@@ -8,7 +8,7 @@ import { Box3, DynamicDrawUsage, InstancedBufferAttribute, InstancedMesh, Sphere
 import { allViews, cullAny } from './views.js';
 import { Occlusion } from './occlusion.js';
 import { solidMaterial } from './object-occlusion.js';
-import { depthHidden } from './occluder-mesh.js';
+import { occludable } from './occluder-mesh.js';
 
 const P = InstancedMesh.prototype;
 
@@ -221,7 +221,7 @@ export class InstanceCuller {
       // ArrayCamera) an instance hidden from the camera may still be seen
       // by another, so those updates are frustum only; nor does it hide
       // instances whose material is drawn over nearer depth
-      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && depthHidden(mesh);
+      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh);
       let r = null;
       try {
         if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solidMaterial(mesh));

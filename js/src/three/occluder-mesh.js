@@ -59,13 +59,15 @@ export function writesDepth(m) {
 }
 
 /**
- * Does three hide `o`'s fragments behind nearer depth? Not where a
- * material skips the depth test or passes it farther (depthFunc other
- * than never, less, less-or-equal, equal): such an object is seen through
- * any occluder, so occlusion never hides it.
+ * May occlusion hide `o`: does three hide its fragments behind nearer
+ * depth, within its geometry's box? Not where a material skips the depth
+ * test or passes it farther (depthFunc other than never, less,
+ * less-or-equal, equal): such an object is seen through any occluder;
+ * nor where a material moves vertices (its box does not bound what it
+ * draws).
  */
-export function depthHidden(o) {
-  const ok = (m) => !!m && m.depthTest !== false && [0, 2, 3, 4].includes(m.depthFunc ?? 3);
+export function occludable(o) {
+  const ok = (m) => !!m && m.depthTest !== false && [0, 2, 3, 4].includes(m.depthFunc ?? 3) && !movesVertices(m);
   return Array.isArray(o.material) ? o.material.every(ok) : ok(o.material);
 }
 

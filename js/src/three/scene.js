@@ -7,7 +7,7 @@
 
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion, drawnFor, solidMaterial } from './object-occlusion.js';
-import { depthHidden, drawnAsStored } from './occluder-mesh.js';
+import { drawnAsStored, occludable } from './occluder-mesh.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -182,9 +182,11 @@ export class SceneCuller {
       if (kept) {
         const flags = new Uint8Array(n);
         for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
-        // an object drawn over nearer depth is seen through occluders: its frustum answer
+        // an object drawn over nearer depth is seen through occluders, and
+        // points are squares of so many pixels around each vertex (wider
+        // than their box on screen): their frustum answer
         const over = [];
-        for (let i = 0; i < n; i++) if (!flags[i] && !depthHidden(objs[i])) over.push(i);
+        for (let i = 0; i < n; i++) if (!flags[i] && (objs[i].isPoints === true || !occludable(objs[i]))) over.push(i);
         if (over.length) {
           const fr = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta).flags;
           for (const i of over) flags[i] = fr[i] ? 1 : 0;

@@ -306,13 +306,8 @@ int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
     float mg = f->eps_k * o->s + f->tol_t;
     int in = point_in_persp(f, o->dx, o->dy, o->dz, mg);
     for (int v = 0; v < 8; v++) {
-        float x = o->dx, y = o->dy, z = o->dz;
-        for (int j = 0; j < 3; j++) {
-            if (v >> j & 1)
-                x = x + o->hx[j], y = y + o->hy[j], z = z + o->hz[j];
-            else
-                x = x - o->hx[j], y = y - o->hy[j], z = z - o->hz[j];
-        }
+        float x, y, z;
+        satc_box_corner_ref(o, v, &x, &y, &z);
         in |= point_in_persp(f, x, y, z, mg);
     }
     return in;

@@ -33,6 +33,20 @@ static inline float satc_axis_radius_ref(const satc_box_frame *o, float mx, floa
     return fabsf(q0) + fabsf(q1) + fabsf(q2) + *T + SATC_TINY;
 }
 
+/* Corner c (0..7) of the box in the frame: delta + sum over j of +H_j
+ * (bit j of c set) or -H_j, summed in j order. */
+static inline void satc_box_corner_ref(const satc_box_frame *o, int c, float *x, float *y, float *z)
+{
+    float cx = o->dx, cy = o->dy, cz = o->dz;
+    for (int j = 0; j < 3; j++) {
+        if (c >> j & 1)
+            cx = cx + o->hx[j], cy = cy + o->hy[j], cz = cz + o->hz[j];
+        else
+            cx = cx - o->hx[j], cy = cy - o->hy[j], cz = cz - o->hz[j];
+    }
+    *x = cx, *y = cy, *z = cz;
+}
+
 /* Result of the plane tier. */
 typedef struct satc_planes {
     int out;       /* outside one plane: culled */

@@ -305,6 +305,15 @@ void rb_batch_set(rb_batch *b, size_t i, const satc_obb *box)
     satc_box_arrays_set(&b->a, i, box);
 }
 
+void rb_fill_near(rb_batch *b, size_t count, rb_rng *r, const satc_camera *cam)
+{
+    for (size_t i = 0; i < count; i++) {
+        satc_obb box;
+        rb_box_near(r, cam, &box);
+        rb_batch_set(b, i, &box);
+    }
+}
+
 float *rb_field(const satc_box_arrays *a, int k, size_t i)
 {
     if (k < 3)

@@ -472,6 +472,18 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
     }
     sc.dispose();
   }
+  // trustShaders: a shader material draws where three's own would, so the wall hides that box again
+  {
+    const s = wallScene();
+    s.behind[2].material = new THREE.ShaderMaterial();
+    const three = drawnByThree(s.scene, cam);
+    assert.ok(three.has(s.behind[2]));
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160, trustShaders: true } });
+    sc.update(cam);
+    assert.equal(s.behind[2].visible, false);
+    sc.dispose();
+    assert.throws(() => new SceneCuller(satc, s.all, { occlusion: { trustShaders: 1 } }), SatcError);
+  }
   // InstanceCuller: instances drawn without the depth test are never hidden, by meshes or by each other
   const plane = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
   plane.position.set(0, 0, -10);

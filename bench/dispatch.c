@@ -8,7 +8,7 @@
  * [dispatch]` / `MISS [dispatch]`: the default path within 5 % of the
  * fastest) print only with the goals switch (goals.h).
  *
- *   satc_bench_dispatch [--quick] [--goals] [--reps N] [--only bench|views|queries]
+ *   satc_bench_dispatch [--quick] [--goals] [--reps N] [--only bench|views|queries] [--match TEXT]
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,7 +67,20 @@ static void run_on_path(void *p)
 
 #define NPATHS 6
 
-int dispatch_time(const drows *rs, int from, int reps)
+/* The median of the per-round ratios a[r] / b[r]: each round takes its
+ * samples back to back, so a load that comes and goes between rounds
+ * cancels, as it does not between two medians. */
+static double paired_ratio(const double *a, const double *b, int reps)
+{
+    double q[BENCH_MAX_SAMPLES];
+    int n = 0;
+    for (int r = 0; r < reps && r < BENCH_MAX_SAMPLES; r++)
+        if (b[r] > 0)
+            q[n++] = a[r] / b[r];
+    return n ? bench_stats_from(q, n).med : 0;
+}
+
+int dispatch_time(const drows *rs, int from, int reps, const char *match)
 {
     unsigned paths[NPATHS], np = 0;
     for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1)
@@ -75,13 +88,16 @@ int dispatch_time(const drows *rs, int from, int reps)
             paths[np++] = isa;
     static bench_job jobs[NPATHS + 1];
     pjob pj[NPATHS + 1];
-    int slow = 0;
+    int slow = 0, w = 8;
     double worst = 0;
     const char *worst_row = "";
-    printf("%-52s %8s", "row (ns per volume, median)", "default");
+    for (int i = from; i < rs->n; i++)
+        w = (int)strlen(rs->r[i].name) > w ? (int)strlen(rs->r[i].name) : w;
+    int rows = 0;
+    printf("%-*s %7s", w, "row (ns per volume, median)", "default");
     for (unsigned p = 0; p < np; p++)
-        printf(" %8s", satc_isa_name((satc_isa)paths[p]));
-    printf("  %-8s %s\n", "fastest", "default/fastest (medians; minima)");
+        printf(" %7s", satc_isa_name((satc_isa)paths[p]));
+    printf(" %-7s %s\n", "fastest", "default/fastest: paired, minima");
     static struct {
         int pass;
         char text[200];
@@ -89,6 +105,9 @@ int dispatch_time(const drows *rs, int from, int reps)
     int nl = 0;
     for (int i = from; i < rs->n; i++) {
         const drow *r = &rs->r[i];
+        if (match && !strstr(r->name, match))
+            continue;
+        rows++;
         memset(jobs, 0, sizeof jobs);
         for (unsigned p = 0; p <= np; p++) {
             pj[p].row = r, pj[p].isa = p ? paths[p - 1] : 0;
@@ -99,17 +118,19 @@ int dispatch_time(const drows *rs, int from, int reps)
         for (unsigned p = 2; p <= np; p++)
             if (jobs[p].st.med < jobs[best].st.med)
                 best = p;
-        double ratio = jobs[0].st.med / jobs[best].st.med;
-        unsigned bmin = 1; /* the same by the minima: samples least disturbed by other processes */
+        /* The verdict: the default path's samples over the fastest path's,
+         * round by round. The minima beside it: the samples least
+         * disturbed by other processes. */
+        double ratio = paired_ratio(jobs[0].s, jobs[best].s, reps);
+        unsigned bmin = 1;
         for (unsigned p = 2; p <= np; p++)
             if (jobs[p].st.min < jobs[bmin].st.min)
                 bmin = p;
         double rmin = jobs[0].st.min / jobs[bmin].st.min;
-        printf("%-52s %8.3f", r->name, jobs[0].st.med);
+        printf("%-*s %7.3f", w, r->name, jobs[0].st.med);
         for (unsigned p = 1; p <= np; p++)
-            printf(" %8.3f", jobs[p].st.med);
-        printf("  %-8s %.2f x (minima %.2f x %s)\n", satc_isa_name((satc_isa)paths[best - 1]), ratio, rmin,
-               satc_isa_name((satc_isa)paths[bmin - 1]));
+            printf(" %7.3f", jobs[p].st.med);
+        printf(" %-7s %.2f x, %.2f x\n", satc_isa_name((satc_isa)paths[best - 1]), ratio, rmin);
         fflush(stdout);
         int pass = ratio <= 1.05;
         slow += !pass;
@@ -117,12 +138,12 @@ int dispatch_time(const drows *rs, int from, int reps)
             worst = ratio, worst_row = r->name;
         lines[nl].pass = pass;
         snprintf(lines[nl++].text, sizeof lines[0].text,
-                 "%-52s default path within 5 %% of the fastest: %.2f x %s (minima %.2f x)", r->name, ratio,
-                 satc_isa_name((satc_isa)paths[best - 1]), rmin);
+                 "%s: default path within 5 %% of the fastest (%s): %.2f x", r->name,
+                 satc_isa_name((satc_isa)paths[best - 1]), ratio);
     }
     use_path(0);
     printf("(worst: %s, %.2f x; %d of %d rows more than 5 %% over the fastest path)\n", worst_row, worst, slow,
-           rs->n - from);
+           rows);
     bench_goals_heading("dispatch");
     for (int i = 0; i < nl; i++)
         bench_goal(lines[i].pass, "dispatch", "%s", lines[i].text);
@@ -168,7 +189,7 @@ static double loadavg(void)
 int main(int argc, char **argv)
 {
     int quick = 0, reps = 0;
-    const char *only = NULL;
+    const char *only = NULL, *match = NULL;
     bench_goals_init(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -177,14 +198,17 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--match") && i + 1 < argc)
+            match = argv[++i];
         else {
             int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
             fprintf(help ? stdout : stderr,
-                    "usage: %s [--quick] [--goals] [--reps N] [--only bench|views|queries]\n"
+                    "usage: %s [--quick] [--goals] [--reps N] [--only bench|views|queries] [--match TEXT]\n"
                     "  --quick  64 Ki volumes from memory, few samples (smoke run)\n"
                     "  --goals  also print the [dispatch] goal lines (as SATC_BENCH_GOALS=1 does)\n"
                     "  --reps   samples per figure (default 7; --quick 3)\n"
-                    "  --only   the rows of one program\n",
+                    "  --only   the rows of one program\n"
+                    "  --match  only the rows whose name contains TEXT\n",
                     argv[0]);
             return help ? 0 : 2;
         }
@@ -208,7 +232,7 @@ int main(int argc, char **argv)
         int from = rs.n;
         printf("\n== the rows of satc_bench%s%s ==\n", p ? "_" : "", p ? prog[p] : "");
         build[p](&rs, large);
-        slow += dispatch_time(&rs, from, reps);
+        slow += dispatch_time(&rs, from, reps, match);
         dispatch_rows_free();
     }
     printf("\nload average (1 min) at end %.2f; %d rows with the default path more than 5 %% over the fastest\n",

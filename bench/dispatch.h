@@ -31,12 +31,13 @@ typedef struct drows {
 /* Appends a row (printf-style name); the context must outlive the run. */
 void drow_add(drows *rs, bench_fn fn, void *ctx, size_t n, int cached, const char *fmt, ...);
 
-/* Times rows [from, rs->n) on the default path and every native path
+/* Times rows [from, rs->n) (those whose name contains match; all when
+ * match is NULL) on the default path and every native path
  * (round-robin, reps samples each) and prints them; the goal lines,
  * `PASS [dispatch]` / `MISS [dispatch]`, when the goals switch is on.
  * Returns the number of rows whose default path is more than 5 % over
  * the fastest. */
-int dispatch_time(const drows *rs, int from, int reps);
+int dispatch_time(const drows *rs, int from, int reps, const char *match);
 
 /* Row builders (dispatch_rows.c): each adds its program's main rows and
  * keeps what they read until dispatch_rows_free. large: the size of

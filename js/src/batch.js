@@ -3,6 +3,7 @@
 // are handed out as typed arrays that are re-derived after memory growth.
 
 import { numbers, options } from './check.js';
+import { FieldBlock } from './block.js';
 
 export const FORMS = Object.freeze({ obb: 1, aabb: 2, minmax: 3, halfAxes: 4, instances: 5, spheres: 6 });
 
@@ -41,41 +42,22 @@ function fieldsOf(form, opts) {
   }
 }
 
-export class Batch {
+export class Batch extends FieldBlock {
   /** @internal use Satc#batch */
   constructor(satc, form, capacity, opts = {}) {
     const heap = satc._heap;
     opts = options(heap, opts, 'batch');
     const fields = fieldsOf(form, opts);
     if (!fields) heap.fail(-8, `batch: unknown form or option (${String(form)})`);
-    if (!Number.isInteger(capacity) || capacity < 0 || capacity > 0x3fffffff) {
-      heap.fail(-9, `batch: capacity ${capacity}`);
-    }
-    this._satc = satc;
-    this._heap = heap;
+    const typed = fields.map(([name, per, type = 'f32']) => [
+      name, per < 0 ? -per : per * capacity, type === 'u32' ? Uint32Array : Float32Array, { per }]);
+    super(satc, capacity, 'batch', BATCH_BYTES + GROUPS_BYTES, typed, `batch(${form}, ${capacity})`);
     this.form = form;
-    this.capacity = capacity;
-    this._count = capacity;
-    this._fields = new Map();
     this._layout = form === 'instances' ? LAYOUTS[opts.layout ?? 'column-major-4x4'] : null;
     this._meshes = typeof opts.local === 'object' && opts.local ? opts.local.meshes : 0;
-    this._handed = false; // a view went to the caller: disposal detaches views
-    let bytes = BATCH_BYTES + GROUPS_BYTES;
-    for (const [name, per, type = 'f32'] of fields) {
-      const len = per < 0 ? -per : per * capacity;
-      bytes = Math.ceil(bytes / 16) * 16; // doubles: no wrap at 2^31
-      this._fields.set(name, { offset: bytes, len, per, type });
-      bytes += 4 * len;
-    }
-    this._block = heap.alloc(bytes, `batch(${form}, ${capacity})`);
-    heap.u8.fill(0, this._block, this._block + bytes);
-    for (const f of this._fields.values()) f.ptr = this._block + f.offset;
-    this._desc = this._block;
     this._groupsDesc = this._block + BATCH_BYTES;
     this._groupBounds = 0;
     this._groupSpec = null;
-    this._views = null;
-    this._epoch = -1;
     this._writeDescriptor();
     for (const name of this._fields.keys()) {
       Object.defineProperty(this, name, { enumerable: true, get: () => this.array(name) });
@@ -119,58 +101,6 @@ export class Batch {
       }
     }
     h.u32[(d + 84) >>> 2] = this._groupBounds ? this._groupsDesc : 0;
-  }
-
-  /** Throws SATC_ERR_NULL once disposed. */
-  _live(what) {
-    if (this._block === 0) this._heap.fail(-1, `${what}: the batch was disposed`);
-  }
-
-  /** The module-owned typed array of a field (re-derived after memory growth). */
-  array(name) {
-    this._live(`batch.${name}`);
-    this._handed = true;
-    return this._view(name);
-  }
-
-  _view(name) {
-    const h = this._heap;
-    h.sync();
-    if (this._epoch !== h.epoch || this._views === null) {
-      this._views = new Map();
-      this._epoch = h.epoch;
-    }
-    let v = this._views.get(name);
-    if (!v) {
-      const f = this._fields.get(name);
-      if (!f) h.fail(-8, `batch.array: no field ${name} in a ${this.form} batch`);
-      const C = f.type === 'u32' ? Uint32Array : Float32Array;
-      v = new C(h.buffer, f.ptr, f.len);
-      this._views.set(name, v);
-    }
-    return v;
-  }
-
-  /** Names of the batch's fields. */
-  get fields() {
-    return [...this._fields.keys()];
-  }
-
-  /** Number of volumes a cull takes by default (0 .. capacity). */
-  get count() {
-    return this._count;
-  }
-
-  set count(n) {
-    this._live('batch.count');
-    if (!Number.isInteger(n) || n < 0 || n > this.capacity) {
-      this._heap.fail(-9, `batch.count = ${n} (capacity ${this.capacity})`);
-    }
-    this._count = n;
-  }
-
-  get disposed() {
-    return this._block === 0;
   }
 
   /**
@@ -257,19 +187,7 @@ export class Batch {
     return this._groupSpec ? this._groupSpec.ngroups : 0;
   }
 
-  /**
-   * Frees the module memory; later use throws SATC_ERR_NULL. If a field's
-   * typed array was handed out, every view over module memory is detached
-   * (as by memory growth), so one kept from this batch cannot write into
-   * the next batch placed there.
-   */
-  dispose() {
-    if (this._block === 0) return;
+  _release() {
     this.clearGroups();
-    this._heap.free(this._block);
-    this._block = 0;
-    this._views = null;
-    this._satc._live.delete(this);
-    if (this._handed) this._heap.detach();
   }
 }

@@ -5,6 +5,7 @@
 // copied into `bytes` once (or fetched straight into it) and culled every
 // frame without conversion.
 
+import { FieldBlock } from './block.js';
 import { Frustum } from './frustum.js';
 
 const BATCH_BYTES = 88; // satc_batch on wasm32 (groups pointer at 84)
@@ -24,11 +25,10 @@ export const QUATERNION_TYPES = Object.keys(QUAT);
 /** Bytes per `.splat` record: position (3 floats), scale (3 floats), RGBA, rotation bytes (w, x, y, z). */
 export const SPLAT_RECORD_BYTES = 32;
 
-export class TrsBatch {
+export class TrsBatch extends FieldBlock {
   /** @internal use splatBatch() or trsBatch() */
   constructor(satc, capacity, opts) {
     const h = satc._heap;
-    if (!Number.isInteger(capacity) || capacity < 0 || capacity > 0x3fffffff) h.fail(-9, `trs batch: capacity ${capacity}`);
     const layout = opts.layout ?? 'arrays';
     const quat = opts.quaternion ?? (layout === 'splat' ? 'u8' : 'f32');
     const order = opts.order ?? (layout === 'splat' ? 'wxyz' : 'xyzw');
@@ -39,15 +39,6 @@ export class TrsBatch {
     if (!['splat', 'shared', 'per-volume'].includes(local)) h.fail(-8, `trs batch: local ${local}`);
     const k = opts.k ?? 0;
     if (!(k >= 0) || !Number.isFinite(k)) h.fail(-13, `trs batch: k ${k}`);
-    this._satc = satc;
-    this._heap = h;
-    this.capacity = capacity;
-    this._count = capacity;
-    this.layout = layout;
-    this.local = local;
-    this._format = QUAT[quat] | (order === 'wxyz' ? WXYZ : 0) | (opts.logScale ? LOG_SCALE : 0);
-    this._k = k;
-    this._qbytes = quat === 'f32' ? 16 : 4;
     const fields = [];
     if (layout === 'splat') fields.push(['records', 8 * capacity, Float32Array]);
     else {
@@ -56,25 +47,18 @@ export class TrsBatch {
     }
     if (local === 'shared') fields.push(['localCenter', 3, Float32Array], ['localHalf', 3, Float32Array]);
     if (local === 'per-volume') fields.push(['localCenter', 3 * capacity, Float32Array], ['localHalf', 3 * capacity, Float32Array]);
-    this._fields = new Map();
-    let bytes = HEAD;
-    for (const [name, n, C] of fields) {
-      bytes = (bytes + 15) & ~15;
-      this._fields.set(name, { offset: bytes, len: n, C });
-      bytes += n * C.BYTES_PER_ELEMENT;
-    }
-    this._block = h.alloc(bytes, `trs batch(${capacity})`);
-    h.u8.fill(0, this._block, this._block + bytes);
-    for (const f of this._fields.values()) f.ptr = this._block + f.offset;
-    this._desc = this._block;
+    super(satc, capacity, 'trs', HEAD, fields, `trs batch(${capacity})`);
+    this.layout = layout;
+    this.local = local;
+    this._format = QUAT[quat] | (order === 'wxyz' ? WXYZ : 0) | (opts.logScale ? LOG_SCALE : 0);
+    this._k = k;
+    this._qbytes = quat === 'f32' ? 16 : 4;
     this._localDesc = this._block + BATCH_BYTES;
     this._depthDesc = this._localDesc + LOCAL_BYTES;
     this._resDesc = this._depthDesc + DEPTH_BYTES;
     this._out = 0; // indices, sorted, depth, keys, scratch: grown on demand
     this._outCap = 0;
     this._outSort = 0;
-    this._views = null;
-    this._epoch = -1;
     this._writeDescriptor();
     satc._live.add(this);
   }
@@ -105,29 +89,6 @@ export class TrsBatch {
     }
   }
 
-  _live(what) {
-    if (this._block === 0) this._heap.fail(-1, `${what}: the batch was disposed`);
-  }
-
-  /** The module-owned typed array of a field ('records', 'position', 'quaternion', 'scale', 'localCenter', 'localHalf'). */
-  array(name) {
-    this._live(`trs.${name}`);
-    const h = this._heap;
-    h.sync();
-    if (this._epoch !== h.epoch || this._views === null) {
-      this._views = new Map();
-      this._epoch = h.epoch;
-    }
-    let v = this._views.get(name);
-    if (!v) {
-      const f = this._fields.get(name);
-      if (!f) h.fail(-8, `trs batch: no field ${name}`);
-      v = new f.C(h.buffer, f.ptr, f.len);
-      this._views.set(name, v);
-    }
-    return v;
-  }
-
   /** The `.splat` records' bytes (layout 'splat'): copy a file in with bytes.set(new Uint8Array(buffer)). */
   get bytes() {
     const r = this.array('records');
@@ -140,26 +101,6 @@ export class TrsBatch {
   get scale() { return this.array('scale'); }
   get localCenter() { return this.array('localCenter'); }
   get localHalf() { return this.array('localHalf'); }
-
-  /** Names of the batch's fields. */
-  get fields() {
-    return [...this._fields.keys()];
-  }
-
-  /** Volumes a cull takes (0 .. capacity). */
-  get count() {
-    return this._count;
-  }
-
-  set count(n) {
-    this._live('trs.count');
-    if (!Number.isInteger(n) || n < 0 || n > this.capacity) this._heap.fail(-9, `trs.count = ${n} (capacity ${this.capacity})`);
-    this._count = n;
-  }
-
-  get disposed() {
-    return this._block === 0;
-  }
 
   // Module buffers for count results: indices, sorted, depth, key16, key32, scratch.
   _outputs(count, sort) {
@@ -256,18 +197,9 @@ export class TrsBatch {
     return res;
   }
 
-  /** Frees the module memory; later use throws SATC_ERR_NULL. */
-  dispose() {
-    if (this._block === 0) return;
-    const handed = this._views !== null;
+  _release() {
     this._heap.free(this._out);
-    this._heap.free(this._block);
     this._out = 0;
-    this._block = 0;
-    this._views = null;
-    this._satc._live.delete(this);
-    // views handed out over freed memory must not write into what comes next
-    if (handed && this._heap.detach) this._heap.detach();
   }
 }
 

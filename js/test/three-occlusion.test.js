@@ -331,8 +331,7 @@ test('InstanceCuller: an occluder mesh three does not draw (hidden parent, other
   scene.updateMatrixWorld();
   const im = new THREE.InstancedMesh(box, mat, 2);
   im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(2, 1, -6)); // in front of the plane
-  // behind it, off the diagonal where the plane's two triangles meet (the
-  // texels that edge crosses are covered by neither triangle alone)
+  // behind it
   im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(3, 0, -14));
   const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [plane] } });
   assert.equal(ic.update(cam), 1, 'the drawn plane hides the box behind it');
@@ -344,6 +343,177 @@ test('InstanceCuller: an occluder mesh three does not draw (hidden parent, other
   plane.layers.set(0);
   assert.equal(ic.update(cam), 1);
   ic.dispose();
+});
+
+test('an occluder mesh hides only through the triangles three draws (draw range, groups)', () => {
+  const cam = camera();
+  // the plane's first triangle covers its upper-left half (y > x), the second its lower-right
+  const geo = new THREE.PlaneGeometry(40, 40);
+  const plane = new THREE.Mesh(geo, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+  plane.position.set(0, 0, -10);
+  plane.updateMatrixWorld();
+  const soup = new THREE.Mesh(geo.toNonIndexed(), plane.material);
+  soup.position.copy(plane.position);
+  soup.updateMatrixWorld();
+  const im = new THREE.InstancedMesh(box, mat, 2);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14)); // behind the first triangle
+  im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(4, -2, -14)); // behind the second
+  const three = new THREE.Raycaster();
+  for (const m of [plane, soup]) {
+    const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [m] } });
+    assert.equal(ic.update(cam), 0, 'the whole plane hides both boxes');
+    m.geometry.setDrawRange(0, 3);
+    // three's own answer: a ray from the eye to the second box meets no drawn triangle
+    three.set(new THREE.Vector3(0, 0, 0), new THREE.Vector3(4, -2, -14).normalize());
+    assert.equal(three.intersectObject(m).length, 0);
+    assert.equal(ic.update(cam), 1, 'with one triangle drawn, the box behind the other is seen');
+    assert.equal(im.count, 1);
+    m.geometry.setDrawRange(0, Infinity);
+    assert.equal(ic.update(cam), 0);
+    m.geometry.addGroup(0, 3, 0);
+    m.material = [plane.material];
+    assert.equal(ic.update(cam), 1, 'with materials per group, a triangle in no group hides nothing');
+    m.material = plane.material;
+    m.geometry.clearGroups();
+    assert.equal(ic.update(cam), 0);
+    ic.dispose();
+  }
+});
+
+test('an occluder mesh three moves on the GPU (instances, morph targets, displacement) hides nothing', () => {
+  const cam = camera();
+  const geo = new THREE.PlaneGeometry(40, 40);
+  const m = new THREE.MeshBasicMaterial({ side: THREE.DoubleSide });
+  const im = new THREE.InstancedMesh(box, mat, 1);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14)); // off the plane's diagonal
+  const away = new THREE.Matrix4().makeTranslation(100, 0, 0); // three draws the plane off to the side
+  const three = new THREE.Raycaster();
+  three.set(new THREE.Vector3(0, 0, 0), new THREE.Vector3(-4, 2, -14).normalize());
+  // the geometry's own plane, at z = -10, with its instance moved aside
+  const inst = new THREE.InstancedMesh(geo, m, 1);
+  inst.setMatrixAt(0, away);
+  inst.position.set(0, 0, -10);
+  // morph target: every vertex 100 to the side, fully applied
+  const mgeo = geo.clone();
+  const moved = mgeo.attributes.position.clone();
+  for (let i = 0; i < moved.count; i++) moved.setX(i, moved.getX(i) + 100);
+  mgeo.morphAttributes.position = [moved];
+  const morph = new THREE.Mesh(mgeo, m);
+  morph.updateMorphTargets();
+  morph.morphTargetInfluences[0] = 1;
+  morph.position.set(0, 0, -10);
+  const still = new THREE.Mesh(geo, m);
+  still.position.set(0, 0, -10);
+  for (const o of [inst, morph, still]) {
+    o.updateMatrixWorld();
+    const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [o] } });
+    const seen = three.intersectObject(o).length === 0;
+    assert.equal(ic.update(cam), seen ? 1 : 0, `${o.isInstancedMesh ? 'instances' : o.morphTargetInfluences ? 'morph target' : 'plain mesh'}: three ${seen ? 'draws nothing' : 'draws the plane'} in front of the box`);
+    ic.dispose();
+  }
+  // displacement moves vertices in the vertex stage: never drawn as stored
+  const disp = new THREE.Mesh(geo, new THREE.MeshStandardMaterial({ displacementMap: new THREE.Texture(), displacementScale: 30 }));
+  disp.position.set(0, 0, -10);
+  disp.updateMatrixWorld();
+  const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [disp] } });
+  assert.equal(ic.update(cam), 1);
+  ic.dispose();
+});
+
+test('SceneCuller: a wall three moves on the GPU (morph target, displacement) hides nothing', () => {
+  const cam = camera();
+  for (const how of ['morph', 'displacement']) {
+    const s = wallScene();
+    if (how === 'morph') {
+      const g = wallGeo.clone(), moved = g.attributes.position.clone();
+      for (let i = 0; i < moved.count; i++) moved.setX(i, moved.getX(i) + 100); // fully applied: the wall stands aside
+      g.morphAttributes.position = [moved];
+      s.wall.geometry = g;
+      s.wall.updateMorphTargets();
+      s.wall.morphTargetInfluences[0] = 1;
+    } else {
+      s.wall.material = new THREE.MeshStandardMaterial({ displacementMap: new THREE.Texture(), displacementScale: 30 });
+    }
+    const three = drawnByThree(s.scene, cam);
+    // the wall the only occluder: each box behind it is seen by three once the wall moved
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160 } });
+    sc.update(cam);
+    const seen = s.behind.filter((o) => three.has(o));
+    assert.ok(seen.length >= 4, `${how}: too few boxes in view to test`);
+    for (const o of seen) assert.equal(o.visible, true, `${how}: a box behind the wall at ${o.position.toArray()} is hidden`);
+    sc.dispose();
+  }
+});
+
+test('what three draws over nearer depth is never hidden; an occluder writing no depth hides nothing', () => {
+  const cam = camera();
+  const overlay = (m) => { m.depthTest = false; return m; };
+  const cases = [
+    ['occludee without depth test', (s) => { s.behind[0].material = overlay(new THREE.MeshBasicMaterial()); return [s.behind[0]]; }],
+    ['occludee drawn where farther', (s) => { s.behind[1].material = new THREE.MeshBasicMaterial({ depthFunc: THREE.GreaterDepth }); return [s.behind[1]]; }],
+    ['occludee moved by its shader', (s) => { s.behind[2].material = new THREE.ShaderMaterial(); return [s.behind[2]]; }],
+    ['wall without depth writes', (s) => { s.wall.material = new THREE.MeshBasicMaterial({ depthWrite: false }); return s.behind; }],
+    ['wall cut by a clipping plane', (s) => {
+      s.wall.material = new THREE.MeshBasicMaterial({ clippingPlanes: [new THREE.Plane(new THREE.Vector3(0, 1, 0), 100)] });
+      return s.behind;
+    }],
+  ];
+  for (const [what, edit] of cases) {
+    const s = wallScene();
+    const must = edit(s);
+    const three = drawnByThree(s.scene, cam);
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160 } });
+    sc.update(cam);
+    const seen = must.filter((o) => three.has(o));
+    assert.ok(seen.length >= 1, `${what}: nothing in view to test`);
+    for (const o of seen) assert.equal(o.visible, true, `${what}: ${o.position.toArray()} is hidden`);
+    if (!what.startsWith('wall')) {
+      assert.ok(s.behind.some((o) => three.has(o) && !o.visible), `${what}: the wall still hides the others`);
+    }
+    sc.dispose();
+  }
+  // trustShaders: a shader material draws where three's own would, so the wall hides that box again
+  {
+    const s = wallScene();
+    s.behind[2].material = new THREE.ShaderMaterial();
+    const three = drawnByThree(s.scene, cam);
+    assert.ok(three.has(s.behind[2]));
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160, trustShaders: true } });
+    sc.update(cam);
+    assert.equal(s.behind[2].visible, false);
+    sc.dispose();
+    assert.throws(() => new SceneCuller(satc, s.all, { occlusion: { trustShaders: 1 } }), SatcError);
+  }
+  // InstanceCuller: instances drawn without the depth test are never hidden, by meshes or by each other
+  const plane = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+  plane.position.set(0, 0, -10);
+  plane.updateMatrixWorld();
+  const im = new THREE.InstancedMesh(box, overlay(new THREE.MeshBasicMaterial()), 1);
+  im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-4, 2, -14));
+  const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [plane] } });
+  assert.equal(ic.update(cam), 1);
+  im.material.depthTest = true;
+  assert.equal(ic.update(cam), 0, 'with the depth test the plane hides it');
+  plane.material.depthWrite = false;
+  assert.equal(ic.update(cam), 1, 'a plane writing no depth hides nothing');
+  ic.dispose();
+});
+
+test('SceneCuller: occlusion never hides points (squares of pixels wider than their box)', () => {
+  const cam = camera();
+  const scene = new THREE.Scene();
+  const wall = meshAt(0, 0, -10, new THREE.BoxGeometry(4, 4, 1));
+  // projects 0.1 inside the wall's edge; a 64-pixel square around it reaches past the edge
+  const pts = new THREE.Points(new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(1.9 * 14 / 9.5, 0, -14)]),
+    new THREE.PointsMaterial({ size: 64, sizeAttenuation: false }));
+  const box = meshAt(0, 0, -14); // wholly behind the wall
+  scene.add(wall, pts, box);
+  scene.updateMatrixWorld();
+  const sc = new SceneCuller(satc, [wall, pts, box], { occlusion: { occluders: (o) => o === wall, minTexels: 0 } });
+  sc.update(cam);
+  assert.equal(box.visible, false, 'the wall hides the box behind it');
+  assert.equal(pts.visible, true, 'the points behind it are still drawn');
+  sc.dispose();
 });
 
 test('an orthographic camera with reversed depth faces its own way (InstanceCuller too)', () => {

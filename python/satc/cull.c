@@ -68,6 +68,18 @@ static int range_of(BatchObject *bo, Py_ssize_t first, PyObject *ocount, size_t 
     return 0;
 }
 
+/* The arguments the culls and queries share, checked in this order: mode
+ * and output (each when given), the path, then [first, first + count). */
+static int span_args(BatchObject *bo, PyObject *omode, satc_mode *mode, PyObject *oout,
+                     enum out_kind *kind, PyObject *oisa, unsigned *isa, Py_ssize_t first,
+                     PyObject *ocount, size_t *fst, size_t *cnt)
+{
+    if ((omode && satc_py_mode(omode, mode) < 0) || (oout && out_kind(oout, kind) < 0) ||
+        satc_py_isa(oisa, isa) < 0 || range_of(bo, first, ocount, fst, cnt) < 0)
+        return -1;
+    return 0;
+}
+
 /* Bytes to bools: entry b holds the 8 bools of byte b, little bit order. */
 static uint64_t unpack_table[256];
 
@@ -222,8 +234,7 @@ PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
     outs_t o = {.kind = OUT_MASK};
     unsigned isa;
     size_t fst, cnt;
-    if (!bo || (omode && satc_py_mode(omode, &mode) < 0) || (oout && out_kind(oout, &o.kind) < 0) ||
-        satc_py_isa(oisa, &isa) < 0 || range_of(bo, first, ocount, &fst, &cnt) < 0)
+    if (!bo || span_args(bo, omode, &mode, oout, &o.kind, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (outs_prepare(&o, cnt, 0) < 0) {
         outs_clear(&o);
@@ -281,8 +292,7 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
     enum out_kind kind = OUT_MASK;
     unsigned isa;
     size_t fst, cnt;
-    if (!bo || (omode && satc_py_mode(omode, &mode) < 0) || (oout && out_kind(oout, &kind) < 0) ||
-        satc_py_isa(oisa, &isa) < 0 || range_of(bo, first, ocount, &fst, &cnt) < 0)
+    if (!bo || span_args(bo, omode, &mode, oout, &kind, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (kind == OUT_BITMASK) {
         PyErr_SetString(PyExc_ValueError,
@@ -420,8 +430,7 @@ PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw)
     size_t fst, cnt;
     float c[3];
     if (!bo || satc_py_vec3_arg(oc, "center", c, NULL) < 0 ||
-        (omode && satc_py_mode(omode, &mode) < 0) || (oout && out_kind(oout, &o.kind) < 0) ||
-        satc_py_isa(oisa, &isa) < 0 || range_of(bo, first, ocount, &fst, &cnt) < 0)
+        span_args(bo, omode, &mode, oout, &o.kind, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (!isfinite(radius) || radius < 0) {
         PyErr_SetString(PyExc_ValueError, "radius: must be finite and >= 0");
@@ -462,8 +471,8 @@ PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw)
     size_t fst, cnt, nearest = SIZE_MAX;
     float orig[3], dir[3];
     if (!bo || satc_py_vec3_arg(oo, "origin", orig, NULL) < 0 ||
-        satc_py_vec3_arg(od, "dir", dir, NULL) < 0 || (omode && satc_py_mode(omode, &mode) < 0) ||
-        satc_py_isa(oisa, &isa) < 0 || range_of(bo, first, ocount, &fst, &cnt) < 0)
+        satc_py_vec3_arg(od, "dir", dir, NULL) < 0 ||
+        span_args(bo, omode, &mode, NULL, NULL, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (isnan(tmax) || tmax < 0) {
         PyErr_SetString(PyExc_ValueError, "tmax: must be >= 0 (inf for a half-line)");
@@ -741,8 +750,8 @@ PyObject *satc_py_cull_depth(PyObject *self, PyObject *args, PyObject *kw)
     unsigned isa, sort = SATC_SORT_16;
     size_t fst, cnt;
     if (!bo || (omode && satc_py_mode(omode, &mode) < 0) ||
-        (osort && sort_arg(osort, &sort, 1) < 0) || satc_py_isa(oisa, &isa) < 0 ||
-        range_of(bo, first, ocount, &fst, &cnt) < 0)
+        (osort && sort_arg(osort, &sort, 1) < 0) ||
+        span_args(bo, NULL, NULL, NULL, NULL, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (f->kind == SATC_FRUSTUM_PLANES) {
         PyErr_SetString(PyExc_ValueError,

@@ -70,11 +70,7 @@ satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first, 
 satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b, size_t first,
                           size_t count, satc_mode mode, satc_results *out)
 {
-    unsigned v = (unsigned)isa;
-    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL))
-        return SATC_ERR_FLAGS;
-    const satc_kernels *k = satc_kernels_for(isa);
-    if (!k)
-        return SATC_ERR_ISA;
-    return satc_cull_run(k, f, b, first, count, mode, out);
+    satc_status st;
+    const satc_kernels *k = satc_kernels_named(isa, &st);
+    return k ? satc_cull_run(k, f, b, first, count, mode, out) : st;
 }

@@ -287,6 +287,11 @@ extern const satc_kernels satc_kernels_simd128; /* WebAssembly SIMD128 (src/wasm
 /* The table of one runnable path, or NULL. */
 const satc_kernels *satc_kernels_for(satc_isa isa);
 
+/* The table of the path a caller names (the *_isa entry points): NULL
+ * with *st = SATC_ERR_FLAGS unless isa is exactly one known path bit,
+ * SATC_ERR_ISA when this build or machine cannot run it; else *st = SATC_OK. */
+const satc_kernels *satc_kernels_named(satc_isa isa, satc_status *st);
+
 /* Operations of a kernel table (satc_kernels): the cull kernels of form
  * f (every frustum kind), the shared-frame views, the group bounds and
  * the row copy of the views pass. */

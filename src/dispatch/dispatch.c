@@ -126,6 +126,18 @@ const char *satc_isa_name(satc_isa isa)
     return "unknown";
 }
 
+const satc_kernels *satc_kernels_named(satc_isa isa, satc_status *st)
+{
+    unsigned v = (unsigned)isa;
+    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL)) {
+        *st = SATC_ERR_FLAGS;
+        return NULL;
+    }
+    const satc_kernels *k = satc_kernels_for(isa);
+    *st = k ? SATC_OK : SATC_ERR_ISA;
+    return k;
+}
+
 static _Atomic int scalar_ref = 0;
 
 void satc_scalar_use_ref(int on) { atomic_store(&scalar_ref, on != 0); }

@@ -214,11 +214,7 @@ satc_status satc_cull_depth_isa(satc_isa isa, const satc_frustum *f, const satc_
                                 size_t first, size_t count, satc_mode mode, satc_results *out,
                                 satc_depth_results *d)
 {
-    unsigned v = (unsigned)isa;
-    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL))
-        return SATC_ERR_FLAGS;
-    const satc_kernels *k = satc_kernels_for(isa);
-    if (!k)
-        return SATC_ERR_ISA;
-    return cull_depth(k, f, b, first, count, mode, out, d);
+    satc_status st;
+    const satc_kernels *k = satc_kernels_named(isa, &st);
+    return k ? cull_depth(k, f, b, first, count, mode, out, d) : st;
 }

@@ -94,10 +94,9 @@ static satc_status kernels(unsigned isa, const satc_kernels **k)
         *k = satc_kernels_default();
         return *k ? SATC_OK : SATC_ERR_ISA;
     }
-    if ((isa & (isa - 1)) || (isa & ~(unsigned)SATC_ISA_ALL))
-        return SATC_ERR_FLAGS;
-    *k = satc_kernels_for((satc_isa)isa);
-    return *k ? SATC_OK : SATC_ERR_ISA;
+    satc_status st;
+    *k = satc_kernels_named((satc_isa)isa, &st);
+    return st;
 }
 
 /* What satc_cull checks (group bounds too), before anything is written. */

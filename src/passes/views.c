@@ -365,11 +365,7 @@ satc_status satc_cull_views_isa(satc_isa isa, const satc_frustum *views, size_t 
                                 const satc_batch *b, size_t first, size_t count, satc_mode mode,
                                 satc_view_results *out)
 {
-    unsigned v = (unsigned)isa;
-    if (!v || (v & (v - 1)) || !strcmp(satc_isa_name(isa), "unknown"))
-        return SATC_ERR_FLAGS;
-    const satc_kernels *k = satc_kernels_for(isa);
-    if (!k)
-        return SATC_ERR_ISA;
-    return run_views(k, views, nviews, b, first, count, mode, out);
+    satc_status st;
+    const satc_kernels *k = satc_kernels_named(isa, &st);
+    return k ? run_views(k, views, nviews, b, first, count, mode, out) : st;
 }

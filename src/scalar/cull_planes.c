@@ -60,11 +60,7 @@ static void axis_vol(const satc_frustum *f, const satc_box_frame *o, float mx, f
                      float tol_s, int *sep, int *band)
 {
     float d = mx * o->dx + my * o->dy + mz * o->dz;
-    float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
-    float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
-    float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
-    float T = tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz));
-    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
+    float T, r = satc_axis_radius_ref(o, mx, my, mz, tol_s, &T);
     const float *v = f->vert[0];
     float lo = mx * v[0] + my * v[1] + mz * v[2], hi = lo;
     for (uint32_t m = 1; m < f->nverts; m++) {

@@ -107,11 +107,7 @@ static void axis_persp(const satc_frustum *f, const satc_box_frame *o, float mx,
                        float tol_s, float fb, gaps *g)
 {
     float d = mx * o->dx + my * o->dy + mz * o->dz;
-    float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
-    float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
-    float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
-    float T = tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz));
-    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
+    float T, r = satc_axis_radius_ref(o, mx, my, mz, tol_s, &T);
     float mx0 = mx * f->x0, mx1 = mx * f->x1, my0 = my * f->y0, my1 = my * f->y1;
     float plo = mz + min_ref(mx0, mx1) + min_ref(my0, my1);
     float phi = mz + max_ref(mx0, mx1) + max_ref(my0, my1);
@@ -242,12 +238,8 @@ static void axis_ortho(const satc_frustum *f, const satc_box_frame *o, const flo
 {
     const float *h = f->half;
     float d = mx * t[0] + my * t[1] + mz * t[2];
-    float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
-    float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
-    float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
     float amx = fabsf(mx), amy = fabsf(my), amz = fabsf(mz);
-    float T = tol_s * (amx + amy + amz);
-    float r = fabsf(q0) + fabsf(q1) + fabsf(q2) + T + SATC_TINY;
+    float T, r = satc_axis_radius_ref(o, mx, my, mz, tol_s, &T);
     r = r + (h[0] * amx + h[1] * amy + h[2] * amz);
     take2(g, -INFINITY, fabsf(d), T, -INFINITY, r);
 }
@@ -314,13 +306,8 @@ int satc_point_in_persp_ref(const satc_frustum *f, const satc_box_frame *o)
     float mg = f->eps_k * o->s + f->tol_t;
     int in = point_in_persp(f, o->dx, o->dy, o->dz, mg);
     for (int v = 0; v < 8; v++) {
-        float x = o->dx, y = o->dy, z = o->dz;
-        for (int j = 0; j < 3; j++) {
-            if (v >> j & 1)
-                x = x + o->hx[j], y = y + o->hy[j], z = z + o->hz[j];
-            else
-                x = x - o->hx[j], y = y - o->hy[j], z = z - o->hz[j];
-        }
+        float x, y, z;
+        satc_box_corner_ref(o, v, &x, &y, &z);
         in |= point_in_persp(f, x, y, z, mg);
     }
     return in;

@@ -20,6 +20,33 @@ typedef struct satc_box_frame {
     int bad;                   /* non-finite or beyond SATC_MAX_MAGNITUDE: never culled */
 } satc_box_frame;
 
+/* The box's radius on axis M = (mx, my, mz) grown by its tolerance (the
+ * axis tiers' common start): *T = tol_s |M|_1, and the return value
+ * |M.H_0| + |M.H_1| + |M.H_2| + *T + SATC_TINY. */
+static inline float satc_axis_radius_ref(const satc_box_frame *o, float mx, float my, float mz,
+                                         float tol_s, float *T)
+{
+    float q0 = mx * o->hx[0] + my * o->hy[0] + mz * o->hz[0];
+    float q1 = mx * o->hx[1] + my * o->hy[1] + mz * o->hz[1];
+    float q2 = mx * o->hx[2] + my * o->hy[2] + mz * o->hz[2];
+    *T = tol_s * (fabsf(mx) + fabsf(my) + fabsf(mz));
+    return fabsf(q0) + fabsf(q1) + fabsf(q2) + *T + SATC_TINY;
+}
+
+/* Corner c (0..7) of the box in the frame: delta + sum over j of +H_j
+ * (bit j of c set) or -H_j, summed in j order. */
+static inline void satc_box_corner_ref(const satc_box_frame *o, int c, float *x, float *y, float *z)
+{
+    float cx = o->dx, cy = o->dy, cz = o->dz;
+    for (int j = 0; j < 3; j++) {
+        if (c >> j & 1)
+            cx = cx + o->hx[j], cy = cy + o->hy[j], cz = cz + o->hz[j];
+        else
+            cx = cx - o->hx[j], cy = cy - o->hy[j], cz = cz - o->hz[j];
+    }
+    *x = cx, *y = cy, *z = cz;
+}
+
 /* Result of the plane tier. */
 typedef struct satc_planes {
     int out;       /* outside one plane: culled */

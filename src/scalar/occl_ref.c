@@ -20,13 +20,8 @@ static void corners(const satc_box_frame *o, float e, float s[4])
 {
     float lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
     for (int q = 0; q < 8; q++) {
-        float cx = o->dx, cy = o->dy, cz = o->dz;
-        for (int j = 0; j < 3; j++) {
-            if (q >> j & 1)
-                cx = cx + o->hx[j], cy = cy + o->hy[j], cz = cz + o->hz[j];
-            else
-                cx = cx - o->hx[j], cy = cy - o->hy[j], cz = cz - o->hz[j];
-        }
+        float cx, cy, cz;
+        satc_box_corner_ref(o, q, &cx, &cy, &cz);
         float rn = 1.0f / (cz - e), rf = 1.0f / (cz + e);
         float xl = cx - e, xh = cx + e, yl = cy - e, yh = cy + e;
         float al = xl * (xl >= 0.0f ? rf : rn), ah = xh * (xh >= 0.0f ? rn : rf);

@@ -837,6 +837,36 @@ static void compare_subranges(const satc_frustum *f, const batch *b, scn_rng *r,
     }
 }
 
+/* Boxes [from, from + count) of s compared at first offset `first`, the
+ * arrays misaligned by mis floats. */
+static void compare_slice(const char *what, const satc_frustum *f, const scn_scene *s, size_t from,
+                          size_t first, size_t count, unsigned mis)
+{
+    batch b;
+    batch_init(&b, first + count, mis);
+    batch_copy(&b, 0, &s->boxes, from, first + count);
+    compare_case(what, f, &b, first, count, 1);
+    batch_free(&b);
+}
+
+/* A special value in one random field of every step-th box of s. */
+static void poke_every(scn_rng *r, scn_scene *s, size_t step)
+{
+    for (size_t i = 0; i < s->count; i += step) {
+        int q = (int)rnd_below(r, NF);
+        field_ptr_w(&s->arrays, q)[i] = special_value(r);
+    }
+}
+
+/* Camera c moved up to 3e6 from the world's origin on each axis, built
+ * into *f; 0 when the build refuses it. */
+static int moved_far(scn_rng *r, satc_camera c, satc_frustum *f)
+{
+    for (int q = 0; q < 3; q++)
+        c.origin[q] += (float)scn_uniform(r, -3e6, 3e6);
+    return satc_frustum_from_camera(f, &c) == SATC_OK;
+}
+
 static void make_scene(scn_scene *s, scn_kind kind, size_t n, uint64_t seed, const double *off)
 {
     if (scn_make(s, kind, n, seed, off)) {
@@ -1160,30 +1190,19 @@ static void group_counts(scn_rng *r)
     for (int k = 0; k < 4; k++) {
         scn_scene s;
         make_boundary(&s, &cam[k], 8000, scn_next(r));
-        for (size_t i = 0; i < s.count; i += 7) { /* some specials among them */
-            int q = (int)rnd_below(r, NF);
-            field_ptr_w(&s.arrays, q)[i] = special_value(r);
-        }
+        poke_every(r, &s, 7); /* some specials among them */
         for (size_t count = 0; count <= 17; count++) {
             for (size_t first = 0; first <= 9; first++) {
-                for (unsigned mis = 0; mis < 4; mis++) {
-                    batch b;
-                    size_t from = rnd_below(r, s.count - first - count);
-                    batch_init(&b, first + count, mis);
-                    batch_copy(&b, 0, &s.boxes, from, first + count);
-                    compare_case("small count", &fr[k], &b, first, count, 1);
-                    batch_free(&b);
-                }
+                for (unsigned mis = 0; mis < 4; mis++)
+                    compare_slice("small count", &fr[k], &s, rnd_below(r, s.count - first - count),
+                                  first, count, mis);
             }
         }
         static const size_t big[] = {255, 256, 257, 263, 300, 511, 512, 513, 777, 1024, 4099};
         for (size_t t = 0; t < sizeof big / sizeof big[0]; t++) {
             size_t first = rnd_below(r, 10);
-            batch b;
-            batch_init(&b, first + big[t], (unsigned)t % 4);
-            batch_copy(&b, 0, &s.boxes, rnd_below(r, s.count - first - big[t]), first + big[t]);
-            compare_case("large count", &fr[k], &b, first, big[t], 1);
-            batch_free(&b);
+            compare_slice("large count", &fr[k], &s, rnd_below(r, s.count - first - big[t]), first,
+                          big[t], (unsigned)t % 4);
         }
         scn_free(&s);
     }
@@ -1268,13 +1287,8 @@ static void group_early_out(scn_rng *r)
         if (satc_frustum_from_camera(&fr[3], &cam[3]) != SATC_OK)
             continue;
         for (int k = 0; k < 4; k++) {
-            satc_camera c = cam[k];
-            if (round % 4 == 3) {
-                for (int q = 0; q < 3; q++)
-                    c.origin[q] += (float)scn_uniform(r, -3e6, 3e6);
-                if (satc_frustum_from_camera(&fr[k], &c) != SATC_OK)
-                    continue;
-            }
+            if (round % 4 == 3 && !moved_far(r, cam[k], &fr[k]))
+                continue;
             const satc_frustum *f = &fr[k];
             const size_t n = sized(3000);
             batch b;
@@ -1346,13 +1360,8 @@ static void group_early_box(scn_rng *r)
         satc_frustum fr[4];
         random_cameras(r, cam, fr);
         for (int k = 0; k < 4; k++) {
-            if (round % 4 == 3) {
-                satc_camera c = cam[k];
-                for (int q = 0; q < 3; q++)
-                    c.origin[q] += (float)scn_uniform(r, -3e6, 3e6);
-                if (satc_frustum_from_camera(&fr[k], &c) != SATC_OK)
-                    continue;
-            }
+            if (round % 4 == 3 && !moved_far(r, cam[k], &fr[k]))
+                continue;
             const satc_frustum *f = &fr[k];
             const int ortho = f->kind != SATC_FRUSTUM_PERSPECTIVE;
             const size_t n = sized(1500);
@@ -1515,17 +1524,11 @@ static void forms_tails(scn_rng *r)
     for (int k = 0; k < 4; k++) {
         scn_scene s;
         make_boundary(&s, &cam[k], 2000, scn_next(r));
-        for (size_t i = 0; i < s.count; i += 5) {
-            int q = (int)rnd_below(r, NF);
-            field_ptr_w(&s.arrays, q)[i] = special_value(r);
-        }
+        poke_every(r, &s, 5);
         for (size_t count = 0; count <= 70; count++) {
             size_t first = (count * 13 + (size_t)k * 29) % 71;
-            batch b;
-            batch_init(&b, first + count, (unsigned)(count % 4));
-            batch_copy(&b, 0, &s.boxes, rnd_below(r, s.count - first - count), first + count);
-            compare_case("tail", &fr[k], &b, first, count, 1);
-            batch_free(&b);
+            compare_slice("tail", &fr[k], &s, rnd_below(r, s.count - first - count), first, count,
+                          (unsigned)(count % 4));
         }
         scn_free(&s);
     }

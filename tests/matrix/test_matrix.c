@@ -16,37 +16,18 @@
  * "N passed, N failed"; exits non-zero on failure.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "satc.h"
-#include "matrix_rng.h"
+#define MATRIX_MAX_FAILS 40
+#include "matrix_check.h"
 
 #define SEED 0x5a7c3a7121ull
 #define BOXES 3000
 #define U_F 5.9604644775390625e-08 /* 2^-24: float rounding, relative */
-
-static int g_pass, g_fail;
-
-static void check(int ok, const char *fmt, ...)
-{
-    if (ok) {
-        g_pass++;
-        return;
-    }
-    g_fail++;
-    if (g_fail > 40)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    printf("FAIL: ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-}
 
 static double dot3d(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 

@@ -20,34 +20,16 @@
  * Ends with "N passed, N failed"; exits non-zero on failure.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "satc.h"
-#include "matrix_rng.h"
+#define MATRIX_MAX_FAILS 30
+#include "matrix_check.h"
 
 typedef long double ld;
-
-static int g_pass, g_fail;
-
-static void check(int ok, const char *fmt, ...)
-{
-    if (ok) {
-        g_pass++;
-        return;
-    }
-    if (++g_fail > 30)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    printf("FAIL: ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-}
 
 /* A rotated camera and its float view-projection matrix. */
 typedef struct scene {
@@ -133,6 +115,19 @@ typedef struct vols {
     float bc[NV][3], bh[NV][3];        /* AABBs */
 } vols;
 
+/* Volume i: a sphere of radius rr and an AABB about one center within br
+ * of the spot (bx, by, bz) in frame coordinates. */
+static void put_vol(rng *r, const scene *s, vols *v, int i, double bx, double by, double bz,
+                    double br, double rr)
+{
+    double z = bz + uni(r, -1, 1) * br, x = bx + uni(r, -1, 1) * br, y = by + uni(r, -1, 1) * br;
+    world(s, x, y, z, v->sc[i]);
+    v->sr[i] = (float)rr;
+    memcpy(v->bc[i], v->sc[i], sizeof v->bc[i]);
+    for (int k = 0; k < 3; k++)
+        v->bh[i][k] = (float)(rr * uni(r, 0.2, 0.57));
+}
+
 /* Volumes inside the frustum near the far plane, most near its corners:
  * depth within [0, 3 gap] of f below the far face, laterally 0.3..1 of
  * the way to a side, so many straddle the tilted float far plane. */
@@ -149,13 +144,7 @@ static void make_vols(rng *r, const scene *s, double rad, double gap, vols *v)
             bx = (next(r) & 1 ? 1 : -1) * (fx * s->sx * bz - 6 * br);
             by = (next(r) & 1 ? 1 : -1) * (fy * s->sy * bz - 6 * br);
         }
-        double rr = br * uni(r, 0.5, 1);
-        double z = bz + uni(r, -1, 1) * br, x = bx + uni(r, -1, 1) * br, y = by + uni(r, -1, 1) * br;
-        world(s, x, y, z, v->sc[i]);
-        v->sr[i] = (float)rr;
-        memcpy(v->bc[i], v->sc[i], sizeof v->bc[i]);
-        for (int k = 0; k < 3; k++)
-            v->bh[i][k] = (float)(rr * uni(r, 0.2, 0.57));
+        put_vol(r, s, v, i, bx, by, bz, br, br * uni(r, 0.5, 1));
     }
 }
 
@@ -232,13 +221,7 @@ static void make_vols_all(rng *r, const scene *s, vols *v)
             bx = (next(r) & 1 ? 1 : -1) * fx * s->sx * bz;
             by = (next(r) & 1 ? 1 : -1) * fy * s->sy * bz;
         }
-        double rr = br * uni(r, 0.05, 1);
-        double z = bz + uni(r, -1, 1) * br, x = bx + uni(r, -1, 1) * br, y = by + uni(r, -1, 1) * br;
-        world(s, x, y, z, v->sc[i]);
-        v->sr[i] = (float)rr;
-        memcpy(v->bc[i], v->sc[i], sizeof v->bc[i]);
-        for (int k = 0; k < 3; k++)
-            v->bh[i][k] = (float)(rr * uni(r, 0.2, 0.57));
+        put_vol(r, s, v, i, bx, by, bz, br, br * uni(r, 0.05, 1));
     }
 }
 

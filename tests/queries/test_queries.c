@@ -18,29 +18,9 @@
 #include "oracle.h"
 #include "satc.h"
 
-static long n_pass, n_fail;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        n_pass++;
-    } else {
-        n_fail++;
-        if (n_fail <= 20)
-            printf("FAIL: %s\n", what);
-    }
-}
-
-static uint64_t rng_s = 0x71756572ull;
-static double uni(double lo, double hi)
-{
-    uint64_t z = (rng_s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return lo + (hi - lo) * ((double)(z >> 11) * 0x1.0p-53);
-}
-static double logu(double lo, double hi) { return exp(uni(log(lo), log(hi))); }
+#define QUERY_SEED 0x71756572ull
+#define QUERY_MAX_FAILS 20
+#include "query_check.h"
 
 static void random_box(satc_obb *b, const double c[3], double spread, double emin, double emax,
                        int aligned)

@@ -22,31 +22,11 @@
 
 #include "satc.h"
 
+#define QUERY_SEED 0x72617973ull
+#define QUERY_MAX_FAILS 30
+#include "query_check.h"
+
 typedef long double ld;
-
-static long n_pass, n_fail;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        n_pass++;
-    } else {
-        n_fail++;
-        if (n_fail <= 30)
-            printf("FAIL: %s\n", what);
-    }
-}
-
-static uint64_t rng_s = 0x72617973ull;
-static double uni(double lo, double hi)
-{
-    uint64_t z = (rng_s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return lo + (hi - lo) * ((double)(z >> 11) * 0x1.0p-53);
-}
-static double logu(double lo, double hi) { return exp(uni(log(lo), log(hi))); }
 
 /* ------------------------------------------------------------------ */
 /* Volumes: one record per volume, every form reads its own fields      */

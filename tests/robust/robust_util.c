@@ -41,6 +41,12 @@ int rb_finish(void)
 
 long rb_failures(void) { return n_fail; }
 
+int rb_quick(void)
+{
+    const char *q = getenv("SATC_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
 uint64_t rb_next(rb_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
@@ -297,6 +303,15 @@ void rb_batch_free(rb_batch *b)
 void rb_batch_set(rb_batch *b, size_t i, const satc_obb *box)
 {
     satc_box_arrays_set(&b->a, i, box);
+}
+
+void rb_fill_near(rb_batch *b, size_t count, rb_rng *r, const satc_camera *cam)
+{
+    for (size_t i = 0; i < count; i++) {
+        satc_obb box;
+        rb_box_near(r, cam, &box);
+        rb_batch_set(b, i, &box);
+    }
 }
 
 float *rb_field(const satc_box_arrays *a, int k, size_t i)

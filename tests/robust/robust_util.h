@@ -25,6 +25,8 @@ int rb_check(int ok, const char *fmt, ...)
 int rb_finish(void);
 /* Failures so far. */
 long rb_failures(void);
+/* Quick run: SATC_TEST_QUICK set, not empty and not starting with '0'. */
+int rb_quick(void);
 
 /* ---- generator (splitmix64) ---- */
 
@@ -120,6 +122,8 @@ typedef struct rb_batch {
 int rb_batch_alloc(rb_batch *b, size_t count);
 void rb_batch_free(rb_batch *b);
 void rb_batch_set(rb_batch *b, size_t i, const satc_obb *box);
+/* Boxes 0 .. count - 1 of b drawn by rb_box_near around cam. */
+void rb_fill_near(rb_batch *b, size_t count, rb_rng *r, const satc_camera *cam);
 /* Field k of box i, fields numbered center 0-2, axis 3-11 (A_j component c
  * at 3 + 3j + c), extent 12-14. */
 float *rb_field(const satc_box_arrays *a, int k, size_t i);

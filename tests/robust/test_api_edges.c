@@ -88,11 +88,7 @@ int main(void)
     rb_batch b;
     if (rb_batch_alloc(&b, N))
         return 2;
-    for (size_t i = 0; i < N; i++) {
-        satc_obb box;
-        rb_box_near(&rng, &cam, &box);
-        rb_batch_set(&b, i, &box);
-    }
+    rb_fill_near(&b, N, &rng, &cam);
     rb_out ref;
     rb_out_alloc(&ref, N);
     satc_frustum unbuilt;

@@ -61,8 +61,7 @@ static long cull_kept(const satc_frustum *f, satc_isa isa, int form, int n)
 
 int main(void)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
-    int rounds = q && *q && *q != '0' ? 6 : 24;
+    int rounds = rb_quick() ? 6 : 24;
     fn_rng r = {31005};
     static const char *const form_name[3] = {"AABB", "sphere", "OBB"};
     long kept[3] = {0, 0, 0}, placed = 0;

@@ -80,6 +80,20 @@ typedef struct stats {
     long rounds, frusta, refused, volumes, witnessed, checks, fns;
 } stats;
 
+/* The library against the forms the oracle witnessed touching f (bit b of
+ * want[i]: form b of volume i), counted into st. */
+static void check_witnessed(stats *st, const satc_frustum *f, const fn_vol *v,
+                            const unsigned char want[NV], const char *tag)
+{
+    for (int i = 0; i < NV; i++) {
+        for (int b = 0; b < FN_NFORMS; b++)
+            st->checks += want[i] >> b & 1;
+        st->witnessed += want[i] != 0;
+    }
+    st->volumes += NV;
+    st->fns += fn_check_all(f, v, want, NV, tag);
+}
+
 static void hunt_camera(fn_rng *r, stats *st)
 {
     double s = fn_next(r) % 4 == 0 ? 1 : exp2((double)(int)fn_unif(r, -120, 101));
@@ -129,17 +143,11 @@ static void hunt_camera(fn_rng *r, stats *st)
                 want[i] |= 1u << FN_OBB;
         }
     }
-    for (int i = 0; i < NV; i++) {
-        for (int b = 0; b < FN_NFORMS; b++)
-            st->checks += want[i] >> b & 1;
-        st->witnessed += want[i] != 0;
-    }
-    st->volumes += NV;
     char tag[96];
     snprintf(tag, sizeof tag, "%s camera, scale 2^%d", c.orthographic ? "ortho" : "persp",
              (int)log2(s));
     fn_debug_cam = &c;
-    st->fns += fn_check_all(&f, v, want, NV, tag);
+    check_witnessed(st, &f, v, want, tag);
     fn_debug_cam = NULL;
 }
 
@@ -206,16 +214,10 @@ static void hunt_matrix(fn_rng *r, stats *st)
                 want[i] |= (unsigned char)(1u << form);
         }
     }
-    for (int i = 0; i < NV; i++) {
-        for (int b = 0; b < FN_NFORMS; b++)
-            st->checks += want[i] >> b & 1;
-        st->witnessed += want[i] != 0;
-    }
-    st->volumes += NV;
     char tag[96];
     snprintf(tag, sizeof tag, "%s matrix, conventions %u, scale 2^%d", ortho ? "ortho" : "persp",
              conv, (int)log2(s));
-    st->fns += fn_check_all(&f, v, want, NV, tag);
+    check_witnessed(st, &f, v, want, tag);
 }
 
 int main(int argc, char **argv)

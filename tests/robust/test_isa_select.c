@@ -168,11 +168,7 @@ int main(void)
     rb_camera_persp(&cam, &rng, eye, 0.3f, 80.0f);
     if (satc_frustum_from_camera(&frustum, &cam) != SATC_OK || rb_batch_alloc(&batch, N))
         return 2;
-    for (size_t i = 0; i < N; i++) {
-        satc_obb box;
-        rb_box_near(&rng, &cam, &box);
-        rb_batch_set(&batch, i, &box);
-    }
+    rb_fill_near(&batch, N, &rng, &cam);
     /* The masks below select nothing; they only describe this machine. */
     unsigned runnable = satc_isa_runnable();
     satc_isa automatic = best(~0u);

@@ -355,8 +355,7 @@ static void repro(void)
 
 int main(int argc, char **argv)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
-    int level = q && *q && *q != '0' ? 0 : 1;
+    int level = rb_quick() ? 0 : 1;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--long"))
             level = 2;

@@ -65,11 +65,7 @@ int main(void)
         rb_batch b;
         if (rb_batch_alloc(&b, N))
             return 2;
-        for (size_t i = 0; i < N; i++) {
-            satc_obb box;
-            rb_box_near(&rng, &cams[c], &box);
-            rb_batch_set(&b, i, &box);
-        }
+        rb_fill_near(&b, N, &rng, &cams[c]);
         for (int mode = 0; mode < 2; mode++) {
             rb_out clean, ref, got;
             rb_out_alloc(&clean, N);
@@ -116,11 +112,7 @@ int main(void)
             }
             /* Refill for the next mode. */
             rb_rng again = {0x6e6f6e66696eull + (uint64_t)c};
-            for (size_t i = 0; i < N; i++) {
-                satc_obb box;
-                rb_box_near(&again, &cams[c], &box);
-                rb_batch_set(&b, i, &box);
-            }
+            rb_fill_near(&b, N, &again, &cams[c]);
             rb_out_free(&clean);
             rb_out_free(&ref);
             rb_out_free(&got);

@@ -295,9 +295,8 @@ static void bad_input(void)
 
 int main(void)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
     random_boxes();
-    shear_edge(q && *q && *q != '0' ? 20000 : 100000);
+    shear_edge(rb_quick() ? 20000 : 100000);
     world_axes();
     bad_input();
     rb_check(n_corners_bad == 0, "%ld corners outside their box", n_corners_bad);

@@ -136,11 +136,7 @@ int main(void)
     rb_batch b;
     if (rb_batch_alloc(&b, COUNT))
         return 2;
-    for (size_t i = 0; i < COUNT; i++) {
-        satc_obb box;
-        rb_box_near(&rng, &cam, &box);
-        rb_batch_set(&b, i, &box);
-    }
+    rb_fill_near(&b, COUNT, &rng, &cam);
 
     shared s;
     memset(&s, 0, sizeof s);

@@ -342,8 +342,7 @@ static void test_bad(void)
 
 int main(void)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
-    int quick = q && *q && *q != '0';
+    int quick = rb_quick();
     g_npaths = rb_paths(g_paths);
     rb_rng r = {20261125};
     test_forms(&r, quick);

@@ -517,8 +517,7 @@ static void test_city_views(rb_rng *r, int quick)
 
 int main(void)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
-    int quick = q && *q && *q != '0';
+    int quick = rb_quick();
     g_npaths = rb_paths(g_paths);
     rb_rng r = {20261123};
     test_forms(&r, quick);

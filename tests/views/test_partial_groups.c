@@ -441,8 +441,7 @@ static void test_differential(rb_rng *r, int level)
 
 int main(int argc, char **argv)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
-    int level = q && *q && *q != '0' ? 0 : 1;
+    int level = rb_quick() ? 0 : 1;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--long"))
             level = 2;

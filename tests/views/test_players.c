@@ -94,8 +94,7 @@ static int check_pass(satc_isa isa, const satc_frustum *views, int nv, const sat
 
 int main(void)
 {
-    const char *q = getenv("SATC_TEST_QUICK");
-    int quick = q && *q && *q != '0';
+    int quick = rb_quick();
     g_npaths = rb_paths(g_paths);
     rb_rng r = {20261125};
     /* 64 views x 8 B over 140 000 volumes: 1.1 MB of masks, streamed. */

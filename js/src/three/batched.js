@@ -6,6 +6,7 @@
 import { BatchedMesh, Box3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion, solidMaterial } from './object-occlusion.js';
+import { occludable } from './occluder-mesh.js';
 
 const P = BatchedMesh.prototype;
 
@@ -113,8 +114,9 @@ export class BatchedCuller {
   // occluders are the solid instances the user leaves visible.
   _cull(views, n, opts) {
     const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
-    if (occ && views.length === 1 && opts?.occlusion !== false) {
-      const solid = solidMaterial(mesh); // a see-through material: no instance hides another
+    // a material drawn over nearer depth: occlusion hides none of its instances
+    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders)) {
+      const solid = solidMaterial(mesh, occ.trustShaders); // a see-through material: no instance hides another
       const kept = occ.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld,
         (i) => solid && info[i].active && !!user[i] && occ.chosen(i, i));
       if (kept) {

@@ -7,6 +7,8 @@
 import { Box3, DynamicDrawUsage, InstancedBufferAttribute, InstancedMesh, Sphere, Vector3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { Occlusion } from './occlusion.js';
+import { solidMaterial } from './object-occlusion.js';
+import { occludable } from './occluder-mesh.js';
 
 const P = InstancedMesh.prototype;
 
@@ -217,11 +219,12 @@ export class InstanceCuller {
     } else {
       // occlusion needs one view: with several (shadow cameras, an
       // ArrayCamera) an instance hidden from the camera may still be seen
-      // by another, so those updates are frustum only
-      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false;
+      // by another, so those updates are frustum only; nor does it hide
+      // instances whose material is drawn over nearer depth
+      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders);
       let r = null;
       try {
-        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld);
+        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solidMaterial(mesh, this._occlusion.trustShaders));
       } catch (e) {
         // a clip volume reaching behind the camera: the frustum pass draws everything
         if (e.statusName !== 'SATC_ERR_NEAR') throw e;

@@ -10,10 +10,11 @@
 import { BackSide, Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { kthLargest } from './occlusion.js';
+import { disposeOccluderMeshes, movesVertices, occluderMeshFor, pyramidFor, trustShadersOf, writesDepth } from './occluder-mesh.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
-const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders']);
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders']);
 const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
 
 function fail(satc, status, what) {
@@ -27,11 +28,12 @@ function materialsShown(m) {
 /**
  * True when every material of `o` is opaque where it covers its box's
  * front: not transparent, not alpha-tested, not wireframe, its front
- * faces drawn.
+ * faces drawn, its vertices where the geometry holds them, its depth
+ * written.
  */
-export function solidMaterial(o) {
+export function solidMaterial(o, trust = false) {
   const ok = (x) => !!x && x.transparent !== true && !(x.alphaTest > 0) && x.wireframe !== true && x.side !== BackSide &&
-    x.alphaHash !== true && x.colorWrite !== false;
+    x.alphaHash !== true && x.colorWrite !== false && !movesVertices(x, trust) && writesDepth(x);
   const m = o.material;
   return Array.isArray(m) ? m.length > 0 && m.every(ok) : ok(m);
 }
@@ -93,6 +95,7 @@ export class ObjectOcclusion {
       fail(satc, -9, `${what}: occlusion.size must be a positive integer or [width, height]`);
     }
     this.size = dims;
+    this.trustShaders = trustShadersOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || (flagsAllowed && occ instanceof Uint8Array))) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, false, a function${flagsAllowed ? ' or a Uint8Array' : ''}`);
@@ -177,43 +180,9 @@ export class ObjectOcclusion {
   }
 
   _pyramid(camera) {
-    let [w, h] = this.size;
-    if (h === 0) {
-      // the view's own aspect (view offsets included): x and y scales of the projection
-      const e = camera.projectionMatrix.elements, aspect = Math.abs(e[5] / e[0]);
-      h = Math.min(1024, Math.max(32, Math.round(w / (Number.isFinite(aspect) && aspect > 0 ? aspect : 1))));
-    }
-    w = Math.min(2048, Math.max(64, w));
-    h = Math.min(1024, Math.max(32, h));
-    if (!this._pyr || this._pyr.width !== w || this._pyr.height !== h) {
-      this._pyr?.dispose();
-      this._pyr = null;
-      this._pyr = this.satc.depthPyramid(w, h);
-    }
-    return this._pyr;
-  }
-
-  _occluderMesh(mesh) {
-    const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
-    const version = `${pos.version}|${idx ? idx.version : -1}|${pos.count}`;
-    let e = this._geo.get(g);
-    if (e && e.version === version) return e.mesh;
-    e?.mesh?.dispose();
-    this._geo.delete(g);
-    let m = null;
-    const p = new Float32Array(3 * pos.count);
-    for (let i = 0; i < pos.count; i++) {
-      p[3 * i] = pos.getX(i);
-      p[3 * i + 1] = pos.getY(i);
-      p[3 * i + 2] = pos.getZ(i);
-    }
-    let ind = null;
-    if (idx) ind = idx.array instanceof Uint16Array || idx.array instanceof Uint32Array ? idx.array.subarray(0, idx.count) : Uint32Array.from(idx.array.subarray(0, idx.count));
-    // no triangles to draw (or not as three would, without an index): none
-    const usable = pos.count > 0 && p.every(Number.isFinite) && (ind ? ind.length > 0 && ind.length % 3 === 0 : pos.count % 3 === 0);
-    if (usable) m = this.satc.occluderMesh(p, ind);
-    this._geo.set(g, { version, mesh: m });
-    return m;
+    const old = this._pyr;
+    this._pyr = null; // nothing disposed is left here if a new one fails
+    return (this._pyr = pyramidFor(this.satc, old, this.size, camera));
   }
 
   /**
@@ -260,7 +229,7 @@ export class ObjectOcclusion {
       for (const mesh of this.meshes) {
         mesh.updateWorldMatrix(true, false);
         if (!drawnFor(mesh, camera, shown)) continue;
-        const om = this._occluderMesh(mesh);
+        const om = occluderMeshFor(this.satc, this._geo, mesh, this.trustShaders);
         if (!om) continue;
         const m = model ? _m.multiplyMatrices(_inv, mesh.matrixWorld) : mesh.matrixWorld;
         pyr.rasterizeMesh(om, { matrix: m.elements, minTexels: this.minTexels });
@@ -372,8 +341,7 @@ export class ObjectOcclusion {
   dispose() {
     this._pyr?.dispose();
     this._occ?.dispose();
-    for (const e of this._geo.values()) e.mesh?.dispose();
-    this._geo.clear();
+    disposeOccluderMeshes(this._geo);
     this._pyr = this._occ = null;
   }
 }

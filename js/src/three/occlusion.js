@@ -8,6 +8,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { drawnFor } from './object-occlusion.js';
+import { disposeOccluderMeshes, occluderMeshFor, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
@@ -78,6 +79,7 @@ export class Occlusion {
     const dims = Array.isArray(size) ? size : [size, 0];
     if (!dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0)))) fail(satc, -9, `${what}: occlusion.size`);
     this.size = dims;
+    this.trustShaders = trustShadersOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || occ instanceof Uint8Array)) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, a function or a Uint8Array`);
@@ -118,45 +120,18 @@ export class Occlusion {
   }
 
   _pyramid(camera) {
-    let [w, h] = this.size;
-    if (h === 0) {
-      const aspect = camera.aspect ?? (camera.right - camera.left) / (camera.top - camera.bottom);
-      h = Math.min(1024, Math.max(32, Math.round(w / (Number.isFinite(aspect) && aspect > 0 ? aspect : 1))));
-    }
-    w = Math.min(2048, Math.max(64, w));
-    if (!this._pyr || this._pyr.width !== w || this._pyr.height !== h) {
-      this._pyr?.dispose();
-      this._pyr = this.satc.depthPyramid(w, h);
-    }
-    return this._pyr;
-  }
-
-  _occluderMesh(mesh) {
-    const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
-    const version = `${pos.version}|${idx ? idx.version : -1}|${pos.count}`;
-    let e = this._geo.get(g);
-    if (e && e.version === version) return e.mesh;
-    e?.mesh.dispose();
-    const p = new Float32Array(3 * pos.count);
-    for (let i = 0; i < pos.count; i++) {
-      p[3 * i] = pos.getX(i);
-      p[3 * i + 1] = pos.getY(i);
-      p[3 * i + 2] = pos.getZ(i);
-    }
-    let ind = null;
-    if (idx) ind = idx.array instanceof Uint16Array || idx.array instanceof Uint32Array ? idx.array : Uint32Array.from(idx.array);
-    else if (pos.count % 3 !== 0) return null;
-    const m = this.satc.occluderMesh(p, ind);
-    this._geo.set(g, { version, mesh: m });
-    return m;
+    const old = this._pyr;
+    this._pyr = null; // nothing disposed is left here if a new one fails
+    return (this._pyr = pyramidFor(this.satc, old, this.size, camera));
   }
 
   /**
    * Culls volumes [0, count) of `batch` (in `model`'s frame) for one
    * camera: frustum, occluders, then frustum + pyramid. Returns the
-   * visible indices (a view of `output`) and the count.
+   * visible indices (a view of `output`) and the count. `solid` false:
+   * the volumes hide nothing (a see-through material), only the meshes do.
    */
-  cull(camera, batch, count, mode, output, model) {
+  cull(camera, batch, count, mode, output, model, solid = true) {
     const satc = this.satc, st = this.stats;
     const t0 = performance.now();
     const f = (this._frustum = frustumFromCamera(satc, camera, this._frustum, model));
@@ -168,7 +143,7 @@ export class Occlusion {
     const pyr = this._pyramid(camera).begin(f);
     let occluders = 0, candidates = 0;
     let t1 = t0, t2 = t0;
-    if (this._occ) {
+    if (this._occ && solid) {
       satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
       st.frustum = output.visible;
       t1 = performance.now();
@@ -183,7 +158,7 @@ export class Occlusion {
         // a mesh three does not draw for this camera (hidden itself or by an
         // ancestor, another layer, an invisible material) hides nothing
         if (!drawnFor(mesh, camera)) continue;
-        const om = this._occluderMesh(mesh);
+        const om = occluderMeshFor(this.satc, this._geo, mesh, this.trustShaders);
         if (!om) continue;
         mesh.updateWorldMatrix(true, false);
         _m.multiplyMatrices(_inv, mesh.matrixWorld);
@@ -202,7 +177,7 @@ export class Occlusion {
     const t4 = performance.now();
     st.occluders = occluders;
     st.drawn = output.visible;
-    if (!this._occ) st.frustum = output.visible + output.occluded;
+    if (!(this._occ && solid)) st.frustum = output.visible + output.occluded;
     st.ms.occluders = t3 - t2;
     st.ms.test = t4 - t3;
     return { indices: output.indices, visible: [output.visible] };
@@ -309,7 +284,6 @@ export class Occlusion {
   dispose() {
     this._pyr?.dispose();
     this._occ?.dispose();
-    for (const e of this._geo.values()) e.mesh.dispose();
-    this._geo.clear();
+    disposeOccluderMeshes(this._geo);
   }
 }

@@ -7,6 +7,7 @@
 
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion, drawnFor, solidMaterial } from './object-occlusion.js';
+import { drawnAsStored, occludable } from './occluder-mesh.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -181,6 +182,15 @@ export class SceneCuller {
       if (kept) {
         const flags = new Uint8Array(n);
         for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
+        // an object drawn over nearer depth is seen through occluders, and
+        // points are squares of so many pixels around each vertex (wider
+        // than their box on screen): their frustum answer
+        const over = [];
+        for (let i = 0; i < n; i++) if (!flags[i] && (objs[i].isPoints === true || !occludable(objs[i], occ.trustShaders))) over.push(i);
+        if (over.length) {
+          const fr = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta).flags;
+          for (const i of over) flags[i] = fr[i] ? 1 : 0;
+        }
         return flags;
       }
     }
@@ -196,9 +206,10 @@ export class SceneCuller {
   // A solid Mesh three draws for `camera` (the user's `visible` on it and
   // its ancestors: what the culler hides is out of view or behind what
   // is drawn) with an opaque material, whose box is where it draws
-  // (frustumCulled).
+  // (frustumCulled) and its triangles where the geometry holds them (no
+  // active morph target).
   _occluder(o, camera) {
-    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o)) return false;
+    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o, this._occlusion.trustShaders) || !drawnAsStored(o, this._occlusion.trustShaders)) return false;
     if (!drawnFor(o, camera, this._shown)) return false;
     return this._occlusion.chosen(-1, o);
   }

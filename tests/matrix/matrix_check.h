@@ -1,14 +1,36 @@
-/* The matrix tests' random numbers (splitmix64) and random rotations,
- * shared by test_matrix.c and test_matrix_inside.c. */
-#ifndef SATC_MATRIX_RNG_H
-#define SATC_MATRIX_RNG_H
+/* The matrix tests' pass/fail counting, random numbers (splitmix64) and
+ * random rotations, shared by test_matrix.c and test_matrix_inside.c.
+ * Each defines MATRIX_MAX_FAILS (how many failures are printed) before
+ * including this header. */
+#ifndef SATC_MATRIX_CHECK_H
+#define SATC_MATRIX_CHECK_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifndef PI
 #define PI 3.14159265358979323846
 #endif
+
+static int g_pass, g_fail;
+
+static void check(int ok, const char *fmt, ...)
+{
+    if (ok) {
+        g_pass++;
+        return;
+    }
+    if (++g_fail > MATRIX_MAX_FAILS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+}
 
 typedef struct rng {
     uint64_t s;

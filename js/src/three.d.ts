@@ -72,6 +72,13 @@ export interface OcclusionOptions {
    * boxes. An integer >= 0 or Infinity (all); default 1024.
    */
   maxOccluders?: number;
+  /**
+   * Materials with a vertex stage of the user's own (ShaderMaterial,
+   * onBeforeCompile, a position node) place the geometry as three's own
+   * materials do. Default false: such objects neither occlude nor are
+   * hidden by occlusion, since their vertices may be moved anywhere.
+   */
+  trustShaders?: boolean;
 }
 
 /**
@@ -101,6 +108,13 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   minTexels?: number;
   /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 1024; Infinity: all). */
   maxOccluders?: number;
+  /**
+   * Materials with a vertex stage of the user's own (ShaderMaterial,
+   * onBeforeCompile, a position node) place the geometry as three's own
+   * materials do. Default false: such objects neither occlude nor are
+   * hidden by occlusion, since their vertices may be moved anywhere.
+   */
+  trustShaders?: boolean;
 }
 
 /** What an occlusion update did. */

@@ -331,8 +331,7 @@ test('InstanceCuller: an occluder mesh three does not draw (hidden parent, other
   scene.updateMatrixWorld();
   const im = new THREE.InstancedMesh(box, mat, 2);
   im.setMatrixAt(0, new THREE.Matrix4().makeTranslation(2, 1, -6)); // in front of the plane
-  // behind it, off the diagonal where the plane's two triangles meet (the
-  // texels that edge crosses are covered by neither triangle alone)
+  // behind it
   im.setMatrixAt(1, new THREE.Matrix4().makeTranslation(3, 0, -14));
   const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [plane] } });
   assert.equal(ic.update(cam), 1, 'the drawn plane hides the box behind it');
@@ -472,6 +471,18 @@ test('what three draws over nearer depth is never hidden; an occluder writing no
       assert.ok(s.behind.some((o) => three.has(o) && !o.visible), `${what}: the wall still hides the others`);
     }
     sc.dispose();
+  }
+  // trustShaders: a shader material draws where three's own would, so the wall hides that box again
+  {
+    const s = wallScene();
+    s.behind[2].material = new THREE.ShaderMaterial();
+    const three = drawnByThree(s.scene, cam);
+    assert.ok(three.has(s.behind[2]));
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: (o) => o === s.wall, size: 160, trustShaders: true } });
+    sc.update(cam);
+    assert.equal(s.behind[2].visible, false);
+    sc.dispose();
+    assert.throws(() => new SceneCuller(satc, s.all, { occlusion: { trustShaders: 1 } }), SatcError);
   }
   // InstanceCuller: instances drawn without the depth test are never hidden, by meshes or by each other
   const plane = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));

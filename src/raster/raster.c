@@ -160,13 +160,24 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
     }
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    /* Each triangle alone, then with the one before when both were drawn
+     * and they share an edge: quads come as consecutive pairs, and the
+     * pair's polygon takes the texels on their diagonal. */
+    double X[2][3][3], mag[2][3];
+    satc_rpoly p[2];
+    int drawn[2] = {0, 0};
     for (size_t t = 0; t < m->triangle_count; t++) {
-        double X[3][3], mag[3];
+        int c = (int)(t & 1);
         for (int k = 0; k < 3; k++)
-            vertex(m, index_at(m, 3 * t + (size_t)k), X[k], &mag[k]);
-        satc_rpoly p;
-        if (satc_raster_setup_tri(&rv, (const double(*)[3])X, mag, &p))
-            fill(&p, level0, width);
+            vertex(m, index_at(m, 3 * t + (size_t)k), X[c][k], &mag[c][k]);
+        drawn[c] = satc_raster_setup_tri(&rv, (const double(*)[3])X[c], mag[c], &p[c]);
+        if (!drawn[c])
+            continue;
+        fill(&p[c], level0, width);
+        satc_rpoly pair;
+        if (drawn[!c] && satc_raster_setup_pair(&rv, (const double(*)[3])X[!c], mag[!c], &p[!c],
+                                                (const double(*)[3])X[c], mag[c], &p[c], &pair))
+            fill(&pair, level0, width);
     }
     return SATC_OK;
 }

@@ -45,6 +45,15 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
 int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const double mag[3],
                           satc_rpoly *out);
 
+/* Two triangles (world vertices A, B and their mag, as above) that
+ * satc_raster_setup_tri drew as *pa and *pb, sharing an edge (two
+ * bit-identical vertices), as the one polygon covering the texels split
+ * between them: 1 when it wrote *out; 0 when skipped (no shared edge,
+ * folded or unsure on screen, either reaching the near plane). */
+int satc_raster_setup_pair(const satc_rview *rv, const double A[3][3], const double amag[3],
+                           const satc_rpoly *pa, const double B[3][3], const double bmag[3],
+                           const satc_rpoly *pb, satc_rpoly *out);
+
 /* The fill of one runnable path, or NULL. */
 satc_raster_fill_fn satc_raster_fill_for(satc_isa isa);
 

@@ -36,6 +36,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "raster.h"
 
@@ -188,16 +189,21 @@ static int add_depth(const satc_rview *rv, satc_rpoly *p, const double N[3], dou
 
 /* The edge from P to Q, oriented by sign sg (perspective: the plane
  * through the eye; orthographic: the line in (x, y)). */
+static void line_coef(const satc_rview *rv, const double P[3], const double Q[3], double g[3])
+{
+    if (!rv->ortho) {
+        cross(P, Q, g);
+        return;
+    }
+    double ex = Q[0] - P[0], ey = Q[1] - P[1];
+    g[0] = -ey, g[1] = ex, g[2] = ey * P[0] - ex * P[1];
+}
 static int add_line(const satc_rview *rv, satc_rpoly *p, const double P[3], const double Q[3],
                     double sg, mg m)
 {
-    if (!rv->ortho) {
-        double nv[3];
-        cross(P, Q, nv);
-        return add_edge(rv, p, sg * nv[0], sg * nv[1], sg * nv[2], d_edge(rv, m));
-    }
-    double ex = Q[0] - P[0], ey = Q[1] - P[1];
-    return add_edge(rv, p, -sg * ey, sg * ex, sg * (ey * P[0] - ex * P[1]), d_edge(rv, m));
+    double g[3];
+    line_coef(rv, P, Q, g);
+    return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], d_edge(rv, m));
 }
 
 /* Orientation of the edge P-Q against point C: +-1, or 0 when too close
@@ -291,22 +297,31 @@ static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, 
     return add_depth(rv, p, No, sg * h, dN, dh, 1);
 }
 
-int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const double mag[3],
-                          satc_rpoly *out)
+/* Frame coordinates V[0..n) of the world vertices X[0..n) (mag as for
+ * satc_raster_setup_tri) and their magnitude and error bounds: 0 when a
+ * vertex is not finite or lies beyond SATC_MAX_MAGNITUDE. */
+static int frame_verts(const satc_rview *rv, const double (*X)[3], const double *mag, int n,
+                       double (*V)[3], mg *m)
 {
-    double V[3][3];
-    mg m = {0, 0};
-    for (int k = 0; k < 3; k++) {
+    m->M = m->e = 0;
+    for (int k = 0; k < n; k++) {
         if (!finite3(X[k]) || !isfinite(mag[k]))
             return 0;
         to_frame(rv, X[k], V[k]);
         double d[3] = {X[k][0] - rv->E[0], X[k][1] - rv->E[1], X[k][2] - rv->E[2]};
-        m.M = fmax(m.M, 2 * n1(V[k]) + n1(d));
-        m.e = fmax(m.e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
+        m->M = fmax(m->M, 2 * n1(V[k]) + n1(d));
+        m->e = fmax(m->e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
     }
-    double M = m.M;
-    m.e += P2(-48) * M;
-    if (!(M <= (double)SATC_MAX_MAGNITUDE))
+    m->e += P2(-48) * m->M;
+    return m->M <= (double)SATC_MAX_MAGNITUDE;
+}
+
+int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const double mag[3],
+                          satc_rpoly *out)
+{
+    double V[3][3];
+    mg m;
+    if (!frame_verts(rv, X, mag, 3, V, &m))
         return 0;
     if (rv->flags & SATC_RASTER_CULL_BACK) {
         /* Front faces wind counter-clockwise seen from outside: the outward
@@ -323,6 +338,89 @@ int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const doub
             return 0;
     }
     return setup_poly(rv, (const double(*)[3])V, 3, m, out);
+}
+
+static int same3(const double a[3], const double b[3])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+/*
+ * Two triangles A = (P, Q, a) and B = (P, Q, b) sharing the edge PQ, both
+ * beyond the near plane, with a and b strictly on opposite sides of the
+ * line PQ on screen. Let R be where the two other edges of A and the two
+ * other edges of B all hold. A point of R on a's side of PQ passes every
+ * edge of A, so lies in A; one on b's side lies in B: R lies in A u B.
+ * A texel wholly in R is thus wholly covered by the two triangles, and
+ * the farther of A's and B's plane depths over it is no nearer than the
+ * surface it sees. Were a and b on the same side (a fold), R would reach
+ * past PQ where neither triangle is: such pairs, and those too close to
+ * tell, are skipped. The edges and planes are the triangles' own, each
+ * conservative by itself (setup_poly writes edge k from vertex k to
+ * k + 1, then the near edge, which beyond the near plane R needs not).
+ * A texel of R on one side of PQ lies in one triangle, which covers it
+ * alone: two more edges keep the pair to a band two texels either side
+ * of PQ, which only the fill's time sees.
+ */
+#if SATC_RP_EDGES < 6 || SATC_RP_PLANES < 2
+#error "a triangle pair's polygon needs 6 edges and 2 planes"
+#endif
+int satc_raster_setup_pair(const satc_rview *rv, const double A[3][3], const double amag[3],
+                           const satc_rpoly *pa, const double B[3][3], const double bmag[3],
+                           const satc_rpoly *pb, satc_rpoly *out)
+{
+    int shared = 0, used_a = 0, used_b = 0;
+    double X[4][3], mag[4];
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            if (!same3(A[i], B[j]))
+                continue;
+            if (shared == 2 || (used_a >> i & 1) || (used_b >> j & 1))
+                return 0; /* a repeated vertex, or the same triangle */
+            used_a |= 1 << i, used_b |= 1 << j;
+            memcpy(X[shared], A[i], sizeof X[0]);
+            mag[shared] = fmax(amag[i], bmag[j]);
+            shared++;
+        }
+    }
+    if (shared != 2 || pa->ne != 4 || pb->ne != 4 || pa->np != 1 || pb->np != 1)
+        return 0;
+    /* the third vertices; edge (k + 1) % 3 of each is the shared one */
+    int ka = used_a == 3 ? 2 : used_a == 5 ? 1 : 0, kb = used_b == 3 ? 2 : used_b == 5 ? 1 : 0;
+    memcpy(X[2], A[ka], sizeof X[0]);
+    memcpy(X[3], B[kb], sizeof X[0]);
+    mag[2] = amag[ka], mag[3] = bmag[kb];
+    double V[4][3];
+    mg m;
+    if (!frame_verts(rv, (const double(*)[3])X, mag, 4, V, &m))
+        return 0;
+    double zmin = fmin(fmin(V[0][2], V[1][2]), fmin(V[2][2], V[3][2])) - 4 * m.e;
+    if (!(zmin >= rv->n) || (!rv->ortho && !(zmin > 0)))
+        return 0; /* reaching the near plane or the eye's plane */
+    double sa = line_side(rv, V[0], V[1], V[2], m), sb = line_side(rv, V[0], V[1], V[3], m);
+    if (sa == 0 || sb != -sa)
+        return 0;
+    out->i0 = pa->i0 < pb->i0 ? pa->i0 : pb->i0;
+    out->i1 = pa->i1 > pb->i1 ? pa->i1 : pb->i1;
+    out->j0 = pa->j0 < pb->j0 ? pa->j0 : pb->j0;
+    out->j1 = pa->j1 > pb->j1 ? pa->j1 : pb->j1;
+    double g[3];
+    line_coef(rv, V[0], V[1], g);
+    double band = 2 * (fabs(g[0] * rv->ak) + fabs(g[1] * rv->bk));
+    out->ne = 4;
+    if (!add_edge(rv, out, g[0], g[1], g[2] + band, 0) ||
+        !add_edge(rv, out, -g[0], -g[1], band - g[2], 0))
+        return 0;
+    memcpy(out->e[0], pa->e[ka], sizeof out->e[0]);
+    memcpy(out->e[1], pa->e[(ka + 2) % 3], sizeof out->e[0]);
+    memcpy(out->e[2], pb->e[kb], sizeof out->e[0]);
+    memcpy(out->e[3], pb->e[(kb + 2) % 3], sizeof out->e[0]);
+    out->np = 2;
+    memcpy(out->z[0], pa->z[0], sizeof out->z[0]);
+    memcpy(out->l[0], pa->l[0], sizeof out->l[0]);
+    memcpy(out->z[1], pb->z[0], sizeof out->z[0]);
+    memcpy(out->l[1], pb->l[0], sizeof out->l[0]);
+    return 1;
 }
 
 /* Face (k, s) of a box in frame coordinates: center, outward normal,

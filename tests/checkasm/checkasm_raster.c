@@ -10,6 +10,8 @@
  *                    as the rasterizer does (silhouettes, faces at the
  *                    near plane), perspective and orthographic
  *   raster_tris      triangles, also crossing the near plane and the eye
+ *   raster_pairs     triangle pairs sharing an edge as one polygon (4
+ *                    edges, 2 planes): planar quads, creases, folds
  *   raster_special   raw polygons with NaN, infinite, signed-zero,
  *                    subnormal and huge coefficients, over texels that
  *                    hold NaN, +-Inf and -0, every width and tail
@@ -239,6 +241,45 @@ static void group_tris(void)
     }
 }
 
+/* Two triangles sharing an edge, drawn as a pair's polygon: quads nearly
+ * planar or creased, and folds (skipped by the setup, which the count of
+ * polygons shows is not every pair). */
+static void group_pairs(void)
+{
+    for (int it = 0; it < 6; it++) {
+        uint32_t w = it % 2 ? 97 : 128, h = 64;
+        satc_frustum f;
+        view(&f, it % 3 == 2);
+        satc_rview rv;
+        satc_rview_init(&rv, &f, w, h, 0, h, 0, 0);
+        size_t n = 0;
+        for (int k = 0; k < 400 && n < MAXP; k++) {
+            double A[3][3], B[3][3], mag[3] = {0, 0, 0};
+            for (int q = 0; q < 3; q++) {
+                A[q][0] = (float)rnd(-30, 30), A[q][1] = (float)rnd(-15, 15), A[q][2] = (float)rnd(1, 60);
+                if (q)
+                    for (int r = 0; r < 3; r++)
+                        A[q][r] = (float)(A[0][r] + rnd(-12, 12));
+            }
+            /* B = (A1, A0, b): b opposite A2 across the edge, lifted by t */
+            double t = k % 4 ? rnd(-2, 2) : 0;
+            memcpy(B[0], A[1], sizeof B[0]);
+            memcpy(B[1], A[0], sizeof B[1]);
+            for (int r = 0; r < 3; r++)
+                B[2][r] = (float)(A[0][r] + A[1][r] - A[2][r] + (r == 2 ? t : rnd(-1, 1)));
+            satc_rpoly pa, pb;
+            if (satc_raster_setup_tri(&rv, (const double(*)[3])A, mag, &pa) &&
+                satc_raster_setup_tri(&rv, (const double(*)[3])B, mag, &pb))
+                n += (size_t)satc_raster_setup_pair(&rv, (const double(*)[3])A, mag, &pa,
+                                                    (const double(*)[3])B, mag, &pb, &g_p[n]);
+        }
+        float *init = malloc((size_t)w * h * 4);
+        level_init(init, (size_t)w * h, 0);
+        compare(g_p, n, w, h, init);
+        free(init);
+    }
+}
+
 static float special(void)
 {
     static const float sp[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -1e-40f, 1e38f,
@@ -281,6 +322,7 @@ typedef struct group {
 } group;
 static const group groups[] = {{"raster_boxes", group_boxes},
                                {"raster_tris", group_tris},
+                               {"raster_pairs", group_pairs},
                                {"raster_special", group_special}};
 #define NGROUPS (sizeof groups / sizeof groups[0])
 

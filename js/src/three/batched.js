@@ -115,8 +115,8 @@ export class BatchedCuller {
   _cull(views, n, opts) {
     const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
     // a material drawn over nearer depth: occlusion hides none of its instances
-    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh)) {
-      const solid = solidMaterial(mesh); // a see-through material: no instance hides another
+    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders)) {
+      const solid = solidMaterial(mesh, occ.trustShaders); // a see-through material: no instance hides another
       const kept = occ.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld,
         (i) => solid && info[i].active && !!user[i] && occ.chosen(i, i));
       if (kept) {

@@ -221,10 +221,10 @@ export class InstanceCuller {
       // ArrayCamera) an instance hidden from the camera may still be seen
       // by another, so those updates are frustum only; nor does it hide
       // instances whose material is drawn over nearer depth
-      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh);
+      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders);
       let r = null;
       try {
-        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solidMaterial(mesh));
+        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solidMaterial(mesh, this._occlusion.trustShaders));
       } catch (e) {
         // a clip volume reaching behind the camera: the frustum pass draws everything
         if (e.statusName !== 'SATC_ERR_NEAR') throw e;

@@ -10,11 +10,11 @@
 import { BackSide, Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { kthLargest } from './occlusion.js';
-import { disposeOccluderMeshes, movesVertices, occluderMeshFor, pyramidFor, writesDepth } from './occluder-mesh.js';
+import { disposeOccluderMeshes, movesVertices, occluderMeshFor, pyramidFor, trustShadersOf, writesDepth } from './occluder-mesh.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
-const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders']);
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders']);
 const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
 
 function fail(satc, status, what) {
@@ -31,9 +31,9 @@ function materialsShown(m) {
  * faces drawn, its vertices where the geometry holds them, its depth
  * written.
  */
-export function solidMaterial(o) {
+export function solidMaterial(o, trust = false) {
   const ok = (x) => !!x && x.transparent !== true && !(x.alphaTest > 0) && x.wireframe !== true && x.side !== BackSide &&
-    x.alphaHash !== true && x.colorWrite !== false && !movesVertices(x) && writesDepth(x);
+    x.alphaHash !== true && x.colorWrite !== false && !movesVertices(x, trust) && writesDepth(x);
   const m = o.material;
   return Array.isArray(m) ? m.length > 0 && m.every(ok) : ok(m);
 }
@@ -95,6 +95,7 @@ export class ObjectOcclusion {
       fail(satc, -9, `${what}: occlusion.size must be a positive integer or [width, height]`);
     }
     this.size = dims;
+    this.trustShaders = trustShadersOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || (flagsAllowed && occ instanceof Uint8Array))) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, false, a function${flagsAllowed ? ' or a Uint8Array' : ''}`);
@@ -228,7 +229,7 @@ export class ObjectOcclusion {
       for (const mesh of this.meshes) {
         mesh.updateWorldMatrix(true, false);
         if (!drawnFor(mesh, camera, shown)) continue;
-        const om = occluderMeshFor(this.satc, this._geo, mesh);
+        const om = occluderMeshFor(this.satc, this._geo, mesh, this.trustShaders);
         if (!om) continue;
         const m = model ? _m.multiplyMatrices(_inv, mesh.matrixWorld) : mesh.matrixWorld;
         pyr.rasterizeMesh(om, { matrix: m.elements, minTexels: this.minTexels });

@@ -39,14 +39,23 @@ function drawnRanges(mesh, total) {
   return spans.map(([s, e]) => [s, s + 3 * Math.floor(Math.max(0, e - s) / 3)]).filter(([s, e]) => e > s);
 }
 
+/** The occlusion option trustShaders: a boolean, default false. */
+export function trustShadersOf(satc, opts, what) {
+  const t = opts.trustShaders ?? false;
+  if (typeof t !== 'boolean') satc._heap.fail(-13, `${what}: occlusion.trustShaders must be a boolean`);
+  return t;
+}
+
 /**
- * Does material `m` move vertices on the GPU (a displacement map, a
- * shader or vertex stage of the user's own)? Then its triangles are not
- * where they are stored.
+ * Does material `m` move vertices on the GPU: a displacement map, or a
+ * vertex stage of the user's own (a shader material, onBeforeCompile, a
+ * position node) unless `trust` (the occlusion option trustShaders: such
+ * stages place the geometry as three's own do)? Then its triangles are
+ * not where they are stored.
  */
-export function movesVertices(m) {
-  return m.isShaderMaterial === true || !!(m.displacementMap && m.displacementScale !== 0) || !!m.positionNode ||
-    Object.hasOwn(m, 'onBeforeCompile');
+export function movesVertices(m, trust = false) {
+  return !!(m.displacementMap && m.displacementScale !== 0) ||
+    (!trust && (m.isShaderMaterial === true || !!m.positionNode || Object.hasOwn(m, 'onBeforeCompile')));
 }
 
 /**
@@ -66,8 +75,8 @@ export function writesDepth(m) {
  * nor where a material moves vertices (its box does not bound what it
  * draws).
  */
-export function occludable(o) {
-  const ok = (m) => !!m && m.depthTest !== false && [0, 2, 3, 4].includes(m.depthFunc ?? 3) && !movesVertices(m);
+export function occludable(o, trust = false) {
+  const ok = (m) => !!m && m.depthTest !== false && [0, 2, 3, 4].includes(m.depthFunc ?? 3) && !movesVertices(m, trust);
   return Array.isArray(o.material) ? o.material.every(ok) : ok(o.material);
 }
 
@@ -76,12 +85,12 @@ export function occludable(o) {
  * mesh's matrix)? Not for instances, skinning, active morph targets or a
  * material that moves vertices: such a mesh occludes nothing.
  */
-export function drawnAsStored(mesh) {
+export function drawnAsStored(mesh, trust = false) {
   if (mesh.isSkinnedMesh || mesh.isInstancedMesh || mesh.isBatchedMesh) return false;
   const morph = mesh.geometry.morphAttributes?.position;
   if (morph && morph.length && (mesh.morphTargetInfluences ?? []).some((w) => w !== 0)) return false;
   const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  return mats.every((m) => m && !movesVertices(m));
+  return mats.every((m) => m && !movesVertices(m, trust));
 }
 
 /**
@@ -91,8 +100,8 @@ export function drawnAsStored(mesh) {
  * kept in `cache` (geometry -> entry) until the geometry's positions,
  * index, draw range or the groups drawn change.
  */
-export function occluderMeshFor(satc, cache, mesh) {
-  if (!drawnAsStored(mesh) || ![mesh.material].flat().every(writesDepth)) return null;
+export function occluderMeshFor(satc, cache, mesh, trust = false) {
+  if (!drawnAsStored(mesh, trust) || ![mesh.material].flat().every(writesDepth)) return null;
   const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
   const total = idx ? idx.count : pos.count;
   const spans = drawnRanges(mesh, total);

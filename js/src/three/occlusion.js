@@ -8,7 +8,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { drawnFor } from './object-occlusion.js';
-import { disposeOccluderMeshes, occluderMeshFor, pyramidFor } from './occluder-mesh.js';
+import { disposeOccluderMeshes, occluderMeshFor, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _inv = new Matrix4();
 const _m = new Matrix4();
@@ -79,6 +79,7 @@ export class Occlusion {
     const dims = Array.isArray(size) ? size : [size, 0];
     if (!dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0)))) fail(satc, -9, `${what}: occlusion.size`);
     this.size = dims;
+    this.trustShaders = trustShadersOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || occ instanceof Uint8Array)) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, a function or a Uint8Array`);
@@ -157,7 +158,7 @@ export class Occlusion {
         // a mesh three does not draw for this camera (hidden itself or by an
         // ancestor, another layer, an invisible material) hides nothing
         if (!drawnFor(mesh, camera)) continue;
-        const om = occluderMeshFor(this.satc, this._geo, mesh);
+        const om = occluderMeshFor(this.satc, this._geo, mesh, this.trustShaders);
         if (!om) continue;
         mesh.updateWorldMatrix(true, false);
         _m.multiplyMatrices(_inv, mesh.matrixWorld);

@@ -186,7 +186,7 @@ export class SceneCuller {
         // points are squares of so many pixels around each vertex (wider
         // than their box on screen): their frustum answer
         const over = [];
-        for (let i = 0; i < n; i++) if (!flags[i] && (objs[i].isPoints === true || !occludable(objs[i]))) over.push(i);
+        for (let i = 0; i < n; i++) if (!flags[i] && (objs[i].isPoints === true || !occludable(objs[i], occ.trustShaders))) over.push(i);
         if (over.length) {
           const fr = cullAny(this.satc, views, this.batch, n, this.mode, this.output, this.frusta).flags;
           for (const i of over) flags[i] = fr[i] ? 1 : 0;
@@ -209,7 +209,7 @@ export class SceneCuller {
   // (frustumCulled) and its triangles where the geometry holds them (no
   // active morph target).
   _occluder(o, camera) {
-    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o) || !drawnAsStored(o)) return false;
+    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o, this._occlusion.trustShaders) || !drawnAsStored(o, this._occlusion.trustShaders)) return false;
     if (!drawnFor(o, camera, this._shown)) return false;
     return this._occlusion.chosen(-1, o);
   }

@@ -65,7 +65,8 @@ const maxOccluders = params.has('occluders') ? Number(params.get('occluders')) :
 /** @type {Record<string, ReturnType<typeof makeMesh>>} */
 const culled = {
   frustum: makeMesh({ groups: 128 }),
-  occlusion: makeMesh({ groups: 128, occlusion: { occluders: true, size: pyramidWidth, maxOccluders } }),
+  // trustShaders: the ID shader places instances as three's own materials do
+  occlusion: makeMesh({ groups: 128, occlusion: { occluders: true, size: pyramidWidth, maxOccluders, trustShaders: true } }),
 };
 const gl = renderer.getContext();
 const reps = Number(params.get('reps') ?? 2);

@@ -238,26 +238,12 @@ static satc_status run_occluded(const satc_kernels *k, const satc_pyramid *p, co
     return SATC_OK;
 }
 
-const satc_kernels *satc_occl_path(satc_isa isa, satc_status *st)
-{
-    unsigned v = (unsigned)isa;
-    *st = SATC_OK;
-    if (!v || (v & (v - 1)) || (v & ~(unsigned)SATC_ISA_ALL)) {
-        *st = SATC_ERR_FLAGS;
-        return NULL;
-    }
-    const satc_kernels *k = satc_kernels_for(isa);
-    if (!k)
-        *st = SATC_ERR_ISA;
-    return k;
-}
-
 satc_status satc_cull_occluded_isa(satc_isa isa, const satc_pyramid *p, const satc_batch *b,
                                    size_t first, size_t count, satc_mode mode, satc_results *out,
                                    uint8_t *occluded, size_t *noccluded)
 {
     satc_status st;
-    const satc_kernels *k = satc_occl_path(isa, &st);
+    const satc_kernels *k = satc_kernels_named(isa, &st);
     if (!k)
         return st;
     return run_occluded(k, p, b, first, count, mode, out, occluded, noccluded);

@@ -19,8 +19,4 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
                   const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
                   uint64_t *occ);
 
-/* The kernel table of one path bit (NULL with *st SATC_ERR_FLAGS or
- * SATC_ERR_ISA). */
-const satc_kernels *satc_occl_path(satc_isa isa, satc_status *st);
-
 #endif

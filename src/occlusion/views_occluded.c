@@ -55,7 +55,7 @@ satc_status satc_cull_views_occluded(const satc_frustum *views,
         return SATC_ERR_NULL;
     if (count && out->indices && first + count - 1 > UINT32_MAX)
         return SATC_ERR_RANGE;
-    const satc_kernels *k = satc_occl_path(isa, &st);
+    const satc_kernels *k = satc_kernels_named(isa, &st);
     if (!k)
         return st;
     size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;

@@ -14,6 +14,9 @@
  * tails of 0..70 at first 0..70) in every box form and layout built from
  * the same fields, kernels included.
  *
+ * SATC_TEST_QUICK=1 (qemu, the sanitizers) culls smaller random batches
+ * and fewer rounds; every group, camera kind, form, count and tail runs.
+ *
  * Exit status: 0 all equal, 1 a mismatch, 2 usage (an unknown --group
  * too).
  *
@@ -530,7 +533,14 @@ static void compare_one(const char *what, const satc_frustum *f, const batch *b,
  * values in the fields reach every form. Whole batches are cut to
  * g_forms_max boxes to bound the time. */
 static int g_forms;
-static size_t g_forms_max = 6000; /* 1000 under SATC_TEST_QUICK */
+static size_t g_forms_max = 6000; /* 500 under SATC_TEST_QUICK */
+
+/* SATC_TEST_QUICK (emulators, sanitizers): the random batches a quarter
+ * of their size and half the rounds of the early-out groups; every
+ * camera kind, form, count, tail and special pattern still runs. */
+static size_t g_div = 1;
+static size_t sized(size_t n) { return n / g_div; }
+static int rounds(int n) { return g_div > 1 ? n / 2 : n; }
 enum { NFORMV = 14, NTABLE = 7 };
 static const char *const formv_name[NFORMV] = {
     "obb/rec64",         "aabb/soa",          "aabb/rec28",      "minmax/rec24",
@@ -733,7 +743,7 @@ static void compare_case(const char *what, const satc_frustum *f, const batch *b
         compare_one(what, f, b, first, count, kernels);
         return;
     }
-    if (first == 0 && count > g_forms_max)
+    if (count > g_forms_max)
         count = g_forms_max;
     for (int v = 0; v < NFORMV; v++) {
         derived d;
@@ -879,7 +889,7 @@ static void group_scene(scn_rng *r, scn_kind kind)
 {
     scn_scene s;
     batch b;
-    make_scene(&s, kind, SCENE_N, scn_next(r), NULL);
+    make_scene(&s, kind, sized(SCENE_N), scn_next(r), NULL);
     batch_from(&b, &s.boxes, s.count, 0);
     compare_case("whole scene", &s.frustum, &b, 0, b.n, 0);
     compare_subranges(&s.frustum, &b, r, 6);
@@ -910,7 +920,7 @@ static void group_cameras(scn_rng *r)
         for (int k = 0; k < 4; k++) {
             scn_scene s;
             batch b;
-            make_boundary(&s, &cam[k], 25000, scn_next(r));
+            make_boundary(&s, &cam[k], sized(25000), scn_next(r));
             batch_from(&b, &s.boxes, s.count, (unsigned)k % 4);
             compare_case(scn_cam_name((scn_cam_kind)k), &fr[k], &b, 0, b.n, 0);
             compare_subranges(&fr[k], &b, r, 2);
@@ -934,7 +944,7 @@ static void group_special(scn_rng *r)
         const satc_frustum *f = k < 4 ? &fr[k] : &city.frustum;
         scn_scene s;
         batch b;
-        make_boundary(&s, c, 30000, scn_next(r));
+        make_boundary(&s, c, sized(30000), scn_next(r));
         batch_from(&b, &s.boxes, s.count, 0);
         for (size_t i = 0; i < b.n; i++) {
             uint64_t u = scn_next(r);
@@ -975,7 +985,7 @@ static void group_bits(scn_rng *r)
     for (int k = 0; k < 4; k++) {
         scn_scene s;
         batch b;
-        make_boundary(&s, &cam[k], 30000, scn_next(r));
+        make_boundary(&s, &cam[k], sized(30000), scn_next(r));
         batch_from(&b, &s.boxes, s.count, 2);
         for (size_t i = 0; i < b.n; i++) {
             if (scn_next(r) % 4 == 0) {
@@ -1058,7 +1068,7 @@ static void group_touching(scn_rng *r)
             fprintf(stderr, "checkasm: exact camera rejected\n");
             exit(2);
         }
-        const size_t n = 4000;
+        const size_t n = sized(4000);
         batch b;
         batch_init(&b, n, (unsigned)cam_i % 4);
         float lo[3], hi[3]; /* frame-coordinate bounds: slopes (persp) or box (ortho) */
@@ -1122,7 +1132,7 @@ static void group_apex(scn_rng *r)
     random_cameras(r, cam, fr);
     for (int k = 0; k < 4; k++) {
         scn_scene src;
-        make_scene(&src, SCN_UNIFORM, 10000, scn_next(r), NULL); /* for the rotations */
+        make_scene(&src, SCN_UNIFORM, sized(10000), scn_next(r), NULL); /* for the rotations */
         batch b;
         batch_from(&b, &src.boxes, src.count, 1);
         double scale = cam[k].orthographic ? 1.0 : cam[k].n;
@@ -1149,7 +1159,7 @@ static void group_undecided(scn_rng *r)
     random_cameras(r, cam, fr);
     for (int k = 0; k < 4; k++) {
         scn_scene s;
-        make_boundary(&s, &cam[k], 40000, scn_next(r));
+        make_boundary(&s, &cam[k], sized(40000), scn_next(r));
         batch b;
         batch_init(&b, s.count, 0);
         size_t m = 0;
@@ -1233,7 +1243,7 @@ static void group_overflow(scn_rng *r)
             exit(2);
         }
         scn_scene s;
-        make_boundary(&s, &cam, 10000, scn_next(r));
+        make_boundary(&s, &cam, sized(10000), scn_next(r));
         batch b;
         batch_from(&b, &s.boxes, s.count, 3);
         for (size_t i = 0; i < b.n; i++) {
@@ -1267,7 +1277,7 @@ static void group_overflow(scn_rng *r)
  */
 static void group_early_out(scn_rng *r)
 {
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < rounds(8); round++) {
         satc_camera cam[4];
         satc_frustum fr[4];
         random_cameras(r, cam, fr);
@@ -1280,7 +1290,7 @@ static void group_early_out(scn_rng *r)
             if (round % 4 == 3 && !moved_far(r, cam[k], &fr[k]))
                 continue;
             const satc_frustum *f = &fr[k];
-            const size_t n = 3000;
+            const size_t n = sized(3000);
             batch b;
             batch_init(&b, n, (unsigned)round % 3);
             double far = isinf(f->f) ? 1e3 * f->n : (double)f->f;
@@ -1345,7 +1355,7 @@ static void group_early_out(scn_rng *r)
  */
 static void group_early_box(scn_rng *r)
 {
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < rounds(8); round++) {
         satc_camera cam[4];
         satc_frustum fr[4];
         random_cameras(r, cam, fr);
@@ -1354,7 +1364,7 @@ static void group_early_box(scn_rng *r)
                 continue;
             const satc_frustum *f = &fr[k];
             const int ortho = f->kind != SATC_FRUSTUM_PERSPECTIVE;
-            const size_t n = 1500;
+            const size_t n = sized(1500);
             batch b;
             batch_init(&b, n, (unsigned)round % 3);
             double far = isinf(f->f) ? 1e3 * f->n : (double)f->f;
@@ -1423,13 +1433,12 @@ static float key_float(int64_t k)
     return bits_to_float(u);
 }
 
-/* Conservative and exact class of box i of b, as the reference says. */
-static unsigned ref_classes(const satc_frustum *f, const batch *b, size_t i)
+/* Conservative and exact class of box i of b, as the reference says (fc:
+ * f's constants). */
+static unsigned ref_classes(const satc_frustum *f, const satc_fconsts *fc, const batch *b, size_t i)
 {
-    satc_fconsts fc;
-    satc_frustum_consts(f, &fc);
     satc_batch bb = satc_batch_from_boxes(&b->view);
-    return satc_classify_ref(f, &fc, &bb, i, 0) | satc_classify_ref(f, &fc, &bb, i, SATC_K_EXACT) << 2;
+    return satc_classify_ref(f, fc, &bb, i, 0) | satc_classify_ref(f, fc, &bb, i, SATC_K_EXACT) << 2;
 }
 
 /*
@@ -1452,8 +1461,10 @@ static void group_flips(scn_rng *r)
             if (satc_frustum_from_camera(&f, &c) != SATC_OK)
                 exit(2);
         }
+        satc_fconsts fc;
+        satc_frustum_consts(&f, &fc);
         scn_scene s;
-        make_boundary(&s, &c, 8000, scn_next(r));
+        make_boundary(&s, &c, sized(8000), scn_next(r));
         batch b;
         batch_init(&b, 2 * s.count, 0);
         size_t m = 0;
@@ -1466,15 +1477,15 @@ static void group_flips(scn_rng *r)
             double reach = 4.0 * (fabs((double)b.a[12][m]) + fabs((double)b.a[13][m]) +
                                   fabs((double)b.a[14][m])) + 1e-3;
             float v1 = (float)((double)v0 + scn_uniform(r, -reach, reach));
-            unsigned c0 = ref_classes(&f, &b, m);
+            unsigned c0 = ref_classes(&f, &fc, &b, m);
             b.a[q][m] = v1;
-            if (ref_classes(&f, &b, m) == c0)
+            if (ref_classes(&f, &fc, &b, m) == c0)
                 continue; /* no boundary crossed: the slot is reused */
             int64_t lo = float_key(v0), hi = float_key(v1);
             while (lo + 1 != hi && lo - 1 != hi) {
                 int64_t mid = lo + (hi - lo) / 2;
                 b.a[q][m] = key_float(mid);
-                if (ref_classes(&f, &b, m) == c0)
+                if (ref_classes(&f, &fc, &b, m) == c0)
                     lo = mid;
                 else
                     hi = mid;
@@ -1536,7 +1547,7 @@ static void group_planes(scn_rng *r)
         float pl[6][4];
         int n6 = scn_frustum_planes(&fr[k], pl);
         scn_scene s;
-        make_boundary(&s, &cam[k], 6000, scn_next(r));
+        make_boundary(&s, &cam[k], sized(6000), scn_next(r));
         for (size_t i = 0; i < s.count; i += 7)
             field_ptr_w(&s.arrays, (int)rnd_below(r, NF))[i] = special_value(r);
         batch b;
@@ -1910,7 +1921,8 @@ int main(int argc, char **argv)
         }
     }
     g_runnable = satc_isa_runnable();
-    if (getenv("SATC_TEST_QUICK"))
-        g_forms_max = 1000;
+    const char *quick = getenv("SATC_TEST_QUICK");
+    if (quick && *quick && *quick != '0')
+        g_forms_max = 500, g_div = 4;
     return bench ? run_bench() : run_tests(seed, only);
 }

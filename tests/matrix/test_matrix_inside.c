@@ -38,6 +38,7 @@ typedef struct scene {
     int conv;             /* 0: GL [-1, 1]; 1: [0, 1]; 2: [0, 1] reversed */
     float m[16];          /* column-major */
     ld plane[6][4];       /* clip planes of m: inside a . x + d >= 0 */
+    ld plen[6];           /* |a| of each plane */
 } scene;
 
 static unsigned conv_flags(int c)
@@ -87,14 +88,17 @@ static void make_matrix(scene *s)
             s->plane[5][j] = row[3][j] - row[2][j]; /* z <= w */
         }
     }
+    for (int p = 0; p < 6; p++) {
+        const ld *a = s->plane[p];
+        s->plen[p] = sqrtl(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    }
 }
 
 /* How far point x (long double) is inside plane p, per unit of normal. */
 static ld inside_by(const scene *s, int p, const ld x[3])
 {
     const ld *a = s->plane[p];
-    ld len = sqrtl(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-    return (a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3]) / len;
+    return (a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3]) / s->plen[p];
 }
 
 /* World point at frame coordinates (x, y, z). */
@@ -149,31 +153,50 @@ typedef struct tally {
     double worst; /* deepest violation seen, units */
 } tally;
 
+/* The oracle's verdict on each volume of the scene, computed once: every
+ * cull of the scene (paths, modes, groups) is judged against the same
+ * numbers, and under an emulator long double arithmetic is the cost. */
+typedef struct verdicts {
+    ld worst[2][NV]; /* [sphere]: how far the volume is inside, < 0 outside */
+    uint8_t known[2][NV];
+} verdicts;
+
+/* How far volume i is inside every plane (< 0: partly outside). A box's
+ * nearest vertex to plane a is c - sign(a) h per axis, so its distance is
+ * a . c + d - sum |a_k| h_k: the least over the eight vertices, each
+ * product exact in long double. */
+static ld oracle_worst(const scene *s, const vols *v, int sphere, int i)
+{
+    ld worst = INFINITY;
+    for (int p = 0; p < 6; p++) {
+        const ld *a = s->plane[p];
+        ld d;
+        if (sphere) {
+            ld c[3] = {v->sc[i][0], v->sc[i][1], v->sc[i][2]};
+            d = inside_by(s, p, c) - v->sr[i];
+        } else {
+            ld c[3] = {v->bc[i][0], v->bc[i][1], v->bc[i][2]};
+            ld reach = fabsl(a[0]) * v->bh[i][0] + fabsl(a[1]) * v->bh[i][1] + fabsl(a[2]) * v->bh[i][2];
+            d = inside_by(s, p, c) - reach / s->plen[p];
+        }
+        worst = d < worst ? d : worst;
+    }
+    return worst;
+}
+
 /* Checks the INSIDE classes of one cull against the oracle. */
-static void judge(const scene *s, const vols *v, int sphere, const uint8_t *cls, tally *t)
+static void judge(const scene *s, const vols *v, int sphere, const uint8_t *cls, verdicts *vd,
+                  tally *t)
 {
     for (int i = 0; i < NV; i++) {
         if (cls[i] != SATC_INSIDE)
             continue;
         t->inside++;
-        ld worst = INFINITY;
-        if (sphere) {
-            ld c[3] = {v->sc[i][0], v->sc[i][1], v->sc[i][2]};
-            for (int p = 0; p < 6; p++) {
-                ld d = inside_by(s, p, c) - v->sr[i];
-                worst = d < worst ? d : worst;
-            }
-        } else {
-            for (int q = 0; q < 8; q++) {
-                ld c[3];
-                for (int k = 0; k < 3; k++)
-                    c[k] = (ld)v->bc[i][k] + ((q >> k & 1) ? (ld)v->bh[i][k] : -(ld)v->bh[i][k]);
-                for (int p = 0; p < 6; p++) {
-                    ld d = inside_by(s, p, c);
-                    worst = d < worst ? d : worst;
-                }
-            }
+        if (!vd->known[sphere][i]) {
+            vd->worst[sphere][i] = oracle_worst(s, v, sphere, i);
+            vd->known[sphere][i] = 1;
         }
+        ld worst = vd->worst[sphere][i];
         if (worst < 0) {
             t->bad++;
             t->worst = fmax(t->worst, (double)-worst);
@@ -228,6 +251,8 @@ static void run_scene(const scene *s, const vols *v)
     b[0].aabb.half = SATC_VEC3S_AOS(&v->bh[0][0], 12);
     static float gc[NV / 16][3], gh[NV / 16][3];
     static uint8_t ref[NV], cls[NV];
+    static verdicts vd;
+    memset(vd.known, 0, sizeof vd.known);
     unsigned paths = satc_isa_runnable();
     for (int sp = 0; sp < 2; sp++) {
         satc_groups g = {16, NULL, NV / 16, SATC_VEC3S_AOS(&gc[0][0], 12), SATC_VEC3S_AOS(&gh[0][0], 12)};
@@ -243,7 +268,7 @@ static void run_scene(const scene *s, const vols *v)
                     satc_results out = {NULL, isa == SATC_ISA_SCALAR && !grouped ? ref : cls, NULL, 0};
                     st = satc_cull_isa((satc_isa)isa, &fr, &bb, 0, NV, (satc_mode)mode, &out);
                     check(st == SATC_OK, "cull status %d", st);
-                    judge(s, v, sp, out.classes, &g_t[sp][grouped]);
+                    judge(s, v, sp, out.classes, &vd, &g_t[sp][grouped]);
                     if (out.classes == cls)
                         check(!memcmp(ref, cls, NV), "%s %s mode %d grouped %d: classes differ from the "
                               "scalar flat cull", satc_isa_name((satc_isa)isa), sp ? "spheres" : "AABBs",

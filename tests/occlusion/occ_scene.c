@@ -201,38 +201,55 @@ int occ_city_camera(double t, const double shift[3], satc_frustum *out)
 
 /* ---- screen bins ---- */
 
-/* The screen box of a box: [a0, a1] x [b0, b1], or the whole view when
- * part of it is at depth <= 0 (perspective). */
+/* The screen box [a0, a1] x [b0, b1] of the part of a box at depth >= n / 2
+ * (no ray meets a box nearer than n where it counts: occluders hide from
+ * depth n on, volumes are seen from n on): for a perspective view the
+ * box is clipped there first, its corners beyond and the points where its
+ * edges cross, so a box beside the eye covers only the screen it reaches.
+ * *zmin: the nearest corner's depth. */
 static void screen_box(const occ_view *v, const occ_box *x, double r[4], double *zmin)
 {
     r[0] = r[2] = INFINITY, r[1] = r[3] = -INFINITY;
     *zmin = INFINITY;
-    int whole = 0, ahead = 0;
+    double d[8][3], h = v->f.n * 0.5;
+    int ahead = 0;
     for (int q = 0; q < 8; q++) {
-        double p[3], d[3];
+        double p[3];
         for (int k = 0; k < 3; k++) {
             p[k] = x->c[k] - v->E[k];
             for (int j = 0; j < 3; j++)
                 p[k] += ((q >> j & 1) ? 1 : -1) * x->e[j] * x->a[j][k];
         }
         for (int i = 0; i < 3; i++)
-            d[i] = v->F[i][0] * p[0] + v->F[i][1] * p[1] + v->F[i][2] * p[2];
-        *zmin = d[2] < *zmin ? d[2] : *zmin;
-        ahead |= d[2] >= v->f.n * 0.5;
-        double a = d[0], b = d[1];
-        if (!v->ortho) {
-            if (!(d[2] > 1e-9)) {
-                whole = 1;
-                continue;
-            }
-            a /= d[2], b /= d[2];
-        }
-        r[0] = fmin(r[0], a), r[1] = fmax(r[1], a), r[2] = fmin(r[2], b), r[3] = fmax(r[3], b);
+            d[q][i] = v->F[i][0] * p[0] + v->F[i][1] * p[1] + v->F[i][2] * p[2];
+        *zmin = d[q][2] < *zmin ? d[q][2] : *zmin;
+        ahead |= d[q][2] >= h;
     }
-    if (whole)
-        r[0] = r[2] = -INFINITY, r[1] = r[3] = INFINITY;
     if (!ahead) /* wholly before the near plane: in no bin */
-        r[0] = r[2] = INFINITY, r[1] = r[3] = -INFINITY;
+        return;
+    /* The corners at depth >= h, then (perspective) each edge's crossing. */
+    double pts[8 + 12][2];
+    int np = 0;
+    for (int q = 0; q < 8; q++) {
+        if (!v->ortho && !(d[q][2] >= h))
+            continue;
+        double w = v->ortho ? 1 : d[q][2];
+        pts[np][0] = d[q][0] / w, pts[np][1] = d[q][1] / w, np++;
+    }
+    for (int q = 0; q < 8 && !v->ortho; q++)
+        for (int j = 0; j < 3; j++) {
+            int u = q | 1 << j;
+            if (u == q || (d[q][2] >= h) == (d[u][2] >= h))
+                continue;
+            double t = (h - d[q][2]) / (d[u][2] - d[q][2]);
+            pts[np][0] = (d[q][0] + t * (d[u][0] - d[q][0])) / h;
+            pts[np][1] = (d[q][1] + t * (d[u][1] - d[q][1])) / h;
+            np++;
+        }
+    for (int k = 0; k < np; k++) {
+        r[0] = fmin(r[0], pts[k][0]), r[1] = fmax(r[1], pts[k][0]);
+        r[2] = fmin(r[2], pts[k][1]), r[3] = fmax(r[3], pts[k][1]);
+    }
     /* wholly beside the view: in no bin */
     if (r[1] < v->f.x0 - 1e-6 * fabs(v->f.x0) || r[0] > v->f.x1 + 1e-6 * fabs(v->f.x1) ||
         r[3] < v->f.y0 - 1e-6 * fabs(v->f.y0) || r[2] > v->f.y1 + 1e-6 * fabs(v->f.y1))
@@ -246,10 +263,15 @@ static void sphere_as_box(const double c[3], double r, occ_box *x)
         x->c[k] = c[k], x->a[k][k] = 1, x->e[k] = r;
 }
 
+/* Screen cells, each listing the items whose screen box meets it, nearest
+ * first: zlow[i] is no farther than any point of item i (its nearest
+ * corner's depth, less a margin for rounding), so a ray stops looking once
+ * an item's zlow is past the depth it needs. */
 typedef struct bins {
     int gx, gy;
     double a0, da, b0, db;
     size_t *off, *items;
+    double *zlow;
 } bins;
 
 static void cell_range(const bins *g, const double r[4], int c[4])
@@ -264,9 +286,22 @@ static void cell_range(const bins *g, const double r[4], int c[4])
     }
 }
 
-static void bins_make(bins *g, const occ_view *v, const double (*rects)[4], size_t n)
+typedef struct by_depth {
+    double z;
+    size_t i;
+} by_depth;
+
+static int cmp_depth(const void *a, const void *b)
 {
-    g->gx = 64, g->gy = 32;
+    const by_depth *x = a, *y = b;
+    return x->z < y->z ? -1 : x->z > y->z ? 1 : (x->i > y->i) - (x->i < y->i);
+}
+
+/* zmin[i]: the nearest corner depth of item i (screen_box). */
+static void bins_make(bins *g, const occ_view *v, const double (*rects)[4], const double *zmin,
+                      size_t n)
+{
+    g->gx = 256, g->gy = 128;
     g->a0 = v->f.x0, g->da = ((double)v->f.x1 - v->f.x0) / g->gx;
     g->b0 = v->f.y0, g->db = ((double)v->f.y1 - v->f.y0) / g->gy;
     size_t nc = (size_t)g->gx * g->gy;
@@ -294,9 +329,25 @@ static void bins_make(bins *g, const occ_view *v, const double (*rects)[4], size
         }
         free(fill);
     }
+    /* The corners' depths are rounded, and so is a ray's entry: 10^-6 of
+     * the depth is far more than either error (about 10^-10 at 10^6
+     * from the origin). A NaN depth is never passed. */
+    g->zlow = malloc((n + 1) * sizeof *g->zlow);
+    for (size_t i = 0; i < n; i++)
+        g->zlow[i] = zmin[i] == zmin[i] ? zmin[i] - 1e-6 * (1 + fabs(zmin[i])) : -INFINITY;
+    by_depth *tmp = malloc((g->off[nc] + 1) * sizeof *tmp);
+    for (size_t c = 0; c < nc; c++) {
+        size_t k0 = g->off[c], k1 = g->off[c + 1];
+        for (size_t k = k0; k < k1; k++)
+            tmp[k - k0] = (by_depth){g->zlow[g->items[k]], g->items[k]};
+        qsort(tmp, k1 - k0, sizeof *tmp, cmp_depth);
+        for (size_t k = k0; k < k1; k++)
+            g->items[k] = tmp[k - k0].i;
+    }
+    free(tmp);
 }
 
-static void bins_free(bins *g) { free(g->off), free(g->items); }
+static void bins_free(bins *g) { free(g->off), free(g->items), free(g->zlow); }
 
 static size_t bins_cell(const bins *g, double a, double b)
 {
@@ -377,6 +428,8 @@ static double occ_depth(const occ_view *v, double a, double b, const bins *go, c
     size_t c = bins_cell(go, a, b);
     for (size_t k = go->off[c]; k < go->off[c + 1]; k++) {
         double t0, t1;
+        if (go->zlow[go->items[k]] > zocc)
+            break; /* this one and the rest are farther than zocc */
         if (!occ_ray_box(&occ[go->items[k]], o, d, &t0, &t1) || t1 < n)
             continue;
         double z = t0 >= n ? t0 : t1;
@@ -391,8 +444,11 @@ static void one_ray(const occ_view *v, double a, double b, double zocc, const bi
     double o[3], d[3], n = v->f.n, f = v->f.f;
     occ_ray(v, a, b, o, d);
     size_t c = bins_cell(gv, a, b);
+    double zmax = fmin(f, zocc * (1 + 1e-7) + 1e-9); /* the farthest depth that sees */
     for (size_t k = gv->off[c]; k < gv->off[c + 1]; k++) {
         size_t i = gv->items[k];
+        if (gv->zlow[i] > zmax)
+            break; /* this one and the rest are farther */
         if (vis[i])
             continue;
         double t0, t1;
@@ -417,13 +473,11 @@ static void ray_at(const occ_view *v, unsigned rays_x, unsigned rays_y, size_t q
 double *occ_ray_depths(const occ_view *v, const occ_box *occ, size_t nocc, unsigned rays_x,
                        unsigned rays_y, const double *xa, const double *xb, size_t nextra)
 {
-    double (*ro)[4] = malloc((nocc + 1) * sizeof *ro);
-    for (size_t k = 0; k < nocc; k++) {
-        double z;
-        screen_box(v, &occ[k], ro[k], &z);
-    }
+    double (*ro)[4] = malloc((nocc + 1) * sizeof *ro), *zo = calloc(nocc + 1, sizeof *zo);
+    for (size_t k = 0; k < nocc; k++)
+        screen_box(v, &occ[k], ro[k], &zo[k]);
     bins go;
-    bins_make(&go, v, (const double(*)[4])ro, nocc);
+    bins_make(&go, v, (const double(*)[4])ro, zo, nocc);
     size_t nr = (size_t)rays_x * rays_y;
     double *z = malloc((nr + nextra + 1) * sizeof *z);
     for (size_t q = 0; q < nr; q++) {
@@ -434,7 +488,7 @@ double *occ_ray_depths(const occ_view *v, const occ_box *occ, size_t nocc, unsig
     for (size_t e = 0; e < nextra; e++)
         z[nr + e] = occ_depth(v, xa[e], xb[e], &go, occ);
     bins_free(&go);
-    free(ro);
+    free(ro), free(zo);
     return z;
 }
 
@@ -442,16 +496,15 @@ void occ_visible(const occ_view *v, const occ_vol *vols, size_t nvol, const doub
                  unsigned rays_x, unsigned rays_y, const double *xa, const double *xb,
                  size_t nextra, uint8_t *vis)
 {
-    double (*rv)[4] = malloc((nvol + 1) * sizeof *rv);
+    double (*rv)[4] = malloc((nvol + 1) * sizeof *rv), *zv = calloc(nvol + 1, sizeof *zv);
     for (size_t k = 0; k < nvol; k++) {
-        double z;
         occ_box b;
         if (vols[k].sphere)
             sphere_as_box(vols[k].c, vols[k].r, &b);
-        screen_box(v, vols[k].sphere ? &b : &vols[k].box, rv[k], &z);
+        screen_box(v, vols[k].sphere ? &b : &vols[k].box, rv[k], &zv[k]);
     }
     bins gv;
-    bins_make(&gv, v, (const double(*)[4])rv, nvol);
+    bins_make(&gv, v, (const double(*)[4])rv, zv, nvol);
     for (size_t k = 0; k < nvol; k++)
         vis[k] = (uint8_t)(vols[k].camera_in != 0);
     size_t nr = (size_t)rays_x * rays_y;
@@ -463,5 +516,5 @@ void occ_visible(const occ_view *v, const occ_vol *vols, size_t nvol, const doub
     for (size_t e = 0; e < nextra; e++)
         one_ray(v, xa[e], xb[e], zocc[nr + e], &gv, vols, vis);
     bins_free(&gv);
-    free(rv);
+    free(rv), free(zv);
 }

@@ -267,6 +267,19 @@ static inline void satc_trs_scale(const satc_trs *s, size_t i, float sc[3])
 /* The splat cube's half size. */
 static inline float satc_trs_k(const satc_trs *s) { return s->k == 0.0f ? SATC_SPLAT_K_DEFAULT : s->k; }
 
+/* The radius k |s|_1 of the ball about splat i's position that holds its
+ * cube whatever the rotation (kernels/bounds.h's splat ball); *ok is 0
+ * when the quaternion's squared norm is out of range (or NaN). */
+static inline float satc_trs_ball(const satc_trs *s, size_t i, int *ok)
+{
+    float q[4], sc[3];
+    satc_trs_quat(s, i, q);
+    satc_trs_scale(s, i, sc);
+    float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+    *ok = n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX;
+    return satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
+}
+
 /* Kernel tables of each path (defined in the per-ISA files). The scalar
  * path is the kernels one lane wide (scalar/cull_w1.c); satc_kernels_ref
  * is the reference itself, one volume at a time (scalar/cull_scalar.c). */

@@ -68,14 +68,10 @@ GB_INLINE int vol_box(const satc_batch *b, size_t i, float a[3], float z[3], flo
     }
     case SATC_FORM_TRS:
         if (!b->trs.local) { /* kernels/bounds.h's splat ball */
-            const satc_trs *s = &b->trs;
-            float q[4], sc[3];
-            satc_trs_quat(s, i, q);
-            satc_trs_scale(s, i, sc);
-            satc_vec3s_get(&s->position, i, c);
-            float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
-            float rad = satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
-            if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+            int ok;
+            float rad = satc_trs_ball(&b->trs, i, &ok);
+            satc_vec3s_get(&b->trs.position, i, c);
+            if (!ok)
                 rad = NAN;
             *p = 32.0f * rad;
             for (int q2 = 0; q2 < 3; q2++)

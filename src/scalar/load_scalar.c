@@ -209,22 +209,18 @@ void satc_load_ref_m(const satc_frustum *f, const satc_fconsts *k, const satc_ba
             /* A splat in conservative mode: the ball of radius k |s|_1
              * about p (it holds the box whatever the rotation), tested as
              * a sphere; S adds 16 r for the rounding of r and exp. */
-            const satc_trs *s = &b->trs;
-            float q[4], sc[3];
-            satc_trs_quat(s, i, q);
-            satc_trs_scale(s, i, sc);
-            rd3(&s->position, i, v);
-            float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+            int ok;
+            float rad = satc_trs_ball(&b->trs, i, &ok);
+            rd3(&b->trs.position, i, v);
             for (int j = 0; j < 3; j++)
                 c[j] = v[j] - E[j];
             to_frame(f, c, &o->dx, &o->dy, &o->dz);
-            float rad = satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
             o->rad = rad;
             for (int p = 0; p < 5; p++)
                 o->r[p] = rad * k->norm2[p];
             float sd = fabsf(o->dx) + fabsf(o->dy) + fabsf(o->dz);
             o->s = (sd + (rad + rad) + SATC_S_FLOOR) + 16.0f * rad;
-            if (!(n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX))
+            if (!ok)
                 o->s = NAN;
             break;
         }

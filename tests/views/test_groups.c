@@ -16,44 +16,10 @@
 #include "forms_make.h"
 #include "robust_util.h"
 #include "scenes.h"
+#include "cull_outs.h"
 
 static satc_isa g_paths[8];
 static int g_npaths;
-
-/* Every output of one cull, with or without the batch's groups. */
-typedef struct outs {
-    uint8_t *mask, *cls;
-    uint32_t *idx;
-    size_t vis;
-    satc_status st;
-} outs;
-
-static void outs_alloc(outs *o, size_t n)
-{
-    o->mask = calloc(n / 8 + 1, 1);
-    o->cls = calloc(n + 1, 1);
-    o->idx = calloc(n + 1, sizeof *o->idx);
-}
-
-static void outs_free(outs *o) { free(o->mask), free(o->cls), free(o->idx); }
-
-static void cull(satc_isa isa, const satc_frustum *f, const satc_batch *b, size_t first,
-                 size_t count, satc_mode mode, outs *o, int classes)
-{
-    memset(o->mask, 0xAB, count / 8 + 1);
-    memset(o->cls, 0xAB, count + 1);
-    satc_results r = {o->mask, classes ? o->cls : NULL, o->idx, 0};
-    o->st = satc_cull_isa(isa, f, b, first, count, mode, &r);
-    o->vis = r.visible;
-}
-
-static int same(const outs *a, const outs *b, size_t count, int classes)
-{
-    return a->st == SATC_OK && b->st == SATC_OK && a->vis == b->vis &&
-           !memcmp(a->mask, b->mask, (count + 7) / 8) &&
-           !memcmp(a->idx, b->idx, a->vis * sizeof *a->idx) &&
-           (!classes || !memcmp(a->cls, b->cls, count));
-}
 
 /* Compares the grouped cull of b with its flat cull over [first, first +
  * count) on every path and mode; returns the number of mismatches. */
@@ -68,9 +34,9 @@ static int compare(const satc_frustum *f, const satc_batch *grouped, size_t firs
     for (int p = 0; p < g_npaths; p++) {
         for (int mode = 0; mode < 2; mode++) {
             int classes = (p + mode) % 2 == 0;
-            cull(g_paths[p], f, &flat, first, count, (satc_mode)mode, &a, classes);
-            cull(g_paths[p], f, grouped, first, count, (satc_mode)mode, &b, classes);
-            if (!rb_check(same(&a, &b, count, classes),
+            outs_cull(g_paths[p], f, &flat, first, count, (satc_mode)mode, &a, classes);
+            outs_cull(g_paths[p], f, grouped, first, count, (satc_mode)mode, &b, classes);
+            if (!rb_check(outs_same(&a, &b, count, classes),
                           "%s: grouped cull differs from flat (%s, mode %d, first %zu count %zu,"
                           " visible %zu vs %zu)",
                           what, satc_isa_name(g_paths[p]), mode, first, count, a.vis, b.vis))
@@ -184,7 +150,7 @@ static void compare_views(const satc_frustum *views, int K, const satc_batch *gr
                                                  count, (satc_mode)mode, &r);
             int ok = st == SATC_OK;
             for (int v = 0; v < K && ok; v++) {
-                cull(g_paths[p], &views[v], &flat, first, count, (satc_mode)mode, &o, 1);
+                outs_cull(g_paths[p], &views[v], &flat, first, count, (satc_mode)mode, &o, 1);
                 ok &= o.vis == vis[v] && !memcmp(o.cls, cls[v], count) &&
                       !memcmp(o.idx, idx[v], vis[v] * sizeof *idx[v]);
                 for (size_t i = 0; i < count && ok; i++)
@@ -404,7 +370,7 @@ static void test_city_views(rb_rng *r, int quick)
                                                      (satc_mode)mode, &o);
                 int ok = st == SATC_OK;
                 for (int v = 0; v <= K && ok; v++) {
-                    cull(g_paths[p], &vv[v], &b, first, count, (satc_mode)mode, &o1, 1);
+                    outs_cull(g_paths[p], &vv[v], &b, first, count, (satc_mode)mode, &o1, 1);
                     ok &= o1.vis == vis[v] && !memcmp(o1.cls, cls[v], count) &&
                           !memcmp(o1.idx, idx[v], vis[v] * sizeof *idx[v]);
                     for (size_t i = 0; i < count && ok; i++)
@@ -427,7 +393,7 @@ static void test_city_views(rb_rng *r, int quick)
     /* The NaN volume stays visible in the views that see its group. */
     outs a;
     outs_alloc(&a, n);
-    cull(SATC_ISA_SCALAR, &views[0], &gb, 0, n, SATC_EXACT, &a, 1);
+    outs_cull(SATC_ISA_SCALAR, &views[0], &gb, 0, n, SATC_EXACT, &a, 1);
     rb_check((a.mask[500 / 8] >> (500 % 8) & 1) && a.cls[500] == SATC_INTERSECTING,
              "a NaN volume in a group is visible, intersecting");
 
@@ -445,7 +411,7 @@ static void test_city_views(rb_rng *r, int quick)
     satc_batch lb = b;
     lb.groups = &lie;
     for (int p = 0; p < g_npaths; p++) {
-        cull(g_paths[p], &views[0], &lb, 0, n, SATC_EXACT, &a, 1);
+        outs_cull(g_paths[p], &views[0], &lb, 0, n, SATC_EXACT, &a, 1);
         /* All but the NaN volume's group, whose moved bound is still NaN. */
         rb_check(a.st == SATC_OK && a.vis == 1 && a.idx[0] == 500,
                  "far bounds cull every group (%s: %zu visible)",
@@ -462,7 +428,7 @@ static void test_city_views(rb_rng *r, int quick)
     for (size_t i = 0; i < ng; i++)
         memcpy(lc + 3 * i, deep, sizeof deep);
     for (int p = 0; p < g_npaths; p++) {
-        cull(g_paths[p], &views[0], &lb, 0, n, SATC_CONSERVATIVE, &a, 1);
+        outs_cull(g_paths[p], &views[0], &lb, 0, n, SATC_CONSERVATIVE, &a, 1);
         size_t ins = 0;
         for (size_t i = 0; i < n; i++)
             ins += a.cls[i] == SATC_INSIDE;
@@ -495,7 +461,7 @@ static void test_city_views(rb_rng *r, int quick)
         satc_groups bg = k < 4 ? bad[k] : (satc_groups){0, dec, 3, g.center, g.half};
         satc_batch bb = b;
         bb.groups = &bg;
-        cull(SATC_ISA_SCALAR, &views[0], &bb, 0, n, SATC_EXACT, &a, 1);
+        outs_cull(SATC_ISA_SCALAR, &views[0], &bb, 0, n, SATC_EXACT, &a, 1);
         int untouched = a.mask[0] == 0xAB && a.cls[0] == 0xAB;
         rb_check(a.st == (k < 4 ? want[k] : SATC_ERR_LAYOUT) && untouched,
                  "bad groups %d: status %s, outputs untouched %d", k, satc_status_string(a.st),

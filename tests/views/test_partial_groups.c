@@ -29,6 +29,7 @@
 
 #include "forms_make.h"
 #include "robust_util.h"
+#include "cull_outs.h"
 
 static satc_isa g_paths[8];
 static int g_npaths;
@@ -156,38 +157,6 @@ static void move_volume(fm_set *s, size_t i, const double d[3])
     }
 }
 
-/* Every output of a single cull. */
-typedef struct outs {
-    uint8_t *mask, *cls;
-    uint32_t *idx;
-    size_t vis;
-    satc_status st;
-} outs;
-
-static void outs_alloc(outs *o, size_t n)
-{
-    o->mask = calloc(n / 8 + 1, 1), o->cls = calloc(n + 1, 1);
-    o->idx = calloc(n + 1, sizeof *o->idx);
-}
-
-static void outs_free(outs *o) { free(o->mask), free(o->cls), free(o->idx); }
-
-static int same(const outs *a, const outs *b, size_t count)
-{
-    return a->st == SATC_OK && b->st == SATC_OK && a->vis == b->vis &&
-           !memcmp(a->mask, b->mask, (count + 7) / 8) && !memcmp(a->cls, b->cls, count) &&
-           !memcmp(a->idx, b->idx, a->vis * sizeof *a->idx);
-}
-
-static void single(satc_isa isa, const satc_frustum *f, const satc_batch *b, size_t first,
-                   size_t count, int mode, outs *o)
-{
-    memset(o->mask, 0xAB, count / 8 + 1), memset(o->cls, 0xAB, count + 1);
-    satc_results r = {o->mask, o->cls, o->idx, 0};
-    o->st = satc_cull_isa(isa, f, b, first, count, (satc_mode)mode, &r);
-    o->vis = r.visible;
-}
-
 /* The views pass over gb against each view's flat single cull, every
  * path and mode; also the grouped single culls and queries against flat. */
 static void compare_all(const satc_frustum *views, int K, const satc_batch *gb, size_t first,
@@ -213,7 +182,7 @@ static void compare_all(const satc_frustum *views, int K, const satc_batch *gb, 
             int ok = st == SATC_OK;
             long lost = 0, missed = 0;
             for (int v = 0; v < K && ok; v++) {
-                single(g_paths[p], &views[v], &flat, first, count, mode, &a);
+                outs_cull(g_paths[p], &views[v], &flat, first, count, (satc_mode)mode, &a, 1);
                 int vok = a.vis == vis[v];
                 for (size_t i = 0; i < count; i++) {
                     unsigned mv = (unsigned)((bytes == 1 ? ((uint8_t *)m)[i] : ((uint16_t *)m)[i]) >> v & 1);
@@ -238,9 +207,9 @@ static void compare_all(const satc_frustum *views, int K, const satc_batch *gb, 
                      " view 0 culled", what, K, satc_isa_name(g_paths[p]), mode, first,
                      first + count, lost, missed);
             for (int v = 0; v < K && v < 2; v++) {
-                single(g_paths[p], &views[v], &flat, first, count, mode, &a);
-                single(g_paths[p], &views[v], gb, first, count, mode, &b);
-                rb_check(same(&a, &b, count), "%s: grouped single cull differs from flat"
+                outs_cull(g_paths[p], &views[v], &flat, first, count, (satc_mode)mode, &a, 1);
+                outs_cull(g_paths[p], &views[v], gb, first, count, (satc_mode)mode, &b, 1);
+                rb_check(outs_same(&a, &b, count, 1), "%s: grouped single cull differs from flat"
                          " (view %d, %s, mode %d, %zu vs %zu visible)", what, v,
                          satc_isa_name(g_paths[p]), mode, b.vis, a.vis);
             }
@@ -252,8 +221,8 @@ static void compare_all(const satc_frustum *views, int K, const satc_batch *gb, 
             b.st = satc_query_sphere_isa(g_paths[p], cam0->origin, rad, gb, first, count,
                                          (satc_mode)mode, &qb);
             a.vis = qa.visible, b.vis = qb.visible;
-            rb_check(same(&a, &b, count), "%s: grouped sphere query differs (%s, mode %d)", what,
-                     satc_isa_name(g_paths[p]), mode);
+            rb_check(outs_same(&a, &b, count, 1), "%s: grouped sphere query differs (%s, mode %d)",
+                     what, satc_isa_name(g_paths[p]), mode);
             size_t na = 0, nb = 0;
             qa.classes = qb.classes = NULL;
             a.st = satc_query_ray_isa(g_paths[p], cam0->origin, dir, 500.0f, &flat, first, count,
@@ -262,8 +231,9 @@ static void compare_all(const satc_frustum *views, int K, const satc_batch *gb, 
                                       (satc_mode)mode, &qb, NULL, &nb);
             a.vis = qa.visible, b.vis = qb.visible;
             memset(a.cls, 0, count), memset(b.cls, 0, count);
-            rb_check(same(&a, &b, count) && na == nb, "%s: grouped ray query differs (%s, mode %d)",
-                     what, satc_isa_name(g_paths[p]), mode);
+            rb_check(outs_same(&a, &b, count, 1) && na == nb,
+                     "%s: grouped ray query differs (%s, mode %d)", what, satc_isa_name(g_paths[p]),
+                     mode);
         }
     }
     outs_free(&a), outs_free(&b);

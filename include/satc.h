@@ -1695,16 +1695,17 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
  * the inner-conservative rule of satc_pyramid_rasterize applied per
  * triangle: texels wholly covered by one triangle's part beyond the near
  * plane take its farthest depth over them (a triangle crossing the near
- * plane or the eye's plane is clipped there, never wrapped around). Two
- * consecutive triangles sharing an edge (two vertices with bit-identical
- * positions, as a quad's two triangles in most meshes), both drawn and
- * beyond the near plane, not folded over that edge on screen, also cover
- * the texels their edge splits, taking the farther of their two planes'
- * depths. Other shared edges and vertices are not merged: a texel split
- * there takes no depth, so large triangles cover best. Triangles are
- * drawn from both sides unless SATC_RASTER_CULL_BACK (closed meshes;
- * winding per SATC_RASTER_FRONT_CW) skips those not provably facing the
- * eye.
+ * plane or the eye's plane is clipped there, never wrapped around). A
+ * triangle and the one drawn before it (with SATC_RASTER_CULL_BACK, any
+ * of the 7 drawn before it) sharing an edge (two vertices with
+ * bit-identical positions, as a quad's two triangles in most meshes),
+ * both beyond the near plane and not folded over that edge on screen,
+ * also cover the texels their edge splits, taking the farther of their
+ * two planes' depths. Other shared edges and vertices are not merged: a
+ * texel split there takes no depth, so large triangles cover best.
+ * Triangles are drawn from both sides unless SATC_RASTER_CULL_BACK
+ * (closed meshes; winding per SATC_RASTER_FRONT_CW) skips those not
+ * provably facing the eye.
  * Triangles with a NaN or infinite coordinate (after the model matrix),
  * degenerate ones (collinear vertices, or the eye in their plane) and
  * those beyond SATC_MAX_MAGNITUDE from the eye are skipped; with

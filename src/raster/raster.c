@@ -160,24 +160,34 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
     }
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
-    /* Each triangle alone, then with the one before when both were drawn
-     * and they share an edge: quads come as consecutive pairs, and the
-     * pair's polygon takes the texels on their diagonal. */
-    double X[2][3][3], mag[2][3];
-    satc_rpoly p[2];
-    int drawn[2] = {0, 0};
+    /* Each triangle alone, then with the one drawn before it, or with
+     * back faces culled each of the last RECENT - 1 drawn, when they share
+     * an edge: the pair's polygon takes the texels on that edge. Quads
+     * come as consecutive triangles in most meshes, a small closed mesh's
+     * front faces close together; drawn two-sided, a closed mesh's back
+     * faces cover the texels on its front faces' creases already. */
+    enum { RECENT = 8 };
+    size_t back = rv.flags & SATC_RASTER_CULL_BACK ? RECENT - 1 : 1;
+    struct drawn_tri {
+        double X[3][3], mag[3];
+        satc_rpoly p;
+    } r[RECENT];
+    size_t nr = 0;
     for (size_t t = 0; t < m->triangle_count; t++) {
-        int c = (int)(t & 1);
+        struct drawn_tri *c = &r[nr % RECENT];
         for (int k = 0; k < 3; k++)
-            vertex(m, index_at(m, 3 * t + (size_t)k), X[c][k], &mag[c][k]);
-        drawn[c] = satc_raster_setup_tri(&rv, (const double(*)[3])X[c], mag[c], &p[c]);
-        if (!drawn[c])
+            vertex(m, index_at(m, 3 * t + (size_t)k), c->X[k], &c->mag[k]);
+        if (!satc_raster_setup_tri(&rv, (const double(*)[3])c->X, c->mag, &c->p))
             continue;
-        fill(&p[c], level0, width);
-        satc_rpoly pair;
-        if (drawn[!c] && satc_raster_setup_pair(&rv, (const double(*)[3])X[!c], mag[!c], &p[!c],
-                                                (const double(*)[3])X[c], mag[c], &p[c], &pair))
-            fill(&pair, level0, width);
+        fill(&c->p, level0, width);
+        for (size_t k = 1; k <= back && k <= nr; k++) {
+            const struct drawn_tri *b = &r[(nr - k) % RECENT];
+            satc_rpoly pair;
+            if (satc_raster_setup_pair(&rv, (const double(*)[3])b->X, b->mag, &b->p,
+                                       (const double(*)[3])c->X, c->mag, &c->p, &pair))
+                fill(&pair, level0, width);
+        }
+        nr++;
     }
     return SATC_OK;
 }

@@ -664,8 +664,9 @@ static void case_shared_edges(void)
         printf("  %-28s %6zu texels written, %zu inside unwritten (alone: %zu, %zu)\n",
                two ? "box mesh (two-sided)" : "box mesh (closed)", b1.written, b1.holes,
                b0.written, b0.holes);
-        check(b1.written > b0.written && b1.holes < b0.holes,
-              "a box mesh's faces cover their diagonals");
+        /* closed: the front faces' creases too; two-sided: the back faces do */
+        check(b1.written > b0.written && 10 * b1.holes < b0.holes,
+              "a box mesh's faces cover their diagonals and creases");
     }
 }
 

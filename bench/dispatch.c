@@ -97,7 +97,7 @@ int dispatch_time(const drows *rs, int from, int reps, const char *match)
     printf("%-*s %7s", w, "row (ns per volume, median)", "default");
     for (unsigned p = 0; p < np; p++)
         printf(" %7s", satc_isa_name((satc_isa)paths[p]));
-    printf(" %-7s %s\n", "fastest", "default/fastest: paired, minima");
+    printf(" %-7s %s\n", "fastest", "default/fastest: paired, min");
     static struct {
         int pass;
         char text[200];

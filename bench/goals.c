@@ -31,11 +31,33 @@ void bench_goals_heading(const char *section)
         printf("\n== project goals: %s (PASS = reached, MISS = not yet; not test results) ==\n", section);
 }
 
+/* Goal lines keep to 120 columns like the tables: a longer one goes on
+ * over indented lines, broken at spaces. */
+enum { GOAL_COLUMNS = 120, GOAL_INDENT = 4 };
+
 static void line(const char *word, const char *tag, const char *fmt, va_list ap)
 {
-    printf("%s [%s] ", word, tag);
-    vprintf(fmt, ap);
-    printf("\n");
+    char text[1024];
+    int k = snprintf(text, sizeof text, "%s [%s] ", word, tag);
+    vsnprintf(text + k, sizeof text - (size_t)k, fmt, ap);
+    const char *p = text;
+    size_t width = GOAL_COLUMNS;
+    while (strlen(p) > width) {
+        size_t cut = width;
+        while (cut > 0 && p[cut] != ' ')
+            cut--;
+        if (cut == 0) /* one word longer than the line: leave it whole */
+            break;
+        size_t end = cut;
+        while (end > 0 && p[end - 1] == ' ')
+            end--;
+        printf("%.*s\n%*s", (int)end, p, GOAL_INDENT, "");
+        p += cut;
+        while (*p == ' ')
+            p++;
+        width = GOAL_COLUMNS - GOAL_INDENT;
+    }
+    printf("%s\n", p);
 }
 
 void bench_goal(int met, const char *tag, const char *fmt, ...)

@@ -8,7 +8,8 @@
  *
  * BOUND replaces a goal the same run shows no code can reach (for example
  * a time below the read of the bytes it must read). None of them is a test
- * result: a benchmark's exit status never depends on them. */
+ * result: a benchmark's exit status never depends on them. A goal longer
+ * than 120 columns goes on over lines indented by 4. */
 #ifndef SATC_BENCH_GOALS_H
 #define SATC_BENCH_GOALS_H
 

@@ -341,12 +341,12 @@ int main(int argc, char **argv)
             write_svg(svg, boxes, n, cls, &f, nk, after, seen);
         (void)nocc;
     }
-    printf("kept: what the frustum keeps; after: kept and not occluded; rays: buildings a ray "
-           "cast at 1280x720 sees; hidden seen4x: occluded buildings a ray cast at 4x the "
-           "pyramid sees (must be 0); test: the occlusion test's time per kept building "
-           "(frustum + occlusion minus frustum); godot: its per-AABB test on the same pyramid "
+    printf("kept: what the frustum keeps; after: kept and not occluded; rays: buildings a ray\n"
+           "cast at 1280x720 sees; hidden seen4x: occluded buildings a ray cast at 4x the\n"
+           "pyramid sees (must be 0); test: the occlusion test's time per kept building\n"
+           "(frustum + occlusion minus frustum); godot: its per-AABB test on the same pyramid\n"
            "(-O2, SSE2). Level 0 from the closed-form fill of the tests (not timed).\n");
-    printf("\nwhole frame with satc's rasterizer (clear, the ground and the occluders, build, "
+    printf("\nwhole frame with satc's rasterizer (clear, the ground and the occluders, build,\n"
            "frustum + occlusion, indices), pyramid %ux%u, worst pose:\n", W, H);
     printf("%-34s %9s %8s %7s %6s\n", "occluders", "ms/frame", "after", "ratio", "hidden");
     for (int q = 0; q < NCONF; q++)

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     satc_mesh m = {vtx, 12, n * 8, tri, 32, n * 12, NULL, SATC_AFFINE_4X4_COLUMN_MAJOR};
 
     static const uint32_t dims[2][2] = {{512, 256}, {320, 180}};
-    printf("satc_bench_raster: %zu city boxes kept by the frustum (of %zu) as occluders, "
+    printf("satc_bench_raster: %zu city boxes kept by the frustum (of %zu) as occluders,\n"
            "%zu triangles as meshes; median of %d rounds\n",
            n, s.count, n * 12, quick ? 5 : 15);
     for (int di = 0; di < 2; di++) {

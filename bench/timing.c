@@ -180,3 +180,21 @@ void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps)
 }
 
 bench_stats bench_stats_from(double *s, int n) { return stats_of(s, n); }
+
+/* 3 significant digits; whole numbers from 1000 on (1350, not 1.35e+03). */
+static void put3(char *buf, size_t size, double v)
+{
+    if (v >= 1000 && v < 1e5)
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.3g", v);
+}
+
+const char *bench_range(char *buf, size_t size, const bench_stats *s)
+{
+    char a[16], b[16];
+    put3(a, sizeof a, s->min);
+    put3(b, sizeof b, s->max);
+    snprintf(buf, size, "[%s-%s]", a, b);
+    return buf;
+}

@@ -41,6 +41,10 @@ typedef struct bench_job {
 } bench_job;
 void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
 
+/* "[min-max]" of s in at most 15 characters (3 significant digits, no
+ * exponent below 10^5), into buf. */
+const char *bench_range(char *buf, size_t size, const bench_stats *s);
+
 /* Median, min and max of n samples (sorts them). */
 bench_stats bench_stats_from(double *s, int n);
 

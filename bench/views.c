@@ -240,10 +240,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "no build of the peers runs here\n");
         return 2;
     }
-    printf("(filament: Filament's 6-plane pass once per view, built %s, gcc -ffp-contract=off)\n\n",
+    printf("(filament: Filament's 6-plane pass once per view, built %s,\n gcc -ffp-contract=off)\n\n",
            g_fil->flags);
-    printf("%-20s %3s %9s %9s %9s %9s %9s %8s %8s %8s\n", "views", "K", "pass", "K calls",
-           "pass+grp", "calls+grp", "filament", "calls/pass", "grp", "fil/grp");
+    printf("%-20s %3s %9s %9s %9s %9s %9s %8s %8s %8s %13s\n", "views", "K", "pass", "K calls",
+           "pass+grp", "calls+grp", "filament", "calls/pass", "grp", "fil/grp", "visible/view");
     int bad = 0;
     double fig[4][5];
     uint8_t *bits[KMAX], *bits2[KMAX];
@@ -319,7 +319,7 @@ int main(int argc, char **argv)
         double *f = fig[si];
         for (int j = 0; j < 5; j++)
             f[j] = jobs[j].st.med;
-        printf("%-20s %3d %9.2f %9.2f %9.2f %9.2f %9.2f %8.2fx %7.2fx %7.1fx  (%.1f visible per view)\n",
+        printf("%-20s %3d %9.2f %9.2f %9.2f %9.2f %9.2f %8.2fx %7.2fx %7.1fx %13.1f\n",
                vs->name, vs->k, f[0], f[1], f[2], f[3], f[4], f[1] / f[0], f[1] / f[2], f[4] / f[2],
                (double)tot / vs->k);
         printf("%-24s filament per view %.2f ns/box = %.2f x the stream of its 24 B (%.2f)\n", "", f[4] / vs->k,
@@ -365,8 +365,8 @@ int main(int argc, char **argv)
             }
         }
         shf[0] = jobs[0].st.med, shf[1] = jobs[1].st.med;
-        printf("%-20s %3d %9.2f %9.2f %9s %9s %9s %8.2fx  (the same boxes shuffled: no spatial order)\n",
-               "cascades, shuffled", vs->k, shf[0], shf[1], "", "", "", shf[1] / shf[0]);
+        printf("%-20s %3d %9.2f %9.2f %9s %9s %9s %8.2fx\n%-24s (the same boxes shuffled: no spatial order)\n",
+               "cascades, shuffled", vs->k, shf[0], shf[1], "", "", "", shf[1] / shf[0], "");
     }
     free(cs), free(hs);
 

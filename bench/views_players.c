@@ -96,12 +96,12 @@ void vp_floor(const satc_frustum *views, int k, const satc_batch *flat, size_t n
     jobs[2].fn = run_write, jobs[2].ctx = &w;
     bench_time_jobs(jobs, 3, n, 0, reps);
     double kern = jobs[0].st.med - jobs[1].st.med, wr = jobs[2].st.med, fl = kern + wr;
-    printf("floor of the pass with groups of %zu (perfect decisions): %zu (group, view) pairs "
-           "neither all outside nor all inside, %zu volume-view tests (%.3f per box; groups of 32: "
-           "%zu, %.3f per box)\n", gsize, mixed, tests, (double)tests / n, t32, (double)t32 / n);
-    printf("  the kernel on exactly those pairs %.2f ns/box (%.2f in %zu calls less %.2f for the "
-           "API calls alone, %.2f ns per test) + writing the masks %.2f = %.2f ns/box: at most %.2f x "
-           "the flat pass (%.2f)\n", kern, jobs[0].st.med, np, jobs[1].st.med,
+    printf("floor of the pass with groups of %zu (perfect decisions): %zu (group, view) pairs\n"
+           "  neither all outside nor all inside, %zu volume-view tests (%.3f per box; groups of 32:\n"
+           "  %zu, %.3f per box)\n", gsize, mixed, tests, (double)tests / n, t32, (double)t32 / n);
+    printf("  the kernel on exactly those pairs %.2f ns/box (%.2f in %zu calls less %.2f for the\n"
+           "  API calls alone, %.2f ns per test) + writing the masks %.2f = %.2f ns/box: at most %.2f x\n"
+           "  the flat pass (%.2f)\n", kern, jobs[0].st.med, np, jobs[1].st.med,
            tests ? kern * (double)n / (double)tests : 0.0, wr, fl, flat_ns / fl, flat_ns);
     free(cls), free(bits), free(pairs), free(w.masks);
 }

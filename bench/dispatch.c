@@ -142,8 +142,11 @@ int dispatch_time(const drows *rs, int from, int reps, const char *match)
                  satc_isa_name((satc_isa)paths[best - 1]), ratio);
     }
     use_path(0);
-    printf("(worst: %s, %.2f x; %d of %d rows more than 5 %% over the fastest path)\n", worst_row, worst, slow,
-           rows);
+    if (rows)
+        printf("(worst: %s, %.2f x; %d of %d rows more than 5 %% over the fastest path)\n", worst_row, worst,
+               slow, rows);
+    else
+        printf("(no row of this program matches)\n");
     bench_goals_heading("dispatch");
     for (int i = 0; i < nl; i++)
         bench_goal(lines[i].pass, "dispatch", "%s", lines[i].text);

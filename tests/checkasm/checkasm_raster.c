@@ -172,6 +172,15 @@ static void level_init(float *l, size_t n, int special)
         l[k] = special ? sp[next() % 8] : (next() % 4 ? INFINITY : (float)rnd(0.1, 100));
 }
 
+/* compare over a fresh level 0 drawn by level_init (special values or not). */
+static void compare_on_level(const satc_rpoly *p, size_t n, uint32_t w, uint32_t h, int special)
+{
+    float *init = malloc((size_t)w * h * 4);
+    level_init(init, (size_t)w * h, special);
+    compare(p, n, w, h, init);
+    free(init);
+}
+
 static void view(satc_frustum *f, int ortho)
 {
     if (ortho) {
@@ -208,10 +217,7 @@ static void group_boxes(void)
                 c[q] = (float)c[q];
             n += (size_t)satc_raster_setup_box(&rv, c, (const double(*)[3])H, 0, &g_p[n]);
         }
-        float *init = malloc((size_t)w * h * 4);
-        level_init(init, (size_t)w * h, 0);
-        compare(g_p, n, w, h, init);
-        free(init);
+        compare_on_level(g_p, n, w, h, 0);
     }
 }
 
@@ -234,10 +240,7 @@ static void group_tris(void)
             }
             n += (size_t)satc_raster_setup_tri(&rv, (const double(*)[3])X, mag, &g_p[n]);
         }
-        float *init = malloc((size_t)w * h * 4);
-        level_init(init, (size_t)w * h, 0);
-        compare(g_p, n, w, h, init);
-        free(init);
+        compare_on_level(g_p, n, w, h, 0);
     }
 }
 
@@ -273,10 +276,7 @@ static void group_pairs(void)
                 n += (size_t)satc_raster_setup_pair(&rv, (const double(*)[3])A, mag, &pa,
                                                     (const double(*)[3])B, mag, &pb, &g_p[n]);
         }
-        float *init = malloc((size_t)w * h * 4);
-        level_init(init, (size_t)w * h, 0);
-        compare(g_p, n, w, h, init);
-        free(init);
+        compare_on_level(g_p, n, w, h, 0);
     }
 }
 
@@ -309,10 +309,7 @@ static void group_special(void)
                 for (int q = 0; q < 3; q++)
                     p->z[e][q] = special(), p->l[e][q] = special();
         }
-        float *init = malloc((size_t)w * h * 4);
-        level_init(init, (size_t)w * h, 1);
-        compare(g_p, n, w, h, init);
-        free(init);
+        compare_on_level(g_p, n, w, h, 1);
     }
 }
 

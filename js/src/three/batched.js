@@ -114,7 +114,7 @@ export class BatchedCuller {
   // occluders are the solid instances the user leaves visible.
   _cull(views, n, opts) {
     const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
-    // a material drawn over nearer depth: occlusion hides none of its instances
+    // a material drawn over nearer depth or moving vertices: occlusion hides none of its instances
     if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders)) {
       const solid = solidMaterial(mesh, occ.trustShaders); // a see-through material: no instance hides another
       const kept = occ.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld,

@@ -220,7 +220,7 @@ export class InstanceCuller {
       // occlusion needs one view: with several (shadow cameras, an
       // ArrayCamera) an instance hidden from the camera may still be seen
       // by another, so those updates are frustum only; nor does it hide
-      // instances whose material is drawn over nearer depth
+      // instances whose material is drawn over nearer depth or moves vertices
       const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders);
       let r = null;
       try {

@@ -81,16 +81,14 @@ export function occludable(o, trust = false) {
 }
 
 /**
- * Does three draw `mesh`'s geometry where it is stored (moved only by the
- * mesh's matrix)? Not for instances, skinning, active morph targets or a
- * material that moves vertices: such a mesh occludes nothing.
+ * Is `mesh`'s geometry drawn where it is stored, as far as the mesh itself
+ * goes (its materials are checked apart)? Not for instances, skinning or
+ * active morph targets: such a mesh occludes nothing.
  */
-export function drawnAsStored(mesh, trust = false) {
+export function drawnAsStored(mesh) {
   if (mesh.isSkinnedMesh || mesh.isInstancedMesh || mesh.isBatchedMesh) return false;
   const morph = mesh.geometry.morphAttributes?.position;
-  if (morph && morph.length && (mesh.morphTargetInfluences ?? []).some((w) => w !== 0)) return false;
-  const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  return mats.every((m) => m && !movesVertices(m, trust));
+  return !(morph && morph.length && (mesh.morphTargetInfluences ?? []).some((w) => w !== 0));
 }
 
 /**
@@ -101,7 +99,8 @@ export function drawnAsStored(mesh, trust = false) {
  * index, draw range or the groups drawn change.
  */
 export function occluderMeshFor(satc, cache, mesh, trust = false) {
-  if (!drawnAsStored(mesh, trust) || ![mesh.material].flat().every(writesDepth)) return null;
+  const mats = [mesh.material].flat();
+  if (!drawnAsStored(mesh) || !mats.every((m) => m && writesDepth(m) && !movesVertices(m, trust))) return null;
   const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
   const total = idx ? idx.count : pos.count;
   const spans = drawnRanges(mesh, total);

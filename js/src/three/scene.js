@@ -209,7 +209,7 @@ export class SceneCuller {
   // (frustumCulled) and its triangles where the geometry holds them (no
   // active morph target).
   _occluder(o, camera) {
-    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o, this._occlusion.trustShaders) || !drawnAsStored(o, this._occlusion.trustShaders)) return false;
+    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o, this._occlusion.trustShaders) || !drawnAsStored(o)) return false;
     if (!drawnFor(o, camera, this._shown)) return false;
     return this._occlusion.chosen(-1, o);
   }

@@ -19,7 +19,7 @@ static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flag
         V t[16];
         int nt = 0;
         for (int q = 0; q < nv; q++, nt += 3)
-            ld3s(v[q], first + i, nl, nl == W && i + W < rec_end, &t[nt], 0);
+            ld3p(v[q], q ? v[0] : NULL, first + i, nl, nl == W && i + W < rec_end, &t[nt], 0);
         if (fl)
             t[nt++] = ld1s(fl->p, fl->stride, first + i, nl, 0);
         for (int r = 0; r < nt; r++) {
@@ -78,7 +78,7 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         if (s->format & SATC_TRS_LOG_SCALE)
             for (int j = 0; j < 3; j++)
                 sc[j] = exp_v(sc[j]);
-        ld3s(&s->position, i, W, rec_ok, c, 0);
+        ld3p(&s->position, &s->scale, i, W, rec_ok, c, 0);
         V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
                      v_mul(q[3], q[3]));
         M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
@@ -99,7 +99,7 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
                 ld_mesh(s, i, W, lc, lh);
             } else {
                 ld3s(&s->local_center, i, W, rec_ok, lc, 0);
-                ld3s(&s->local_half, i, W, rec_ok, lh, 0);
+                ld3p(&s->local_half, &s->local_center, i, W, rec_ok, lh, 0);
             }
         }
         for (int k = 0; k < 3; k++)
@@ -118,11 +118,12 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         const int obb = form == SATC_FORM_OBB;
         const satc_vec3s *as = obb ? b->obb.axis : b->half_axes.axis;
         V e[3], ax[3];
-        ld3s(obb ? &b->obb.center : &b->half_axes.center, i, W, rec_ok, c, soa);
+        const satc_vec3s *cs = obb ? &b->obb.center : &b->half_axes.center;
+        ld3s(cs, i, W, rec_ok, c, soa);
         if (obb)
-            ld3s(&b->obb.extent, i, W, rec_ok, e, soa);
+            ld3p(&b->obb.extent, cs, i, W, rec_ok, e, soa);
         for (int j = 0; j < 3; j++) {
-            ld3s(&as[j], i, W, rec_ok, ax, soa);
+            ld3p(&as[j], cs, i, W, rec_ok, ax, soa);
             for (int q = 0; q < 3; q++) {
                 V t = obb ? v_mul(v_abs(ax[q]), v_abs(e[j])) : v_abs(ax[q]);
                 h[q] = j ? v_add(h[q], t) : t;
@@ -156,10 +157,10 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
                 derived_box(b, first + i, rec_ok, x, y, &p, form, soa);
             } else if (form == SATC_FORM_AABB) {
                 ld3s(&b->aabb.center, first + i, W, rec_ok, x, soa);
-                ld3s(&b->aabb.half, first + i, W, rec_ok, y, soa);
+                ld3p(&b->aabb.half, &b->aabb.center, first + i, W, rec_ok, y, soa);
             } else if (form == SATC_FORM_MINMAX) {
                 ld3s(&b->minmax.min, first + i, W, rec_ok, x, soa);
-                ld3s(&b->minmax.max, first + i, W, rec_ok, y, soa);
+                ld3p(&b->minmax.max, &b->minmax.min, first + i, W, rec_ok, y, soa);
             } else {
                 const satc_vec3s *cs = &b->spheres.center;
                 if (!soa && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&

@@ -93,14 +93,7 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         if (form == SATC_FORM_TRS) {
             ld_trs(&b->trs, i, W, rec_ok, m, lc, lh);
         } else {
-            const satc_instances *s = &b->instances;
-            ld_mat(s, i, W, m);
-            if (s->mesh) {
-                ld_mesh(s, i, W, lc, lh);
-            } else {
-                ld3s(&s->local_center, i, W, rec_ok, lc, 0);
-                ld3p(&s->local_half, &s->local_center, i, W, rec_ok, lh, 0);
-            }
+            ld_inst(&b->instances, i, W, rec_ok, m, lc, lh);
         }
         for (int k = 0; k < 3; k++)
             lh[k] = v_abs(lh[k]);

@@ -108,6 +108,47 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
     out[3] = simde_mm512_shuffle_ps(t1, t3, 0xEE);
 }
 
+/* W records of 16 floats (64 readable bytes at each, stride >= 64): one
+ * load per record, then a 16 x 16 transpose in four rounds of two-source
+ * shuffles; out[e] holds element e of every record. A caller's unused
+ * outputs are dropped with the shuffles that only they need (a 4x4
+ * matrix's bottom row: 52 shuffles where sixteen 16-byte loads, twelve
+ * inserts and eight shuffles per four elements took 64 loads and 80). */
+#define SATC_VLAYER_REC16 1
+static inline void v_load_rec16(const float *p, size_t stride, V out[16])
+{
+    V r[16], t[16];
+    simde__m512d u[4][4];
+    for (int j = 0; j < 16; j++)
+        r[j] = simde_mm512_loadu_ps((const char *)p + (size_t)j * stride);
+    /* 128-bit block q of t[2i], t[2i + 1]: elements 4q, 4q + 1 and 4q + 2,
+     * 4q + 3 of records 2i, 2i + 1, interleaved */
+    for (int i = 0; i < 8; i++) {
+        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    /* u[g][e]: block q holds element 4q + e of records 4g .. 4g + 3 */
+    for (int g = 0; g < 4; g++) {
+        for (int h = 0; h < 2; h++) {
+            simde__m512d a = simde_mm512_castps_pd(t[4 * g + h]);
+            simde__m512d b = simde_mm512_castps_pd(t[4 * g + 2 + h]);
+            u[g][2 * h] = simde_mm512_unpacklo_pd(a, b);
+            u[g][2 * h + 1] = simde_mm512_unpackhi_pd(a, b);
+        }
+    }
+    /* block g of out[4q + e]: block q of u[g][e] (a 4 x 4 block transpose) */
+    for (int e = 0; e < 4; e++) {
+        V a0 = simde_mm512_castpd_ps(u[0][e]), a1 = simde_mm512_castpd_ps(u[1][e]);
+        V a2 = simde_mm512_castpd_ps(u[2][e]), a3 = simde_mm512_castpd_ps(u[3][e]);
+        V v0 = simde_mm512_shuffle_f32x4(a0, a1, 0x44), v1 = simde_mm512_shuffle_f32x4(a0, a1, 0xEE);
+        V v2 = simde_mm512_shuffle_f32x4(a2, a3, 0x44), v3 = simde_mm512_shuffle_f32x4(a2, a3, 0xEE);
+        out[e] = simde_mm512_shuffle_f32x4(v0, v2, 0x88);
+        out[4 + e] = simde_mm512_shuffle_f32x4(v0, v2, 0xDD);
+        out[8 + e] = simde_mm512_shuffle_f32x4(v1, v3, 0x88);
+        out[12 + e] = simde_mm512_shuffle_f32x4(v1, v3, 0xDD);
+    }
+}
+
 /* W packed float3 (stride 12, the form of float3 arrays): three loads of
  * exactly those 192 bytes, then two permutes per component. */
 #define SATC_VLAYER_F3 1

@@ -112,11 +112,17 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         const satc_vec3s *as = obb ? b->obb.axis : b->half_axes.axis;
         V e[3], ax[3];
         const satc_vec3s *cs = obb ? &b->obb.center : &b->half_axes.center;
-        ld3s(cs, i, W, rec_ok, c, soa);
+        V ha[3][3];
+        const int rec = !obb && ld_half_rec(&b->half_axes, i, W, c, ha);
+        if (!rec)
+            ld3s(cs, i, W, rec_ok, c, soa);
         if (obb)
             ld3p(&b->obb.extent, cs, i, W, rec_ok, e, soa);
         for (int j = 0; j < 3; j++) {
-            ld3p(&as[j], cs, i, W, rec_ok, ax, soa);
+            if (rec)
+                ax[0] = ha[j][0], ax[1] = ha[j][1], ax[2] = ha[j][2];
+            else
+                ld3p(&as[j], cs, i, W, rec_ok, ax, soa);
             for (int q = 0; q < 3; q++) {
                 V t = obb ? v_mul(v_abs(ax[q]), v_abs(e[j])) : v_abs(ax[q]);
                 h[q] = j ? v_add(h[q], t) : t;

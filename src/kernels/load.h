@@ -228,6 +228,39 @@ SATC_AI void aabb_axes_v(const vconst *k, V *x)
     }
 }
 
+/* W half-axis records of 12 consecutive floats (center, H_0, H_1, H_2:
+ * the 48 B layout) read as three transposing reads of their 48 bytes
+ * rather than four of 16 at the fields (nothing past a record is read);
+ * 0 when the batch is not so laid out. */
+SATC_AI int ld_half_rec(const satc_half_axes *h, size_t i, unsigned nl, V c[3], V a[3][3])
+{
+#if W > 1
+    const satc_vec3s *cs = &h->center;
+    const size_t st = cs->stride;
+    if (nl != W || st < 12 * sizeof(float) || cs->y != cs->x + 1 || cs->z != cs->x + 2)
+        return 0;
+    for (int j = 0; j < 3; j++) {
+        const satc_vec3s *v = &h->axis[j];
+        if (v->stride != st || v->x != cs->x + 3 + 3 * j || v->y != v->x + 1 || v->z != v->x + 2)
+            return 0;
+    }
+    const float *p = satc_at(cs->x, st, i);
+    V t[12];
+    prefetch_ahead(p, st);
+    for (int q = 0; q < 3; q++)
+        v_load_rec4(p + 4 * q, st, &t[4 * q]);
+    for (int q = 0; q < 3; q++) {
+        c[q] = t[q];
+        for (int j = 0; j < 3; j++)
+            a[j][q] = t[3 + 3 * j + q];
+    }
+    return 1;
+#else
+    (void)h, (void)i, (void)nl, (void)c, (void)a;
+    return 0;
+#endif
+}
+
 /* Element (r, c) of W affine matrices: m[r][c], r < 3. rec_ok: another
  * matrix of the call follows the vector's last, so all 64 bytes from each
  * matrix of at least that stride may be read (not a 4x4's m[15] at the
@@ -551,14 +584,20 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     case SATC_FORM_HALF_AXES: {
         const satc_vec3s *cs = form == SATC_FORM_OBB ? &b->obb.center : &b->half_axes.center;
         const satc_vec3s *as = form == SATC_FORM_OBB ? b->obb.axis : b->half_axes.axis;
-        ld3(cs, i, nl, rec_ok, v);
+        V ha[3][3];
+        const int rec = form == SATC_FORM_HALF_AXES && ld_half_rec(&b->half_axes, i, nl, v, ha);
+        if (!rec)
+            ld3(cs, i, nl, rec_ok, v);
         for (int q = 0; q < 3; q++)
             c[q] = v_sub(v[q], k->o[q]);
         to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
         if (form == SATC_FORM_OBB)
             ld3_after(&b->obb.extent, cs, i, nl, rec_ok, h);
         for (int j = 0; j < 3; j++) {
-            ld3_after(&as[j], cs, i, nl, rec_ok, v);
+            if (rec)
+                v[0] = ha[j][0], v[1] = ha[j][1], v[2] = ha[j][2];
+            else
+                ld3_after(&as[j], cs, i, nl, rec_ok, v);
             if (form == SATC_FORM_OBB) {
                 V al, be, ga, e = v_abs(h[j]);
                 to_frame_v(k, v, &al, &be, &ga);

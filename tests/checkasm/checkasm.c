@@ -541,12 +541,12 @@ static size_t g_forms_max = 6000; /* 500 under SATC_TEST_QUICK */
 static size_t g_div = 1;
 static size_t sized(size_t n) { return n / g_div; }
 static int rounds(int n) { return g_div > 1 ? n / 2 : n; }
-enum { NFORMV = 14, NTABLE = 7 };
+enum { NFORMV = 15, NTABLE = 7 };
 static const char *const formv_name[NFORMV] = {
     "obb/rec64",         "aabb/soa",          "aabb/rec28",      "minmax/rec24",
     "half/rec48",        "inst/cm44+shared",  "inst/rows34+per", "inst/rows44+mesh",
     "inst/cm43+mesh",    "sph/soa",           "sph/xyzr16",      "obb/soa",
-    "trs/splat32",       "trs/soa+log"};
+    "trs/splat32",       "trs/soa+log",      "aabb/rec24"};
 
 typedef struct derived {
     float *rec;     /* records of the layout, n of them */
@@ -561,7 +561,7 @@ static float *put_rec(float *rec, size_t stride_floats, size_t i) { return rec +
 /* The form v of batch b as a batch of its own in *out (storage in *d). */
 static void derive(const batch *b, int v, derived *d, batch *out)
 {
-    static const size_t fl[NFORMV] = {16, 0, 7, 6, 12, 16, 12, 16, 12, 0, 4, 0, 8, 4};
+    static const size_t fl[NFORMV] = {16, 0, 7, 6, 12, 16, 12, 16, 12, 0, 4, 0, 8, 4, 6};
     size_t n = b->n ? b->n : 1;
     *out = *b;
     out->form = formv_name[v];
@@ -589,10 +589,10 @@ static void derive(const batch *b, int v, derived *d, batch *out)
                     r[4 + 3 * j + k] = A[j][k];
             }
             break;
-        case 2: case 3:
+        case 2: case 3: case 14:
             for (int k = 0; k < 3; k++) {
-                r[k] = v == 2 ? c[k] : c[k] - e[k];
-                r[3 + k] = v == 2 ? e[k] : c[k] + e[k];
+                r[k] = v != 3 ? c[k] : c[k] - e[k];
+                r[3 + k] = v != 3 ? e[k] : c[k] + e[k];
             }
             if (v == 2)
                 r[6] = NAN;
@@ -668,6 +668,10 @@ static void derive(const batch *b, int v, derived *d, batch *out)
     case 2:
         o->form = SATC_FORM_AABB;
         o->aabb.center = SATC_VEC3S_AOS(d->rec, 28), o->aabb.half = SATC_VEC3S_AOS(d->rec + 3, 28);
+        break;
+    case 14: /* center and half in one 24 B record */
+        o->form = SATC_FORM_AABB;
+        o->aabb.center = SATC_VEC3S_AOS(d->rec, 24), o->aabb.half = SATC_VEC3S_AOS(d->rec + 3, 24);
         break;
     case 3:
         o->form = SATC_FORM_MINMAX;

@@ -1218,6 +1218,29 @@ typedef struct satc_depth_image {
 SATC_API satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img);
 
 /**
+ * satc_pyramid_fill with the depth coefficients read from `proj`, the
+ * float projection matrix that rendered the image (view space to clip,
+ * without the view: its z and w rows have no x or y terms), instead of
+ * derived from img->near_z and img->far_z (not read, nor
+ * SATC_DEPTH_INFINITE_FAR: the matrix says). The other conventions of
+ * img still apply (range, SATC_DEPTH_REVERSED, SATC_IMAGE_TOP_DOWN).
+ * The bound then holds for that matrix's entries exactly, which is
+ * tighter near the far plane and does not depend on how the caller
+ * rounded near and far. `layout`: SATC_MATRIX_COLUMN_MAJOR or
+ * SATC_MATRIX_ROW_MAJOR. Perspective pyramids need w = m32 z_view
+ * (m32 != 0, m33 = 0), orthographic ones w = m33 > 0 (m32 = 0).
+ * Returns what satc_pyramid_fill returns, and SATC_ERR_NULL (proj
+ * NULL), SATC_ERR_FLAGS (layout bits other than SATC_MATRIX_ROW_MAJOR),
+ * SATC_ERR_NONFINITE (a non-finite entry), SATC_ERR_MATRIX (x or y terms
+ * in the z or w row, a w row that does not fit the pyramid's view, or a
+ * depth that does not grow toward the far end as the conventions say),
+ * SATC_ERR_NEAR (the near end of the range at no positive depth); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_fill_matrix(satc_pyramid *p, const satc_depth_image *img,
+                                              const float proj[16], unsigned layout);
+
+/**
  * satc_cull against the pyramid's view p->view, then the hierarchical-Z
  * test of every volume the frustum keeps, in the same pass: volumes
  * [first, first + count) of batch `b` (any form, with or without

@@ -319,6 +319,50 @@ static void test_far_plane_case(void)
     }
 }
 
+/* ---- linear depth: one unit farther, like every format ---- */
+
+static void test_linear_margin(void)
+{
+    satc_camera cam = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, -0.8f, 0.8f, -0.45f, 0.45f,
+                       0.25f, 100.0f, 0};
+    satc_frustum f;
+    satc_frustum_from_camera(&f, &cam);
+    satc_pyramid p;
+    satc_pyramid_init(&p, &f, PW, PH, g_store, satc_pyramid_bytes(PW, PH));
+    const float vals[4] = {0.3f, 7.25f, 99.0f, 1e30f};
+    for (int k = 0; k < 4; k++) {
+        float img[IW * IH];
+        for (uint32_t i = 0; i < IW * IH; i++)
+            img[i] = vals[k];
+        satc_depth_image di = {img, IW, IH, IW * 4, SATC_DEPTH_FORMAT_LINEAR, 0, 0, 0};
+        CHECK(satc_pyramid_fill(&p, &di) == SATC_OK, "linear: fill");
+        size_t bad = 0;
+        for (uint32_t i = 0; i < PW * PH; i++)
+            bad += p.depth[i] != nextafterf(vals[k], INFINITY);
+        CHECK(bad == 0, "linear %g: %zu texels not one unit farther (%a)", vals[k], bad,
+              p.depth[0]);
+    }
+    float img[IW * IH];
+    for (uint32_t i = 0; i < IW * IH; i++)
+        img[i] = INFINITY;
+    satc_depth_image di = {img, IW, IH, IW * 4, SATC_DEPTH_FORMAT_LINEAR, 0, 0, 0};
+    CHECK(satc_pyramid_fill(&p, &di) == SATC_OK && p.depth[0] == INFINITY, "linear: +Inf");
+}
+
+/* ---- scratch sizes: an unknown order gets 0 ---- */
+
+static void test_scratch_bytes(void)
+{
+    CHECK(satc_depth_scratch_bytes(1, SATC_SORT_NONE) > 0, "scratch: none");
+    CHECK(satc_depth_scratch_bytes(1000, SATC_SORT_32) > satc_depth_scratch_bytes(1000, SATC_SORT_NONE),
+          "scratch: 32");
+    const unsigned bad[4] = {3, 7, 255, 0x80000000u};
+    for (int k = 0; k < 4; k++)
+        CHECK(satc_depth_scratch_bytes(1, bad[k]) == 0 &&
+                  satc_depth_scratch_bytes(1000, bad[k]) == 0,
+              "scratch: sort %u gives %zu", bad[k], satc_depth_scratch_bytes(1, bad[k]));
+}
+
 /* ---- random set-ups ---- */
 
 static const int k_fmts[] = {SATC_DEPTH_FORMAT_FLOAT, SATC_DEPTH_FORMAT_FLOAT_NDC,
@@ -405,7 +449,9 @@ int main(int argc, char **argv)
     g_store = aligned_alloc(64, (satc_pyramid_bytes(PW, PH) + 63) / 64 * 64);
     test_reversed_far();
     test_far_plane_case();
-    test_random(lng ? 400000 : 20000);
+    test_linear_margin();
+    test_scratch_bytes();
+    test_random(lng ? 200000 : 20000);
     free(g_store);
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;

@@ -1211,8 +1211,10 @@ typedef struct satc_depth_image {
  * depth beyond about 2^23 near distances), become +Inf. Values nearer
  * than the near end count as the near end. docs/occlusion.md gives the
  * bound's size. Level-0 texel (i, j) then takes the largest of these
- * over every pixel whose rectangle meets the texel's closed rectangle
- * (one pixel of margin: it absorbs the few-ulp difference between the
+ * over the pixels whose centers enclose the texel's closed rectangle:
+ * every point of it lies between two pixel centers taken (a texel edge
+ * within 1/256 of a pixel of a center, more for large images and
+ * off-center views, also takes the next one: the difference between the
  * projection and a view rounded outward by satc_frustum_from_matrix).
  *
  * A depth buffer holds the nearest surface at each pixel's sample point

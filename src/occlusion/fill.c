@@ -1,5 +1,5 @@
 /* Level 0 of a pyramid from a GPU depth image: each texel the farthest
- * view depth over the pixels its rectangle meets, each pixel's depth
+ * view depth over the pixels whose centers enclose it, each pixel's depth
  * bounded from above over everything the GPU may have rounded
  * (docs/occlusion.md). The depth is monotone in the stored value, so each
  * texel takes the farthest stored value first and converts it once.
@@ -242,13 +242,24 @@ static satc_status check(const satc_pyramid *p, const satc_depth_image *img, con
     return SATC_OK;
 }
 
-/* Pixels [lo, hi] of an image of `src` pixels whose rectangles meet
- * texel i's closed rectangle among `dst` texels. */
-static void span(uint64_t i, uint64_t dst, uint64_t src, uint32_t *lo, uint32_t *hi)
+/* Pixels [lo, hi] of an image of `src` pixels that bound texel i of
+ * `dst`: a pixel's value is the depth at its center, so every point of
+ * the texel must lie between two centers taken (a plane's depth between
+ * them is at most the farther one's). `slack` (pixels) absorbs the view
+ * being rounded outward against the projection. */
+static void span(uint64_t i, uint64_t dst, uint64_t src, double slack, uint32_t *lo, uint32_t *hi)
 {
-    uint64_t a = (i * src + dst - 1) / dst, z = ((i + 1) * src) / dst;
-    *lo = (uint32_t)(a > 0 ? a - 1 : 0);
-    *hi = (uint32_t)(z < src - 1 ? z : src - 1);
+    double a = floor((double)(i * src) / (double)dst - 0.5 - slack);
+    double z = ceil((double)((i + 1) * src) / (double)dst - 0.5 + slack);
+    *lo = a > 0 ? (uint32_t)a : 0;
+    *hi = z < (double)(src - 1) ? (uint32_t)z : (uint32_t)(src - 1);
+}
+
+/* The slack of span for one axis of the view, bounds v0 .. v1: a few
+ * float steps of the bounds over the image's size. */
+static double span_slack(float v0, float v1, uint32_t src)
+{
+    return 0x1p-8 + (double)src * 0x1p-20 * (fabs(v0) + fabs(v1)) / fabs((double)v1 - v0);
 }
 
 static satc_status fill(satc_pyramid *p, const satc_depth_image *img, const float *m,
@@ -259,13 +270,15 @@ static satc_status fill(satc_pyramid *p, const satc_depth_image *img, const floa
     if (st != SATC_OK)
         return st;
     int top_down = (img->conventions & SATC_IMAGE_TOP_DOWN) != 0;
+    double sx = span_slack(p->view.x0, p->view.x1, img->width);
+    double sy = span_slack(p->view.y0, p->view.y1, img->height);
     for (uint32_t j = 0; j < p->height; j++) {
         uint32_t q0, q1;
-        span(j, p->height, img->height, &q0, &q1);
+        span(j, p->height, img->height, sy, &q0, &q1);
         float *dst = p->depth + (size_t)j * p->width;
         for (uint32_t i = 0; i < p->width; i++) {
             uint32_t x0, x1;
-            span(i, p->width, img->width, &x0, &x1);
+            span(i, p->width, img->width, sx, &x0, &x1);
             double far = c.farther_up ? -INFINITY : INFINITY;
             for (uint32_t q = q0; q <= q1; q++) {
                 uint32_t y = top_down ? img->height - 1 - q : q;

@@ -349,6 +349,61 @@ static void test_linear_margin(void)
     CHECK(satc_pyramid_fill(&p, &di) == SATC_OK && p.depth[0] == INFINITY, "linear: +Inf");
 }
 
+/* ---- slanted surfaces between pixel centers ---- */
+
+/* A plane sg * (L or U).X = 3 (a wall, a floor or a ceiling) rendered
+ * exactly at pixel centers as linear depth, filled at image and pyramid
+ * sizes whose texel edges fall anywhere between pixel centers: no texel
+ * may be nearer than the plane's farthest point over it. */
+static void test_slanted(int cases)
+{
+    satc_camera cam = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, -0.8f, 0.8f, -0.45f, 0.45f,
+                       0.25f, 1000.0f, 0};
+    satc_frustum f;
+    satc_frustum_from_camera(&f, &cam);
+    float *st = aligned_alloc(64, (satc_pyramid_bytes(512, 256) + 63) / 64 * 64);
+    float *img = malloc(sizeof(float) * 1500 * 900);
+    size_t bad = 0, fin = 0;
+    double worst = 0;
+    for (int k = 0; k < cases; k++) {
+        uint32_t iw = k == 0 ? 1280 : 100 + (uint32_t)(urand() * 1400);
+        uint32_t ih = k == 0 ? 720 : 60 + (uint32_t)(urand() * 840);
+        uint32_t W = k == 0 ? 512 : 64 + (uint32_t)(urand() * 449);
+        uint32_t H = k == 0 ? 256 : 32 + (uint32_t)(urand() * 225);
+        int ax = k & 1, sg = k & 2 ? -1 : 1;
+        const double v0 = ax ? f.y0 : f.x1, dv = ax ? (double)f.y1 - f.y0 : (double)f.x0 - f.x1;
+        for (uint32_t y = 0; y < ih; y++)
+            for (uint32_t x = 0; x < iw; x++) {
+                double sl = sg * (ax ? v0 + dv * (y + 0.5) / ih : v0 + dv * (x + 0.5) / iw);
+                double t = sl > 0 ? 3 / sl : INFINITY;
+                float v = (float)t;
+                img[y * iw + x] = (double)v < t ? nextafterf(v, INFINITY) : v;
+            }
+        satc_pyramid p;
+        satc_pyramid_init(&p, &f, W, H, st, satc_pyramid_bytes(W, H));
+        satc_depth_image di = {img, iw, ih, iw * 4, SATC_DEPTH_FORMAT_LINEAR, 0, 0, 0};
+        CHECK(satc_pyramid_fill(&p, &di) == SATC_OK, "slanted: fill");
+        for (uint32_t j = 0; j < H; j++)
+            for (uint32_t i = 0; i < W; i++) {
+                uint32_t c = ax ? j : i, n = ax ? H : W;
+                double e0 = sg * (v0 + dv * c / n), e1 = sg * (v0 + dv * (c + 1) / n);
+                double mn = e0 < e1 ? e0 : e1;
+                float T = p.depth[j * W + i];
+                if (!(mn > 0) || isinf(T))
+                    continue;
+                fin++;
+                if ((double)T < 3 / mn) {
+                    bad++;
+                    worst = fmax(worst, 3 / mn / T - 1);
+                }
+            }
+    }
+    printf("slanted planes: %zu of %zu finite texels nearer than the plane over them (by up to "
+           "%.2e)\n", bad, fin, worst);
+    CHECK(bad == 0 && fin > 0, "slanted planes: %zu texels nearer than the plane", bad);
+    free(img), free(st);
+}
+
 /* ---- scratch sizes: an unknown order gets 0 ---- */
 
 static void test_scratch_bytes(void)
@@ -452,6 +507,7 @@ int main(int argc, char **argv)
     test_far_plane_case();
     test_linear_margin();
     test_scratch_bytes();
+    test_slanted(lng ? 200 : 24);
     test_random(lng ? 150000 : 20000);
     free(g_store);
     printf("%d passed, %d failed\n", g_pass, g_fail);

@@ -146,7 +146,9 @@ typedef enum satc_status {
     SATC_ERR_NOMEM = -11,    /**< allocation failed (satc_box_arrays_alloc only) */
     SATC_ERR_BOX = -12,      /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
     SATC_ERR_LAYOUT = -13,   /**< batch descriptor invalid: unknown matrix layout, a stride smaller than its record, misaligned pointer or stride */
-    SATC_ERR_PYRAMID = -14   /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
+    SATC_ERR_PYRAMID = -14,  /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
+    SATC_ERR_UP = -15,       /**< look-at: the up vector is zero or within SATC_FRAME_TOLERANCE radians of the view direction */
+    SATC_ERR_DIRECTION = -16 /**< look-at: the view direction is zero (the target is the eye) */
 } satc_status;
 
 /** Short English description of a status code; never NULL. */
@@ -289,6 +291,78 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
                                               float fovy, float aspect, float n, float f);
+
+/**
+ * A symmetric perspective camera at eye looking at the point target, the
+ * way glm::lookAt and three.js's Object3D.lookAt aim one: up is any vector
+ * not parallel to the view direction (its length does not matter; (0, 1, 0)
+ * for a Y-up world). The frame is built in double and rounded once to float:
+ * D = (target - eye) / |target - eye|, L = up x D normalised (the camera's
+ * left), U = D x L (up made orthogonal to D), a right-handed orthonormal
+ * frame with L x U = D. fovy: vertical field of view in radians, 0 < fovy <
+ * pi; aspect = width / height > 0; 0 < n < f, f may be +INFINITY. The
+ * frustum is the one satc_frustum_perspective builds from (eye, D, U), so
+ * every guarantee of the library holds for that float frame.
+ * Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_NONFINITE (a NaN or infinite
+ * input, up included), SATC_ERR_DIRECTION (target == eye), SATC_ERR_UP (up
+ * zero, or within SATC_FRAME_TOLERANCE radians of +-D: the roll is then
+ * undefined), or a status of satc_frustum_perspective (SATC_ERR_NEAR,
+ * SATC_ERR_FAR, SATC_ERR_BOUNDS). On error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_look_at(satc_frustum *out, const float eye[3],
+                                          const float target[3], const float up[3], float fovy,
+                                          float aspect, float n, float f);
+
+/**
+ * satc_frustum_look_at with a view direction instead of a target point
+ * (DirectX's LookTo): dir is any nonzero vector, normalised here in double;
+ * up as for satc_frustum_look_at. Same status codes, SATC_ERR_DIRECTION for
+ * a zero dir.
+ */
+SATC_API satc_status satc_frustum_look_to(satc_frustum *out, const float eye[3], const float dir[3],
+                                          const float up[3], float fovy, float aspect, float n,
+                                          float f);
+
+/**
+ * An orthographic camera at eye looking at target (glm::ortho x glm::lookAt,
+ * three.js's OrthographicCamera aimed with lookAt): the frame as in
+ * satc_frustum_look_at; the view box spans left < right along the camera's
+ * x axis (pointing right, -L), bottom < top along U, and n < f along D (both
+ * finite; n may be <= 0), all in world units from eye. Returns what
+ * satc_frustum_look_at returns, SATC_ERR_BOUNDS for left >= right or bottom
+ * >= top, SATC_ERR_FAR for f <= n or an infinite f. On error *out is
+ * unchanged. For a direction d, pass target = eye + d.
+ */
+SATC_API satc_status satc_frustum_look_at_ortho(satc_frustum *out, const float eye[3],
+                                                const float target[3], const float up[3],
+                                                float left, float right, float bottom, float top,
+                                                float n, float f);
+
+/**
+ * satc_frustum_look_at for a camera in double (large worlds) against
+ * volumes stored relative to batch_origin O, as satc_frustum_from_camera_d
+ * does it: the view direction target - eye is taken in double, eye - O is
+ * rounded to float once and its rounding enters the frustum's constant
+ * tolerance term, so no volume touching the exact frustum is culled.
+ * Returns what satc_frustum_look_at returns, and SATC_ERR_BOUNDS when a
+ * component of eye - O exceeds SATC_MAX_MAGNITUDE. On error *out is
+ * unchanged.
+ */
+SATC_API satc_status satc_frustum_look_at_d(satc_frustum *out, const double eye[3],
+                                            const double target[3], const float up[3], float fovy,
+                                            float aspect, float n, float f,
+                                            const double batch_origin[3]);
+
+/**
+ * satc_frustum_look_at_ortho for a camera in double against volumes stored
+ * relative to batch_origin, as satc_frustum_look_at_d. Same status codes as
+ * satc_frustum_look_at_ortho and satc_frustum_look_at_d.
+ */
+SATC_API satc_status satc_frustum_look_at_ortho_d(satc_frustum *out, const double eye[3],
+                                                  const double target[3], const float up[3],
+                                                  float left, float right, float bottom,
+                                                  float top, float n, float f,
+                                                  const double batch_origin[3]);
 
 /** Matrix conventions for satc_frustum_from_matrix (bit flags). */
 #define SATC_MATRIX_COLUMN_MAJOR 0u  /**< m[c*4 + r] is element (r, c) (OpenGL, glm) */

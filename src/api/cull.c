@@ -24,6 +24,8 @@ const char *satc_status_string(satc_status s)
     case SATC_ERR_BOX: return "input does not describe a box";
     case SATC_ERR_LAYOUT: return "batch layout invalid: stride, alignment or matrix layout";
     case SATC_ERR_PYRAMID: return "depth pyramid not set up by satc_pyramid_init, or made for another view";
+    case SATC_ERR_UP: return "up vector is zero or parallel to the view direction";
+    case SATC_ERR_DIRECTION: return "view direction is zero (the target is the eye)";
     }
     return "unknown status";
 }

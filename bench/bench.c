@@ -395,8 +395,7 @@ int main(int argc, char **argv)
     /* The engine frame from memory: more samples (25 jobs; preemption
      * spoils single passes most), but not in a quick run. */
     R->frame_reps_memory = quick && !reps ? R->reps_memory : 2 * R->reps_memory + 1;
-    R->retries = !quick || reps;
-    bench_time_retries(R->retries);
+
 
     R->native = satc_isa_native();
     R->compiled = satc_isa_compiled();

@@ -73,7 +73,6 @@ typedef struct bench_results {
     size_t sizes[BENCH_SIZES];
     int reps_cached, reps_memory;
     int frame_reps_memory; /* the engine frame's samples from memory */
-    int retries;           /* preempted samples taken again (not in a quick run) */
     const char *run;   /* "quick", "default", "long", "custom" */
     unsigned native, compiled;
     int paths[BENCH_PATHS]; /* native paths timed, in order */

@@ -85,8 +85,7 @@ void bench_summary(const bench_results *r)
     long npre, nall;
     bench_preempt_counts(&npre, &nall);
     printf("timing   wall clock beside the thread's CPU time: %ld of %ld samples were preempted by other\n"
-           "         processes (wall > 1.1 x CPU time)%s\n", npre, nall,
-           r->retries ? " even after up to two retries (samples under 20 ms)" : "");
+           "         processes (wall > 1.1 x CPU time), after up to two retries of those under 20 ms\n", npre, nall);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu > 0 && (r->load[0] > (double)ncpu || r->load[1] > (double)ncpu))
         printf("note     other programs kept the %ld CPUs busy (load above %ld): the figures below,\n"

@@ -170,10 +170,6 @@ static long calibrate(bench_fn fn, void *ctx, int cached)
 #define SAMPLE_TRIES 3
 #define RETRY_MAX_NS 2e7
 
-static int sample_retries = 1;
-
-void bench_time_retries(int on) { sample_retries = on; }
-
 static long samples_all, samples_pre;
 
 void bench_preempt_counts(long *preempted, long *all)
@@ -196,7 +192,7 @@ static double one_sample(bench_fn fn, void *ctx, long k, size_t n, int cached, i
             best = wall, best_excess = excess;
         /* A pass of 20 ms or more is nearly always preempted on a busy
          * machine: trying again would cost much and rarely help. */
-        if (excess <= 0 || wall > RETRY_MAX_NS || !sample_retries)
+        if (excess <= 0 || wall > RETRY_MAX_NS)
             break;
     }
     *preempted += best_excess > 0;

@@ -52,10 +52,6 @@ typedef struct bench_job {
 } bench_job;
 void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
 
-/* Whether a preempted sample is taken again (on by default; --quick
- * turns it off). Only samples shorter than 20 ms are retried. */
-void bench_time_retries(int on);
-
 /* Samples taken by bench_time_jobs so far, and of those the ones still
  * preempted after their retries. */
 void bench_preempt_counts(long *preempted, long *all);

@@ -227,6 +227,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--picture") && i + 1 < argc)
             svg = argv[++i], picture = quick = 1;
     }
+    quick |= bench_quick_env();
     size_t n = NCITY;
     float *mats = malloc(n * 16 * sizeof(float));
     occ_box *boxes = malloc((n + 1) * sizeof *boxes);
@@ -372,8 +373,6 @@ int main(int argc, char **argv)
                "1.5 ms AVX-512, %s: %.2f ms (path %s), kept %.2fx the ray cast, %zu hidden but "
                "seen",
                conf[REC].name, rec->ms, satc_isa_name(satc_isa_active()), rec->ratio, rec->hidden);
-    if (!bench_goals_on())
-        bench_goals_hint();
     free(mats), free(boxes), free(ac), free(ah), free(st), free(idx), free(kept), free(cls),
         free(vis), free(occ), free(area);
     occ_forms_free(&fm);

@@ -6,9 +6,13 @@
 
 #include "baselines.h"
 
+#ifndef SATC_BENCH_FILAMENT_CC
+#define SATC_BENCH_FILAMENT_CC "the build's compiler"
+#endif
+
 #define PEER(isa, fl, satc_path)                                                                                 \
-    {#isa, fl, satc_path, fb_filament_arvo_##isa, fb_filament_cull_##isa, fb_bevy_batch_##isa,               \
-     bl_cglm_batch_##isa}
+    {#isa, fl, SATC_BENCH_FILAMENT_CC, satc_path, fb_filament_arvo_##isa, fb_filament_cull_##isa,             \
+     fb_bevy_batch_##isa, bl_cglm_batch_##isa}
 
 #define AVX512_FLAGS "-O3 -mavx512f -mavx512vl -mavx512dq -mavx512bw"
 

@@ -64,7 +64,7 @@ static const satc_isa pisa[NPATH] = {0, SATC_ISA_SCALAR, SATC_ISA_SSE41, SATC_IS
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int quick = (argc > 1 && !strcmp(argv[1], "--quick")) || bench_quick_env();
     scn_scene s;
     if (scn_make(&s, SCN_CITY, 100000, 2026, NULL)) {
         fprintf(stderr, "scene failed\n");

@@ -72,6 +72,7 @@ typedef struct bench_results {
     /* configuration */
     size_t sizes[BENCH_SIZES];
     int reps_cached, reps_memory;
+    int frame_reps_memory; /* the engine frame's samples from memory */
     const char *run;   /* "quick", "default", "long", "custom" */
     unsigned native, compiled;
     int paths[BENCH_PATHS]; /* native paths timed, in order */

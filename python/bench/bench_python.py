@@ -165,6 +165,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     env = os.environ.get("SATC_BENCH_GOALS", "")
     goals = a.goals or (env not in ("", "0"))
+    # SATC_BENCH_QUICK=1: the short run every benchmark program honours.
+    a.quick = a.quick or os.environ.get("SATC_BENCH_QUICK", "") not in ("", "0")
     rounds = 7 if a.quick else 21
     load = os.getloadavg()
     print(f"satc {satc.__version__} for Python {sys.version.split()[0]}, numpy {np.__version__}; "

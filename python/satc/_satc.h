@@ -31,7 +31,18 @@ typedef struct {
     PyObject *arrays;    /* list: every array the descriptor points into */
     PyObject *converted; /* tuple of the argument names read from a float32 copy */
     PyObject *form_name; /* str */
+    int live;            /* group bounds satc computed: recomputed by every call */
 } BatchObject;
+
+/* The batch descriptor one call reads: for live group bounds, a copy whose
+ * bounds of the groups over the call's range are computed again from the
+ * arrays (in scratch owned by the call, so threads never share them). */
+typedef struct {
+    const satc_batch *b;
+    satc_batch copy;
+    satc_groups groups;
+    float *scratch;
+} satc_py_call;
 
 extern PyTypeObject satc_py_FrustumType;
 extern PyTypeObject satc_py_BatchType;
@@ -63,6 +74,11 @@ PyObject *satc_py_cull_depth(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_sort_depth(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_time_c_cull(PyObject *self, PyObject *args, PyObject *kw);
 void satc_py_cull_init(void);
+/* Without the GIL: the descriptor for volumes [first, first + count);
+ * SATC_OK or a status (nomem: *nomem set). satc_py_call_end frees it. */
+satc_status satc_py_call_begin(const BatchObject *bo, size_t first, size_t count, satc_py_call *c,
+                               int *nomem);
+void satc_py_call_end(satc_py_call *c);
 
 /* module.c: errors. A ValueError "<what>: <status string>". */
 PyObject *satc_py_status_error(satc_status st, const char *what);
@@ -70,6 +86,10 @@ PyObject *satc_py_status_error(satc_status st, const char *what);
 int satc_py_mode(PyObject *obj, satc_mode *out);
 /* The path named by a str or None (0: the active one), -1 with an error set. */
 int satc_py_isa(PyObject *obj, unsigned *out);
+/* A number (NaN and Inf let through), TypeError naming the argument. */
+int satc_py_num_arg(PyObject *obj, const char *name, double *out);
+/* An integer (int, numpy integers, anything with __index__; not bool). */
+int satc_py_index_arg(PyObject *obj, const char *name, Py_ssize_t *out);
 /* A finite vector of 3 numbers as float (double kept in *d when not NULL). */
 int satc_py_vec3_arg(PyObject *obj, const char *name, float out[3], double *d);
 

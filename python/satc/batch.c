@@ -122,6 +122,33 @@ static int take_soa(PyObject *obj, arg_t *a)
     return a->arr ? 0 : -1;
 }
 
+/* A tuple of n items: 1 when every item is a numpy array of 1 dimension or
+ * more (separate columns), 0 when none is a sequence (one shared value),
+ * -1 otherwise: a tuple of lists could be columns or rows. */
+static int tuple_kind(PyObject *obj, Py_ssize_t n)
+{
+    int arrays = 0, seqs = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *it = PyTuple_GET_ITEM(obj, k);
+        if (PyArray_Check(it) && PyArray_NDIM((PyArrayObject *)it) >= 1)
+            arrays++;
+        else if (PyList_Check(it) || PyTuple_Check(it) || PyArray_Check(it))
+            seqs++;
+    }
+    if (arrays == n)
+        return 1;
+    return arrays || seqs ? -1 : 0;
+}
+
+static int ambiguous(const char *name, int n)
+{
+    PyErr_Format(PyExc_TypeError,
+                 "%s: a tuple of %d sequences that are not all numpy arrays is ambiguous: give "
+                 "separate columns as a tuple of %d 1-D numpy arrays, rows as an array or a list",
+                 name, n, n);
+    return -1;
+}
+
 /*
  * Takes argument `obj`: an array whose trailing dimensions are `inner`
  * (nd_inner of them), after an optional leading volume dimension (absent:
@@ -136,9 +163,13 @@ static int take(PyObject *obj, arg_t *a, int nd_inner, const npy_intp *inner, in
         PyErr_Format(PyExc_TypeError, "%s: an array is required", a->name);
         return -1;
     }
-    if (nd_inner == 1 && PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 3 &&
-        PyArray_Check(PyTuple_GET_ITEM(obj, 0)))
-        return take_soa(obj, a);
+    if (nd_inner == 1 && PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 3) {
+        int arrays = tuple_kind(obj, 3);
+        if (arrays < 0)
+            return ambiguous(a->name, 3);
+        if (arrays)
+            return take_soa(obj, a);
+    }
     if (PyArray_Check(obj)) {
         Py_INCREF(obj);
         a->arr = (PyArrayObject *)obj;
@@ -428,6 +459,7 @@ static BatchObject *batch_new(const char *form)
     memset(&bo->groups, 0, sizeof bo->groups);
     memset(&bo->local, 0, sizeof bo->local);
     bo->count = 0;
+    bo->live = 0;
     bo->arrays = PyList_New(0);
     bo->converted = NULL;
     bo->form_name = PyUnicode_FromString(form);
@@ -794,7 +826,12 @@ static PyArrayObject *take_quat(PyObject *obj, unsigned *fmt, int *conv, npy_int
         PyErr_SetString(PyExc_TypeError, "rotation: an array is required");
         return NULL;
     }
-    if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 4 && PyArray_Check(PyTuple_GET_ITEM(obj, 0))) {
+    int tk = PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 4 ? tuple_kind(obj, 4) : 0;
+    if (tk < 0) {
+        ambiguous("rotation", 4);
+        return NULL;
+    }
+    if (tk) {
         /* separate x, y, z, w arrays (fields of one record): in place when
          * they are adjacent float32 fields */
         PyArrayObject *c[4] = {0};
@@ -912,10 +949,15 @@ static PyArrayObject *take_quat(PyObject *obj, unsigned *fmt, int *conv, npy_int
 }
 
 /* k, the splat cube's half size in scale units: finite and > 0. */
-static int splat_k(double k, float *out)
+static int splat_k(PyObject *obj, float *out)
 {
+    double k = SATC_SPLAT_K_DEFAULT;
+    if (obj && satc_py_num_arg(obj, "k", &k) < 0)
+        return -1;
     if (!(k > 0) || !isfinite((float)k)) {
-        PyErr_Format(PyExc_ValueError, "k: must be finite and > 0, got %g", k);
+        char num[40];
+        snprintf(num, sizeof num, "%.9g", k);
+        PyErr_Format(PyExc_ValueError, "k: must be finite and > 0, got %s", num);
         return -1;
     }
     *out = (float)k;
@@ -952,10 +994,9 @@ PyObject *satc_py_trs(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"position", "rotation", "scale", "local_center", "local_half", "mesh",
                           "k", "log_scale", "wxyz", NULL};
-    PyObject *op, *oq, *os, *oc = Py_None, *oh = Py_None, *omesh = Py_None;
-    double k = SATC_SPLAT_K_DEFAULT;
+    PyObject *op, *oq, *os, *oc = Py_None, *oh = Py_None, *omesh = Py_None, *k = NULL;
     int logs = 0, wxyz = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|OOO$dpp:trs", kwl, &op, &oq, &os, &oc, &oh,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|OOO$Opp:trs", kwl, &op, &oq, &os, &oc, &oh,
                                      &omesh, &k, &logs, &wxyz))
         return NULL;
     arg_t ps[2] = {{.name = "position"}, {.name = "scale"}};
@@ -1077,9 +1118,8 @@ PyObject *satc_py_splats(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"records", "k", NULL};
-    PyObject *orec;
-    double k = SATC_SPLAT_K_DEFAULT;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|d:splats", kwl, &orec, &k))
+    PyObject *orec, *k = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:splats", kwl, &orec, &k))
         return NULL;
     float kf;
     if (splat_k(k, &kf) < 0)
@@ -1202,7 +1242,7 @@ static PyObject *batch_repr(BatchObject *self)
 {
     return PyUnicode_FromFormat("satc.Batch(%U, %zd volumes%s%s)", self->form_name, self->count,
                                 PyTuple_GET_SIZE(self->converted) ? ", converted to float32" : "",
-                                self->b.groups ? ", grouped" : "");
+                                !self->b.groups ? "" : self->live ? ", grouped" : ", grouped (static)");
 }
 
 static PyObject *batch_get_groups(BatchObject *self, void *c)
@@ -1235,11 +1275,15 @@ static PyGetSetDef batch_getset[] = {
 
 static PyMethodDef batch_methods[] = {
     {"grouped", (PyCFunction)(void (*)(void))satc_py_grouped, METH_VARARGS | METH_KEYWORDS,
-     "grouped(size=None, offsets=None, center=None, half=None) -> Batch\n\n"
+     "grouped(size=None, offsets=None, center=None, half=None, *, static=False) -> Batch\n\n"
      "The same volumes with group bounds attached: consecutive volumes in groups\n"
      "of `size` (or [offsets[g], offsets[g+1])), each with a world AABB (center,\n"
-     "half: (G, 3) arrays) containing its volumes; computed by group_bounds when\n"
-     "not given. Culls skip or accept whole groups; answers are unchanged."},
+     "half: (G, 3) arrays) containing its volumes. Culls skip or accept whole\n"
+     "groups; answers equal the flat batch's. Without center/half, satc computes\n"
+     "the bounds again in every call, for the groups of the call's range, so\n"
+     "writes to the arrays are seen; static=True computes them once (faster;\n"
+     "after a write, call grouped() again). Given center/half are read in place\n"
+     "and must contain the volumes."},
     {NULL}};
 
 static PySequenceMethods batch_seq = {.sq_length = (lenfunc)batch_len};

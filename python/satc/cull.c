@@ -43,9 +43,12 @@ static const satc_frustum *as_frustum(PyObject *o, const char *name)
     return &((FrustumObject *)o)->f;
 }
 
-/* [first, first + count) within the batch. */
-static int range_of(BatchObject *bo, Py_ssize_t first, PyObject *ocount, size_t *f, size_t *c)
+/* [first, first + count) within the batch (ofirst, ocount: NULL or None for defaults). */
+static int range_of(BatchObject *bo, PyObject *ofirst, PyObject *ocount, size_t *f, size_t *c)
 {
+    Py_ssize_t first = 0;
+    if (ofirst && ofirst != Py_None && satc_py_index_arg(ofirst, "first", &first) < 0)
+        return -1;
     if (first < 0 || first > bo->count) {
         PyErr_Format(PyExc_ValueError, "first: %zd is outside the batch of %zd volumes", first,
                      bo->count);
@@ -53,8 +56,7 @@ static int range_of(BatchObject *bo, Py_ssize_t first, PyObject *ocount, size_t 
     }
     Py_ssize_t count = bo->count - first;
     if (ocount && ocount != Py_None) {
-        count = PyLong_AsSsize_t(ocount);
-        if (count == -1 && PyErr_Occurred())
+        if (satc_py_index_arg(ocount, "count", &count) < 0)
             return -1;
         if (count < 0 || count > bo->count - first) {
             PyErr_Format(PyExc_ValueError,
@@ -71,13 +73,76 @@ static int range_of(BatchObject *bo, Py_ssize_t first, PyObject *ocount, size_t 
 /* The arguments the culls and queries share, checked in this order: mode
  * and output (each when given), the path, then [first, first + count). */
 static int span_args(BatchObject *bo, PyObject *omode, satc_mode *mode, PyObject *oout,
-                     enum out_kind *kind, PyObject *oisa, unsigned *isa, Py_ssize_t first,
+                     enum out_kind *kind, PyObject *oisa, unsigned *isa, PyObject *first,
                      PyObject *ocount, size_t *fst, size_t *cnt)
 {
     if ((omode && satc_py_mode(omode, mode) < 0) || (oout && out_kind(oout, kind) < 0) ||
         satc_py_isa(oisa, isa) < 0 || range_of(bo, first, ocount, fst, cnt) < 0)
         return -1;
     return 0;
+}
+
+/* ---- live group bounds ---- */
+
+/* The group holding volume i (ngroups past the last), as satc finds it. */
+static size_t group_at(const satc_groups *gs, size_t i)
+{
+    if (gs->size)
+        return i / gs->size < gs->ngroups ? i / gs->size : gs->ngroups;
+    size_t lo = 0, hi = gs->ngroups;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gs->offsets[mid + 1] > i)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+satc_status satc_py_call_begin(const BatchObject *bo, size_t first, size_t count, satc_py_call *c,
+                               int *nomem)
+{
+    c->b = &bo->b;
+    c->scratch = NULL;
+    *nomem = 0;
+    if (!bo->live || !bo->b.groups || !count)
+        return SATC_OK;
+    const satc_groups *gs = bo->b.groups;
+    size_t ng = gs->ngroups;
+    c->scratch = malloc(ng ? ng * 24 : 1);
+    if (!c->scratch) {
+        *nomem = 1;
+        return SATC_ERR_NULL;
+    }
+    size_t g0 = group_at(gs, first), g1 = group_at(gs, first + count - 1);
+    g1 = g1 < ng ? g1 + 1 : ng;
+    float *cen = c->scratch, *half = c->scratch + 3 * ng;
+    satc_status st = SATC_OK;
+    if (g0 < g1)
+        st = satc_group_bounds_range(&bo->b, (size_t)bo->count, gs->size, gs->offsets, ng, g0,
+                                     g1 - g0, cen, half);
+    c->groups = *gs;
+    c->groups.center = SATC_VEC3S_AOS(cen, 12);
+    c->groups.half = SATC_VEC3S_AOS(half, 12);
+    c->copy = bo->b;
+    c->copy.groups = &c->groups;
+    c->b = &c->copy;
+    return st;
+}
+
+void satc_py_call_end(satc_py_call *c)
+{
+    free(c->scratch);
+    c->scratch = NULL;
+}
+
+/* The status of a call's work as a Python error. */
+static PyObject *call_error(satc_status st, int nomem, const char *what)
+{
+    if (nomem)
+        return PyErr_NoMemory();
+    return satc_py_status_error(st, what);
 }
 
 /* Bytes to bools: entry b holds the 8 bools of byte b, little bit order. */
@@ -224,8 +289,8 @@ PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"frustum", "batch", "mode", "output", "first", "count", "isa", NULL};
     PyObject *ofr, *ob, *omode = NULL, *oout = NULL, *ocount = Py_None, *oisa = Py_None;
-    Py_ssize_t first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$nOO:cull", kwl, &ofr, &ob, &omode, &oout,
+    PyObject *first = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$OOO:cull", kwl, &ofr, &ob, &omode, &oout,
                                      &first, &ocount, &oisa))
         return NULL;
     const satc_frustum *f = as_frustum(ofr, "frustum");
@@ -241,15 +306,20 @@ PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     satc_status st;
+    satc_py_call call;
+    int nomem;
     Py_BEGIN_ALLOW_THREADS
-    st = isa ? satc_cull_isa((satc_isa)isa, f, &bo->b, fst, cnt, mode, &o.r)
-             : satc_cull(f, &bo->b, fst, cnt, mode, &o.r);
+    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
+    if (st == SATC_OK)
+        st = isa ? satc_cull_isa((satc_isa)isa, f, call.b, fst, cnt, mode, &o.r)
+                 : satc_cull(f, call.b, fst, cnt, mode, &o.r);
+    satc_py_call_end(&call);
     if (st == SATC_OK)
         outs_after(&o, cnt);
     Py_END_ALLOW_THREADS
     if (st != SATC_OK) {
         outs_clear(&o);
-        return satc_py_status_error(st, "cull");
+        return call_error(st, nomem, "cull");
     }
     return outs_result(&o);
 }
@@ -283,8 +353,8 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"frusta", "batch", "mode", "output", "first", "count", "isa", NULL};
     PyObject *ofr, *ob, *omode = NULL, *oout = NULL, *ocount = Py_None, *oisa = Py_None;
-    Py_ssize_t first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$nOO:cull_views", kwl, &ofr, &ob, &omode,
+    PyObject *first = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$OOO:cull_views", kwl, &ofr, &ob, &omode,
                                      &oout, &first, &ocount, &oisa))
         return NULL;
     BatchObject *bo = as_batch(ob);
@@ -352,8 +422,11 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
     }
     satc_status st = SATC_OK;
     char *data = kind == OUT_INDICES ? NULL : PyArray_DATA((PyArrayObject *)result);
+    satc_py_call call;
+    int nomem;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t v0 = 0; v0 < nv; v0 += SATC_MAX_VIEWS) {
+    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
+    for (Py_ssize_t v0 = 0; st == SATC_OK && v0 < nv; v0 += SATC_MAX_VIEWS) {
         size_t k = (size_t)(nv - v0 < SATC_MAX_VIEWS ? nv - v0 : SATC_MAX_VIEWS);
         uint8_t *cls[SATC_MAX_VIEWS];
         satc_view_results r = {.visible = vis + v0};
@@ -366,8 +439,8 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
         }
         if (kind == OUT_INDICES)
             r.indices = idx + v0;
-        st = isa ? satc_cull_views_isa((satc_isa)isa, views + v0, k, &bo->b, fst, cnt, mode, &r)
-                 : satc_cull_views(views + v0, k, &bo->b, fst, cnt, mode, &r);
+        st = isa ? satc_cull_views_isa((satc_isa)isa, views + v0, k, call.b, fst, cnt, mode, &r)
+                 : satc_cull_views(views + v0, k, call.b, fst, cnt, mode, &r);
         if (st != SATC_OK)
             break;
         if (kind == OUT_MASK) {
@@ -377,10 +450,11 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
                          (uint8_t *)data + (size_t)(v0 + (Py_ssize_t)v) * cnt);
         }
     }
+    satc_py_call_end(&call);
     Py_END_ALLOW_THREADS
     if (st != SATC_OK) {
         Py_CLEAR(result);
-        satc_py_status_error(st, "cull_views");
+        call_error(st, nomem, "cull_views");
         goto done;
     }
     if (kind == OUT_COUNT)
@@ -417,10 +491,10 @@ PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"batch", "center", "radius", "mode", "output", "first", "count", "isa", NULL};
-    PyObject *ob, *oc, *omode = NULL, *oout = NULL, *ocount = Py_None, *oisa = Py_None;
+    PyObject *ob, *oc, *orad, *omode = NULL, *oout = NULL, *ocount = Py_None, *oisa = Py_None;
     double radius;
-    Py_ssize_t first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOd|OO$nOO:query_sphere", kwl, &ob, &oc, &radius,
+    PyObject *first = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|OO$OOO:query_sphere", kwl, &ob, &oc, &orad,
                                      &omode, &oout, &first, &ocount, &oisa))
         return NULL;
     BatchObject *bo = as_batch(ob);
@@ -430,6 +504,7 @@ PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw)
     size_t fst, cnt;
     float c[3];
     if (!bo || satc_py_vec3_arg(oc, "center", c, NULL) < 0 ||
+        satc_py_num_arg(orad, "radius", &radius) < 0 ||
         span_args(bo, omode, &mode, oout, &o.kind, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (!isfinite(radius) || radius < 0) {
@@ -441,15 +516,20 @@ PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     satc_status st;
+    satc_py_call call;
+    int nomem;
     Py_BEGIN_ALLOW_THREADS
-    st = isa ? satc_query_sphere_isa((satc_isa)isa, c, (float)radius, &bo->b, fst, cnt, mode, &o.r)
-             : satc_query_sphere(c, (float)radius, &bo->b, fst, cnt, mode, &o.r);
+    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
+    if (st == SATC_OK)
+        st = isa ? satc_query_sphere_isa((satc_isa)isa, c, (float)radius, call.b, fst, cnt, mode, &o.r)
+                 : satc_query_sphere(c, (float)radius, call.b, fst, cnt, mode, &o.r);
+    satc_py_call_end(&call);
     if (st == SATC_OK)
         outs_after(&o, cnt);
     Py_END_ALLOW_THREADS
     if (st != SATC_OK) {
         outs_clear(&o);
-        return satc_py_status_error(st, "query_sphere");
+        return call_error(st, nomem, "query_sphere");
     }
     return outs_result(&o);
 }
@@ -458,10 +538,10 @@ PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"batch", "origin", "dir", "tmax", "mode", "first", "count", "isa", NULL};
-    PyObject *ob, *oo, *od, *omode = NULL, *ocount = Py_None, *oisa = Py_None;
+    PyObject *ob, *oo, *od, *otmax = NULL, *omode = NULL, *ocount = Py_None, *oisa = Py_None;
     double tmax = INFINITY;
-    Py_ssize_t first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|dO$nOO:query_ray", kwl, &ob, &oo, &od, &tmax,
+    PyObject *first = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|OO$OOO:query_ray", kwl, &ob, &oo, &od, &otmax,
                                      &omode, &first, &ocount, &oisa))
         return NULL;
     BatchObject *bo = as_batch(ob);
@@ -472,6 +552,7 @@ PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw)
     float orig[3], dir[3];
     if (!bo || satc_py_vec3_arg(oo, "origin", orig, NULL) < 0 ||
         satc_py_vec3_arg(od, "dir", dir, NULL) < 0 ||
+        (otmax && satc_py_num_arg(otmax, "tmax", &tmax) < 0) ||
         span_args(bo, omode, &mode, NULL, NULL, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
     if (isnan(tmax) || tmax < 0) {
@@ -483,14 +564,19 @@ PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     satc_status st;
+    satc_py_call call;
+    int nomem;
     Py_BEGIN_ALLOW_THREADS
-    st = isa ? satc_query_ray_isa((satc_isa)isa, orig, dir, (float)tmax, &bo->b, fst, cnt, mode,
-                                  &o.r, o.t, &nearest)
-             : satc_query_ray(orig, dir, (float)tmax, &bo->b, fst, cnt, mode, &o.r, o.t, &nearest);
+    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
+    if (st == SATC_OK)
+        st = isa ? satc_query_ray_isa((satc_isa)isa, orig, dir, (float)tmax, call.b, fst, cnt, mode,
+                                      &o.r, o.t, &nearest)
+                 : satc_query_ray(orig, dir, (float)tmax, call.b, fst, cnt, mode, &o.r, o.t, &nearest);
+    satc_py_call_end(&call);
     Py_END_ALLOW_THREADS
     if (st != SATC_OK) {
         outs_clear(&o);
-        return satc_py_status_error(st, "query_ray");
+        return call_error(st, nomem, "query_ray");
     }
     PyObject *t = own_array(o.t, (npy_intp)o.r.visible, NPY_FLOAT32, 4);
     o.t = NULL;
@@ -518,8 +604,8 @@ static int group_layout(PyObject *osize, PyObject *ooff, size_t count, size_t *s
     }
     *keep = NULL;
     if (has_size) {
-        Py_ssize_t s = PyLong_AsSsize_t(osize);
-        if (s == -1 && PyErr_Occurred())
+        Py_ssize_t s;
+        if (satc_py_index_arg(osize, "size", &s) < 0)
             return -1;
         if (s < 1) {
             PyErr_SetString(PyExc_ValueError, "size: must be >= 1");
@@ -598,7 +684,7 @@ PyObject *satc_py_group_bounds(PyObject *self, PyObject *args, PyObject *kw)
     BatchObject *bo = as_batch(ob);
     size_t fst, cnt, size, ng;
     PyArrayObject *off;
-    if (!bo || range_of(bo, 0, ocount, &fst, &cnt) < 0 ||
+    if (!bo || range_of(bo, NULL, ocount, &fst, &cnt) < 0 ||
         group_layout(osize, ooff, cnt, &size, &off, &ng) < 0)
         return NULL;
     PyObject *c = NULL, *h = NULL;
@@ -615,9 +701,11 @@ PyObject *satc_py_group_bounds(PyObject *self, PyObject *args, PyObject *kw)
 PyObject *satc_py_grouped(PyObject *self, PyObject *args, PyObject *kw)
 {
     BatchObject *src = (BatchObject *)self;
-    static char *kwl[] = {"size", "offsets", "center", "half", NULL};
+    static char *kwl[] = {"size", "offsets", "center", "half", "static", NULL};
     PyObject *osize = Py_None, *ooff = Py_None, *oc = Py_None, *oh = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOO:grouped", kwl, &osize, &ooff, &oc, &oh))
+    int fixed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOO$p:grouped", kwl, &osize, &ooff, &oc, &oh,
+                                     &fixed))
         return NULL;
     size_t size, ng;
     PyArrayObject *off;
@@ -642,6 +730,7 @@ PyObject *satc_py_grouped(PyObject *self, PyObject *args, PyObject *kw)
     bo->form_name = src->form_name;
     memset(&bo->groups, 0, sizeof bo->groups);
     bo->b.groups = NULL;
+    bo->live = oc == Py_None && !fixed;
     bo->local = src->local;
     if (bo->b.form == SATC_FORM_TRS && bo->b.trs.local)
         bo->b.trs.local = &bo->local;
@@ -681,8 +770,8 @@ PyObject *satc_py_to_aabbs(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"batch", "first", "count", NULL};
     PyObject *ob, *ocount = Py_None;
-    Py_ssize_t first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|nO:to_aabbs", kwl, &ob, &first, &ocount))
+    PyObject *first = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:to_aabbs", kwl, &ob, &first, &ocount))
         return NULL;
     BatchObject *bo = as_batch(ob);
     size_t fst, cnt;
@@ -720,9 +809,9 @@ static int sort_arg(PyObject *o, unsigned *out, int allow_none)
             *out = SATC_SORT_NONE;
             return 0;
         }
-    } else if (PyLong_Check(o)) {
-        long v = PyLong_AsLong(o);
-        if (v == 16 || v == 32) {
+    } else if (!PyBool_Check(o) && PyIndex_Check(o)) {
+        Py_ssize_t v;
+        if (satc_py_index_arg(o, "sort", &v) == 0 && (v == 16 || v == 32)) {
             *out = v == 16 ? SATC_SORT_16 : SATC_SORT_32;
             return 0;
         }
@@ -740,8 +829,8 @@ PyObject *satc_py_cull_depth(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"frustum", "batch", "mode", "sort", "first", "count", "isa", NULL};
     PyObject *ofr, *ob, *omode = NULL, *osort = NULL, *ocount = Py_None, *oisa = Py_None;
-    Py_ssize_t first = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$nOO:cull_depth", kwl, &ofr, &ob, &omode,
+    PyObject *first = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$OOO:cull_depth", kwl, &ofr, &ob, &omode,
                                      &osort, &first, &ocount, &oisa))
         return NULL;
     const satc_frustum *f = as_frustum(ofr, "frustum");
@@ -779,12 +868,17 @@ PyObject *satc_py_cull_depth(PyObject *self, PyObject *args, PyObject *kw)
     else if (sort == SATC_SORT_32)
         d.key32 = key;
     satc_status st;
+    satc_py_call call;
+    int nomem;
     Py_BEGIN_ALLOW_THREADS
-    st = isa ? satc_cull_depth_isa((satc_isa)isa, f, &bo->b, fst, cnt, mode, &r, &d)
-             : satc_cull_depth(f, &bo->b, fst, cnt, mode, &r, &d);
+    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
+    if (st == SATC_OK)
+        st = isa ? satc_cull_depth_isa((satc_isa)isa, f, call.b, fst, cnt, mode, &r, &d)
+                 : satc_cull_depth(f, call.b, fst, cnt, mode, &r, &d);
+    satc_py_call_end(&call);
     Py_END_ALLOW_THREADS
     if (st != SATC_OK) {
-        satc_py_status_error(st, "cull_depth");
+        call_error(st, nomem, "cull_depth");
         goto done;
     }
     size_t v = r.visible;
@@ -927,10 +1021,11 @@ PyObject *satc_py_time_c_cull(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"frustum", "batch", "mode", "output", "reps", NULL};
-    PyObject *ofr, *ob, *omode, *oout;
+    PyObject *ofr, *ob, *omode, *oout, *oreps;
     Py_ssize_t reps;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOn:_time_c_cull", kwl, &ofr, &ob, &omode, &oout,
-                                     &reps))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOO:_time_c_cull", kwl, &ofr, &ob, &omode, &oout,
+                                     &oreps) ||
+        satc_py_index_arg(oreps, "reps", &reps) < 0)
         return NULL;
     const satc_frustum *f = as_frustum(ofr, "frustum");
     BatchObject *bo = f ? as_batch(ob) : NULL;

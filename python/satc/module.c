@@ -60,21 +60,40 @@ int satc_py_isa(PyObject *obj, unsigned *out)
     return -1;
 }
 
-/* Parses a number argument; NaN and Inf are let through (satc names them). */
-static int num_arg(PyObject *obj, const char *name, double *out)
+int satc_py_num_arg(PyObject *obj, const char *name, double *out)
 {
-    double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a number", name);
+    double v = PyUnicode_Check(obj) || PyBytes_Check(obj) ? -1.0 : PyFloat_AsDouble(obj);
+    if (v == -1.0 && (PyErr_Occurred() || PyUnicode_Check(obj) || PyBytes_Check(obj))) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a number, got %s", name, Py_TYPE(obj)->tp_name);
         return -1;
     }
     *out = v;
     return 0;
 }
 
+int satc_py_index_arg(PyObject *obj, const char *name, Py_ssize_t *out)
+{
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected an integer, got %s", name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(obj);
+    Py_ssize_t v = i ? PyLong_AsSsize_t(i) : -1;
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: %R is out of range", name, i ? i : obj);
+        Py_XDECREF(i);
+        return -1;
+    }
+    Py_DECREF(i);
+    *out = v;
+    return 0;
+}
+
 static int finite_arg(PyObject *obj, const char *name, double *out, int allow_inf)
 {
-    if (num_arg(obj, name, out) < 0)
+    if (satc_py_num_arg(obj, name, out) < 0)
         return -1;
     if (isnan(*out) || (!allow_inf && isinf(*out))) {
         PyErr_Format(PyExc_ValueError, "%s: must be finite, got %R", name, obj);
@@ -101,8 +120,10 @@ int satc_py_vec3_arg(PyObject *obj, const char *name, float out[3], double *d)
     const double *v = PyArray_DATA(a);
     for (int k = 0; k < 3; k++) {
         if (!isfinite(v[k]) || !isfinite((float)v[k])) {
-            PyErr_Format(PyExc_ValueError, "%s: must be finite (float32), got %g at %d", name, v[k],
-                         k);
+            char num[40];
+            snprintf(num, sizeof num, "%.9g", v[k]);
+            PyErr_Format(PyExc_ValueError, "%s: must be finite (float32), got %s at index %d", name,
+                         num, k);
             Py_DECREF(a);
             return -1;
         }
@@ -278,9 +299,11 @@ static PyObject *py_from_planes(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"planes", "margin", NULL};
-    PyObject *op;
+    PyObject *op, *omargin = NULL;
     double margin = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|d:from_planes", kwl, &op, &margin))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:from_planes", kwl, &op, &omargin))
+        return NULL;
+    if (omargin && satc_py_num_arg(omargin, "margin", &margin) < 0)
         return NULL;
     PyArrayObject *a =
         (PyArrayObject *)PyArray_FROMANY(op, NPY_DOUBLE, 2, 2, NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);

@@ -46,7 +46,15 @@ typedef struct {
     float *scratch;
 } satc_py_call;
 
+/* satc.Pyramid: a depth pyramid of one view over storage it owns. */
+typedef struct {
+    PyObject_HEAD
+    satc_pyramid p;
+    float *storage;
+} PyramidObject;
+
 extern PyTypeObject satc_py_FrustumType;
+extern PyTypeObject satc_py_PyramidType;
 extern PyTypeObject satc_py_BatchType;
 
 /* batch.c, trs.c: the batch constructors (module functions). */
@@ -125,5 +133,12 @@ PyObject *satc_py_outs_result(outs_t *o);
 /* groups.c: a call's status as a Python error (MemoryError when nomem). */
 PyObject *satc_py_call_error(satc_status st, int nomem, const char *what);
 
+
+/* pyramid.c: a view argument: a Frustum, or a Pyramid (*pyr set, else NULL). */
+const satc_frustum *satc_py_as_view(PyObject *o, const char *name, const satc_pyramid **pyr);
+
+/* occlusion.c: module functions. */
+PyObject *satc_py_visibility(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *satc_py_time_c_occlusion(PyObject *self, PyObject *args, PyObject *kw);
 
 #endif

@@ -14,7 +14,8 @@ PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO$OOO:cull", kwl, &ofr, &ob, &omode, &oout,
                                      &first, &ocount, &oisa))
         return NULL;
-    const satc_frustum *f = satc_py_as_frustum(ofr, "frustum");
+    const satc_pyramid *pyr;
+    const satc_frustum *f = satc_py_as_view(ofr, "frustum", &pyr);
     BatchObject *bo = f ? satc_py_as_batch(ob) : NULL;
     satc_mode mode = SATC_EXACT;
     outs_t o = {.kind = OUT_MASK};
@@ -31,7 +32,10 @@ PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
     int nomem;
     Py_BEGIN_ALLOW_THREADS
     st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
-    if (st == SATC_OK)
+    if (st == SATC_OK && pyr)
+        st = isa ? satc_cull_occluded_isa((satc_isa)isa, pyr, call.b, fst, cnt, mode, &o.r, NULL, NULL)
+                 : satc_cull_occluded(pyr, call.b, fst, cnt, mode, &o.r, NULL, NULL);
+    else if (st == SATC_OK)
         st = isa ? satc_cull_isa((satc_isa)isa, f, call.b, fst, cnt, mode, &o.r)
                  : satc_cull(f, call.b, fst, cnt, mode, &o.r);
     satc_py_call_end(&call);
@@ -96,6 +100,8 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
     Py_ssize_t nv = PySequence_Fast_GET_SIZE(seq);
     PyObject *result = NULL;
     satc_frustum *views = NULL;
+    const satc_pyramid **pyrs = NULL;
+    int any_pyr = 0;
     size_t *vis = NULL;
     void *words = NULL;
     uint32_t **idx = NULL;
@@ -105,17 +111,23 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
     }
     views = PyMem_Malloc((size_t)nv * sizeof *views);
     vis = PyMem_Malloc((size_t)nv * sizeof *vis);
-    if (!views || !vis) {
+    pyrs = PyMem_Malloc((size_t)nv * sizeof *pyrs);
+    if (!views || !vis || !pyrs) {
         PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t v = 0; v < nv; v++) {
         char name[40];
         snprintf(name, sizeof name, "frusta[%zd]", v);
-        const satc_frustum *f = satc_py_as_frustum(PySequence_Fast_GET_ITEM(seq, v), name);
+        const satc_frustum *f = satc_py_as_view(PySequence_Fast_GET_ITEM(seq, v), name, &pyrs[v]);
         if (!f)
             goto done;
         views[v] = *f;
+        any_pyr |= pyrs[v] != NULL;
+    }
+    if (any_pyr && isa) {
+        PyErr_SetString(PyExc_ValueError, "isa: cull_views with pyramids runs on the active path only");
+        goto done;
     }
     npy_intp dims2[2] = {nv, (npy_intp)cnt};
     if (kind == OUT_MASK || kind == OUT_CLASSES)
@@ -160,8 +172,11 @@ PyObject *satc_py_cull_views(PyObject *self, PyObject *args, PyObject *kw)
         }
         if (kind == OUT_INDICES)
             r.indices = idx + v0;
-        st = isa ? satc_cull_views_isa((satc_isa)isa, views + v0, k, call.b, fst, cnt, mode, &r)
-                 : satc_cull_views(views + v0, k, call.b, fst, cnt, mode, &r);
+        if (any_pyr)
+            st = satc_cull_views_occluded(views + v0, pyrs + v0, k, call.b, fst, cnt, mode, &r);
+        else
+            st = isa ? satc_cull_views_isa((satc_isa)isa, views + v0, k, call.b, fst, cnt, mode, &r)
+                     : satc_cull_views(views + v0, k, call.b, fst, cnt, mode, &r);
         if (st != SATC_OK)
             break;
         if (kind == OUT_MASK) {
@@ -196,6 +211,7 @@ done:
         Py_CLEAR(result);
     free(words);
     PyMem_Free(views);
+    PyMem_Free(pyrs);
     PyMem_Free(vis);
     Py_DECREF(seq);
     if (idx) {

@@ -411,7 +411,8 @@ static PyMethodDef methods[] = {
      "Culls volumes [first, first + count) of batch against frustum. output: 'mask'\n"
      "(bool per volume), 'indices' (uint32 indices of the visible volumes), 'classes'\n"
      "(uint8: 0 outside, 1 intersecting, 2 inside), 'bitmask' (packed, little bit\n"
-     "order) or 'count'. The GIL is released during the cull."},
+     "order) or 'count'. A Pyramid in place of the frustum also drops the volumes it\n"
+     "hides (class 3, OCCLUDED). The GIL is released during the cull."},
     {"cull_views", KW(satc_py_cull_views),
      "cull_views(frusta, batch, mode='exact', output='mask', *, first=0, count=None, isa=None)\n\n"
      "Many views in one pass over the batch (64 per pass): output 'mask' gives a\n"
@@ -483,6 +484,15 @@ static PyMethodDef methods[] = {
      "sort_depth(depth, indices, sort=16) -> (key, order)\n\n"
      "The keys and back-to-front order cull_depth gives, for depths the caller holds:\n"
      "depth[k] belongs to volume indices[k]; equal keys keep the order of indices."},
+    {"visibility", KW(satc_py_visibility),
+     "visibility(pyramid, batch, mode='exact', *, first=0, count=None) -> (N,) float32\n\n"
+     "Per volume, the share of its screen rectangle (of its world AABB, at the pyramid\n"
+     "level where it spans at most 32 x 32 texels) whose texels reach its nearest depth,\n"
+     "where it may be in front of what the pyramid holds: 0 for volumes cull() reports\n"
+     "outside or occluded, 1 for those reaching the near plane. Any volume a ray sees\n"
+     "has visibility > 0; the share over-estimates the visible part of the volume."},
+    {"_time_c_occlusion", KW(satc_py_time_c_occlusion),
+     "_time_c_occlusion(pyramid, depth, batch, reps) -> list of ns per fill and occlusion cull, timed in C."},
     {"isa", py_isa, METH_NOARGS, "isa() -> str: the path culls run on (e.g. 'avx2')."},
     {"isa_runnable", py_isa_runnable, METH_NOARGS,
      "isa_runnable() -> list of str: the paths this machine can run (for isa=)."},
@@ -496,7 +506,8 @@ PyMODINIT_FUNC PyInit__satc(void)
 {
     import_array();
     satc_py_outs_init();
-    if (PyType_Ready(&satc_py_FrustumType) < 0 || PyType_Ready(&satc_py_BatchType) < 0)
+    if (PyType_Ready(&satc_py_FrustumType) < 0 || PyType_Ready(&satc_py_BatchType) < 0 ||
+        PyType_Ready(&satc_py_PyramidType) < 0)
         return NULL;
     char version[32];
     unsigned v = satc_version();
@@ -506,8 +517,11 @@ PyMODINIT_FUNC PyInit__satc(void)
         return NULL;
     Py_INCREF(&satc_py_FrustumType);
     Py_INCREF(&satc_py_BatchType);
+    Py_INCREF(&satc_py_PyramidType);
     if (PyModule_AddObject(m, "Frustum", (PyObject *)&satc_py_FrustumType) < 0 ||
         PyModule_AddObject(m, "Batch", (PyObject *)&satc_py_BatchType) < 0 ||
+        PyModule_AddObject(m, "Pyramid", (PyObject *)&satc_py_PyramidType) < 0 ||
+        PyModule_AddIntConstant(m, "OCCLUDED", SATC_OCCLUDED) < 0 ||
         PyModule_AddIntConstant(m, "OUTSIDE", SATC_OUTSIDE) < 0 ||
         PyModule_AddIntConstant(m, "INTERSECTING", SATC_INTERSECTING) < 0 ||
         PyModule_AddIntConstant(m, "INSIDE", SATC_INSIDE) < 0 ||

@@ -352,13 +352,14 @@ def run(n=3000, seed=7, svg=None, loop_sample=300, quiet=False):
         worst = max(worst, gap)
     say(f"total: {int(seen.sum())} (box, camera) pairs in view; the corner test finds "
         f"{int(corner.sum())} and misses {int(missed.sum())} "
-        f"({100 * missed.sum() / max(1, seen.sum()):.1f} %); it reports {int(extra.sum())} "
-        "that satc culls")
+        f"({100 * missed.sum() / max(1, seen.sum()):.1f} %)")
+    say(f"       it reports {int(extra.sum())} that satc culls")
     say(f"checked in double (the vertices of box and view volume): {found} of the "
         f"{int(missed.sum())} missed pairs share a point with the view"
-        + (f"; the others lie within {worst * 1e3:.3f} mm of it" if found < missed.sum() else ""))
+        + (f";\n       the others lie within {worst * 1e3:.3f} mm of it" if found < missed.sum() else ""))
     say(f"time: satc {t_satc * 1e3:.2f} ms (six cameras, one pass), corner test vectorised "
-        f"{t_vec * 1e3:.1f} ms, in a Python loop {t_loop:.1f} s (timed on {len(sample)} boxes)")
+        f"{t_vec * 1e3:.1f} ms,")
+    say(f"      the corner test in a Python loop {t_loop:.1f} s (timed on {len(sample)} boxes)")
     if svg:
         svg_scene(rec, cams, seen, corner, svg)
         say(f"wrote {svg}")
@@ -370,7 +371,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boxes", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--svg", default="satc_driving.svg", help="where to draw ('' for no drawing)")
+    ap.add_argument("--svg", metavar="PATH", help="draw the scene into this SVG file (default: no drawing)")
     a = ap.parse_args(argv)
     r = run(a.boxes, a.seed, a.svg or None)
     return 0 if r["extra"] == 0 and r["witnessed"] == r["missed"] else 1

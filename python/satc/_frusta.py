@@ -26,8 +26,10 @@ def _matrix(value, name: str, shape: tuple[int, ...]) -> np.ndarray:
         raise TypeError(f"{name}: expected an array of numbers") from None
     if a.shape != shape:
         raise ValueError(f"{name}: expected shape {shape}, got {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name}: must be finite")
+    bad = np.argwhere(~np.isfinite(a))
+    if len(bad):
+        at = tuple(int(i) for i in bad[0])
+        raise ValueError(f"{name}: must be finite, got {a[at]} at index {at[0] if len(at) == 1 else at}")
     return a
 
 

@@ -1253,8 +1253,9 @@ typedef struct satc_depth_image {
      * SATC_DEPTH_FORMAT_LINEAR. */
     unsigned conventions;
     /** The projection's near and far distances (world units, the values
-     * its matrix was made from; far is ignored with
-     * SATC_DEPTH_INFINITE_FAR and for SATC_DEPTH_FORMAT_LINEAR).
+     * its matrix was made from, see satc_pyramid_fill; far is ignored
+     * with SATC_DEPTH_INFINITE_FAR, neither is read for
+     * SATC_DEPTH_FORMAT_LINEAR nor by satc_pyramid_fill_matrix).
      * Perspective: 0 < near < far; orthographic: near < far. The
      * pyramid's view says which of the two the projection is. */
     float near_z, far_z;
@@ -1262,21 +1263,36 @@ typedef struct satc_depth_image {
 
 /**
  * Fills level 0 of pyramid *p from a depth image, then builds the other
- * levels (satc_pyramid_build). Each pixel's value is turned into a view
- * depth in double, from one unit in the format's last place farther than
- * the stored value (unorm: k + 1; float: the next float away from the
- * near end), and rounded up to float; a pixel holding the far end
- * exactly (the clear value: 1, or 0 reversed) or beyond becomes +Inf.
- * Values nearer than the near end count as the near end. Level-0
- * texel (i, j) then takes the largest of these over every pixel whose
- * rectangle meets the texel's closed rectangle (one pixel of margin: it
- * absorbs the few-ulp difference between the projection and a view
- * rounded outward by satc_frustum_from_matrix).
+ * levels (satc_pyramid_build). Each pixel's value gives an upper bound
+ * of the view depth of any surface the GPU may have stored as that
+ * value, rounded up to float. The bound holds when
+ *  - the projection's depth (z row) entries lie within 2^-21 relative of
+ *    the exact ones for near_z and far_z (float entries, even computed in
+ *    float in a few operations; with SATC_DEPTH_INFINITE_FAR the constant
+ *    entry is the exact 0 or +-1 that infinite projections use);
+ *    satc_pyramid_fill_matrix takes the matrix's own entries instead;
+ *  - the GPU evaluates clip z within 2^-23 relative of its terms, z / w
+ *    and OpenGL's window transform (z + 1) / 2 within 2^-23 relative, and
+ *    stores a value within one unit of the format of the result (unorm:
+ *    k +- 1; float: the adjacent float; SATC_DEPTH_FORMAT_LINEAR: the
+ *    next float up of the stored view depth).
+ * The depth is solved as d = Q / (z - P) (orthographic: (z - P) / Q) from
+ * z itself, never from 1 - z, so reversed float depth keeps its relative
+ * precision to depth / near of 1e12 and beyond. A pixel holding the far
+ * end exactly (the clear value: 1, or 0 reversed) or beyond, and a value
+ * whose bound does not exist (the rounding above reaches the far end:
+ * depths the format cannot tell from the far plane; reversed [-1, 1]
+ * depth beyond about 2^23 near distances), become +Inf. Values nearer
+ * than the near end count as the near end. docs/occlusion.md gives the
+ * bound's size. Level-0 texel (i, j) then takes the largest of these
+ * over every pixel whose rectangle meets the texel's closed rectangle
+ * (one pixel of margin: it absorbs the few-ulp difference between the
+ * projection and a view rounded outward by satc_frustum_from_matrix).
  *
  * A depth buffer holds the nearest surface at each pixel's sample point
  * only: the result is a valid pyramid (see satc_pyramid) for surfaces
  * that cover every point of each pixel they are sampled at, up to the
- * GPU's depth precision. Geometry thinner than a pixel between samples,
+ * rounding stated above. Geometry thinner than a pixel between samples,
  * and anything that moved since the image was rendered, are not covered:
  * docs/occlusion.md says what a readback of an earlier frame guarantees.
  *
@@ -1290,6 +1306,29 @@ typedef struct satc_depth_image {
  * nothing is written.
  */
 SATC_API satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img);
+
+/**
+ * satc_pyramid_fill with the depth coefficients read from `proj`, the
+ * float projection matrix that rendered the image (view space to clip,
+ * without the view: its z and w rows have no x or y terms), instead of
+ * derived from img->near_z and img->far_z (not read, nor
+ * SATC_DEPTH_INFINITE_FAR: the matrix says). The other conventions of
+ * img still apply (range, SATC_DEPTH_REVERSED, SATC_IMAGE_TOP_DOWN).
+ * The bound then holds for that matrix's entries exactly, which is
+ * tighter near the far plane and does not depend on how the caller
+ * rounded near and far. `layout`: SATC_MATRIX_COLUMN_MAJOR or
+ * SATC_MATRIX_ROW_MAJOR. Perspective pyramids need w = m32 z_view
+ * (m32 != 0, m33 = 0), orthographic ones w = m33 > 0 (m32 = 0).
+ * Returns what satc_pyramid_fill returns, and SATC_ERR_NULL (proj
+ * NULL), SATC_ERR_FLAGS (layout bits other than SATC_MATRIX_ROW_MAJOR),
+ * SATC_ERR_NONFINITE (a non-finite entry), SATC_ERR_MATRIX (x or y terms
+ * in the z or w row, a w row that does not fit the pyramid's view, or a
+ * depth that does not grow toward the far end as the conventions say),
+ * SATC_ERR_NEAR (the near end of the range at no positive depth); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_fill_matrix(satc_pyramid *p, const satc_depth_image *img,
+                                              const float proj[16], unsigned layout);
 
 /**
  * satc_cull against the pyramid's view p->view, then the hierarchical-Z
@@ -1455,7 +1494,9 @@ typedef struct satc_depth_results {
 } satc_depth_results;
 
 /** Scratch bytes satc_cull_depth and satc_sort_depth need for count
- * volumes with order `sort` (0 when count is 0); SIZE_MAX on overflow. */
+ * volumes with order `sort` (0 when count is 0, and for a sort other
+ * than SATC_SORT_NONE, SATC_SORT_16 or SATC_SORT_32, which those calls
+ * reject); SIZE_MAX on overflow. */
 SATC_API size_t satc_depth_scratch_bytes(size_t count, unsigned sort);
 
 /**

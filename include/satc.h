@@ -1718,8 +1718,10 @@ typedef struct satc_mesh {
  * Draws occluders into level 0 of pyramid *p: volumes [first, first +
  * count) of batch b, any form, each standing for the solid it bounds
  * (boxes of every form; a sphere by its inscribed cube, radius / sqrt 3
- * lowered by 2^-20). Occluders must lie inside opaque geometry: a
- * building's inner box, a wall, a terrain block.
+ * lowered by 2^-20). The box drawn lies inside the volume described:
+ * roundings (a TRS rotation or log scale) shrink it, never grow it.
+ * Occluders must lie inside opaque geometry: a building's inner box, a
+ * wall, a terrain block.
  *
  * Inner-conservative: a texel takes a volume's depth only where the
  * volume covers the texel's whole closed rectangle with surface at view
@@ -1741,10 +1743,11 @@ typedef struct satc_mesh {
  * Volumes with a NaN or infinite field, an instance's mesh id past its
  * table, degenerate or flat-but-not-exactly-flat boxes, and volumes whose
  * camera-relative size reaches SATC_MAX_MAGNITUDE are skipped (they draw
- * nothing, which is always safe); a box with one zero half axis is drawn
- * as the rectangle it is. opt (may be NULL): flags (only triangles use
- * them), min_texels, and a tile of rows: threads may draw disjoint row
- * ranges of one pyramid at once.
+ * nothing, which is always safe), and so are TRS volumes with a zero
+ * scale; any other box with one zero half axis is drawn as the rectangle
+ * it is. opt (may be NULL): flags (only triangles use them), min_texels,
+ * and a tile of rows: threads may draw disjoint row ranges of one pyramid
+ * at once, each writing exactly the whole draw's bits on its rows.
  *
  * Returns SATC_OK, SATC_ERR_NULL (p NULL; b NULL; a stream of b NULL with
  * count > 0), SATC_ERR_PYRAMID (p not set up by satc_pyramid_init),
@@ -1812,7 +1815,8 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
  * plane take its farthest depth over them (a triangle crossing the near
  * plane or the eye's plane is clipped there, never wrapped around). A
  * triangle and the one drawn before it (with SATC_RASTER_CULL_BACK, any
- * of the 7 drawn before it) sharing an edge (two vertices with
+ * of the 7 drawn before it; decided over the whole view, so a row tile
+ * pairs the same triangles as the whole draw) sharing an edge (two vertices with
  * bit-identical positions, as a quad's two triangles in most meshes),
  * both beyond the near plane and not folded over that edge on screen,
  * also cover the texels their edge splits, taking the farther of their

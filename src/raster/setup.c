@@ -224,8 +224,10 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
 
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
  * any set with poly = 0) clipped to z >= n: texel range into p, returns
- * the area in texels it covers on the view (0: none). */
-static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, satc_rpoly *p)
+ * the area in texels it covers on the view (0: none, or with keep = 0
+ * none in the tile's rows). */
+static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, int keep,
+                   satc_rpoly *p)
 {
     double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
     double n = rv->n;
@@ -258,8 +260,14 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
         return 0;
     /* one texel of slack for the rounding of the clip and projection */
     double i0 = fmax(floor(umin) - 1, 0), i1 = fmin(ceil(umax) + 1, W);
-    double j0 = fmax(floor(vmin) - 1, rv->row0), j1 = fmin(ceil(vmax) + 1, rv->row1);
+    double j0 = fmax(floor(vmin) - 1, 0), j1 = fmin(ceil(vmax) + 1, H);
     if (!(i0 < i1) || !(j0 < j1))
+        return 0;
+    /* the tile's rows; a triangle outside them is still set up (its rows
+     * [j0, j1) then empty), so that its mesh neighbours pair with it
+     * whatever the tile */
+    j0 = fmax(j0, rv->row0), j1 = fmin(j1, rv->row1);
+    if (!(j0 < j1) && !keep)
         return 0;
     p->i0 = (int32_t)i0, p->i1 = (int32_t)i1, p->j0 = (int32_t)j0, p->j1 = (int32_t)j1;
     return du * dv;
@@ -269,7 +277,8 @@ static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) 
 
 /* A convex planar polygon V[0..nv) (frame coordinates, in order, of
  * magnitudes and errors m): its edges, near edge and depth plane. */
-static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, satc_rpoly *p)
+static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, int keep,
+                      satc_rpoly *p)
 {
     p->ne = p->np = 0;
     double e1[3], e2[3], N[3];
@@ -287,7 +296,7 @@ static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, 
             return 0;
         sg = N[2] > 0 ? 1.0 : -1.0;
     }
-    double area = bbox(rv, V, nv, 1, p);
+    double area = bbox(rv, V, nv, 1, keep, p);
     if (!(area > 0) || area < rv->min_texels)
         return 0;
     for (int k = 0; k < nv; k++)
@@ -337,7 +346,7 @@ int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const doub
         if (!(facing < -tol))
             return 0;
     }
-    return setup_poly(rv, (const double(*)[3])V, 3, m, out);
+    return setup_poly(rv, (const double(*)[3])V, 3, m, 1, out);
 }
 
 static int same3(const double a[3], const double b[3])
@@ -469,7 +478,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
             for (int k = 0; k < 3; k++)
                 V[q][k] = C[k] + (q & 1 ? -Hq[0][k] : Hq[0][k]) + (q & 2 ? -Hq[1][k] : Hq[1][k]) +
                           (q & 4 ? -Hq[2][k] : Hq[2][k]);
-        double area = bbox(rv, (const double(*)[3])V, 8, 0, p);
+        double area = bbox(rv, (const double(*)[3])V, 8, 0, 0, p);
         if (!(area > 0) || area < rv->min_texels)
             return 0;
     }
@@ -480,7 +489,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         int k = hn[0] == 0 ? 0 : hn[1] == 0 ? 1 : 2;
         double F[3], N[3], V[4][3];
         face(C, (const double(*)[3])Hq, 1.0, k, 1.0, F, N, V);
-        return setup_poly(rv, (const double(*)[3])V, 4, m, &out[0]);
+        return setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[0]);
     }
     double x12[3];
     cross(Hq[1], Hq[2], x12);
@@ -546,7 +555,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
                 continue;
             double F[3], N[3], V[4][3];
             face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, F, N, V);
-            if (setup_poly(rv, (const double(*)[3])V, 4, m, &out[np]))
+            if (setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[np]))
                 np++;
         }
     }

@@ -165,7 +165,7 @@ typedef struct worst {
 
 static void print_goals(const worst *w)
 {
-    bench_goals_heading("occlusion (the demo city, 100,000 buildings, thread CPU time, worst pose)");
+    bench_goals_heading("occlusion, demo city, CPU time, worst pose");
     const char *path = satc_isa_name(satc_isa_active());
     bench_goal(w->per_occ[S512][ALL] <= 0.15, "occlusion",
                "every kept building drawn, 512x256: <= 0.15 us per occluder: %.3f us (path %s)",

@@ -1808,6 +1808,33 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
                                          uint32_t *indices, float *areas, size_t *npicked);
 
 /**
+ * satc_occluders_pick with a first set of candidates, typically what was
+ * visible last frame (the visible indices satc_cull_occluded wrote): the
+ * volumes seen are in front of the rest, so they hide the most per
+ * occluder drawn, and a large volume hidden behind another is not drawn
+ * for nothing. Among volumes [first, first + count) that p's view keeps,
+ * those listed in prev[0..nprev) rank above every other (largest area
+ * first, as satc_occluders_pick ranks them); the others fill what is
+ * left of `max`, largest first. Indices of prev outside [first, first +
+ * count) are ignored, so threads splitting a batch may share one list.
+ * nprev 0: the same answer as satc_occluders_pick.
+ *
+ * The answer never depends on prev for correctness: any occluder set
+ * gives a valid pyramid. Only which occluders are drawn changes, so a
+ * stale or empty list costs culling efficiency, never a wrong result.
+ *
+ * prev: strictly ascending volume indices (satc_cull's order).
+ * Returns what satc_occluders_pick returns, and SATC_ERR_NULL (prev NULL
+ * with nprev > 0), SATC_ERR_RANGE (prev not strictly ascending); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_occluders_pick_first(const satc_pyramid *p, const satc_batch *b,
+                                               size_t first, size_t count, const uint32_t *prev,
+                                               size_t nprev, float min_texels, size_t max,
+                                               uint32_t *indices, float *areas,
+                                               size_t *npicked);
+
+/**
  * Draws the triangles of mesh *m into level 0 of pyramid *p, each a
  * surface inside opaque geometry (a wall's quad, an occlusion mesh), with
  * the inner-conservative rule of satc_pyramid_rasterize applied per

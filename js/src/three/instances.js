@@ -7,8 +7,7 @@
 import { Box3, DynamicDrawUsage, InstancedBufferAttribute, InstancedMesh, Sphere, Vector3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { Occlusion } from './occlusion.js';
-import { solidMaterial } from './object-occlusion.js';
-import { occludable } from './occluder-mesh.js';
+import { boxOccluder, drawnFor, flatBox, occludable } from './drawn.js';
 
 const P = InstancedMesh.prototype;
 
@@ -60,6 +59,7 @@ export class InstanceCuller {
     this._dirty = true; // bounds (and group bounds) from the sources at the next update
     this.viewVisible = [this._sources];
     this._occlusion = opts.occlusion ? new Occlusion(satc, opts.occlusion, cap, box, 'InstanceCuller') : null;
+    this._flat = flatBox(Array.from(box.half)); // a flat geometry: an open surface
     this._install();
     mesh.instanceMatrix.setUsage(DynamicDrawUsage); // rewritten every frame (takes effect if not yet uploaded)
     mesh.instanceColor?.setUsage(DynamicDrawUsage);
@@ -224,7 +224,9 @@ export class InstanceCuller {
       const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders);
       let r = null;
       try {
-        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solidMaterial(mesh, this._occlusion.trustShaders));
+        // instances hide each other only where three draws them opaque (see boxOccluder)
+        const solid = occl && drawnFor(mesh, views[0]) && boxOccluder(mesh, this._occlusion.trustShaders, this._flat);
+        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solid);
       } catch (e) {
         // a clip volume reaching behind the camera: the frustum pass draws everything
         if (e.statusName !== 'SATC_ERR_NEAR') throw e;

@@ -282,6 +282,29 @@ test('InstanceCuller: picking after the camera moved (bounds over every source; 
   culler.dispose();
 });
 
+test('InstanceCuller: a raycast hit after the drawn instances were compacted maps to its drawn slot and back', () => {
+  // two instances; the camera moves from the first to the second between updates
+  const mesh = new THREE.InstancedMesh(box, mat, 2);
+  mesh.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-50, 0, -10));
+  mesh.setMatrixAt(1, new THREE.Matrix4().makeTranslation(50, 0, -10));
+  const culler = new InstanceCuller(satc, mesh);
+  const look = (x) => { const c = camera(); c.position.set(x, 0, 0); c.updateMatrixWorld(); return c; };
+  assert.equal(culler.update(look(-50)), 1);
+  assert.equal(culler.sourceIndex(0), 0);
+  assert.equal(culler.update(look(50)), 1);
+  const hits = new THREE.Raycaster(V(50, 0, 0), V(0, 0, -1)).intersectObject(mesh);
+  assert.equal(hits.length > 0 && hits[0].instanceId, 1, 'the hit names the source instance, as getMatrixAt takes it');
+  const k = culler.drawnIndex(hits[0].instanceId);
+  assert.equal(k, 0, 'drawn in slot 0 of instanceMatrix');
+  assert.equal(culler.sourceIndex(k), hits[0].instanceId);
+  const m = new THREE.Matrix4().fromArray(mesh.instanceMatrix.array, 16 * k);
+  assert.equal(m.elements[12], 50, 'instanceMatrix holds the hit instance at that slot');
+  assert.equal(culler.drawnIndex(0), -1, 'an instance not drawn this frame has no slot');
+  assert.throws(() => culler.drawnIndex(2), (e) => e instanceof SatcError && e.statusName === 'SATC_ERR_RANGE');
+  assert.throws(() => culler.sourceIndex(1), (e) => e instanceof SatcError && /source index/.test(e.message), 'the error says what a hit holds');
+  culler.dispose();
+});
+
 test('InstanceCuller: sourceIndex after an update with shadow cameras; frustumCulled = false draws all', () => {
   const cam = camera();
   const light = new THREE.OrthographicCamera(-5, 5, 5, -5, 0.1, 100);

@@ -166,10 +166,33 @@ export class InstanceCuller {
     this.colors[3 * i + 2] = c.b;
   }
 
-  /** Source index of drawn instance k (after the last update): what instanceMatrix[k] came from. */
+  /**
+   * Source index of drawn instance k (after the last update): what
+   * instanceMatrix[k] came from. A raycast's instanceId is a source index
+   * already (drawnIndex gives its slot).
+   */
   sourceIndex(k) {
-    if (!Number.isInteger(k) || k < 0 || k >= this._visible) this.satc._heap.fail(-9, `sourceIndex(${k}): ${this._visible} drawn`);
+    if (!Number.isInteger(k) || k < 0 || k >= this._visible) {
+      this.satc._heap.fail(-9, `sourceIndex(${k}): ${this._visible} drawn (a raycast's instanceId is already the source index; drawnIndex(id) gives its slot)`);
+    }
     return this._drawn[k];
+  }
+
+  /**
+   * The slot k of instanceMatrix where the last update drew source
+   * instance i (sourceIndex(k) === i), or -1 when it was not drawn: e.g.
+   * for a raycast's instanceId.
+   */
+  drawnIndex(i) {
+    this._index(i, 'drawnIndex');
+    const d = this._drawn;
+    let lo = 0, hi = this._visible; // drawn in increasing source order
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this._visible && d[lo] === i ? lo : -1;
   }
 
   // mesh.boundingBox / boundingSphere: every source instance's box

@@ -107,6 +107,35 @@ test('the far plane of a camera is kept in full (near 0.1, far 10,000; every dep
   }
 });
 
+test('frustumFromMatrix of three\'s double matrices (projectionMatrix x matrixWorldInverse) keeps what three\'s Frustum keeps', () => {
+  for (const opts of [{}, { webgpu: true }, { reversed: true }, { webgpu: true, reversed: true }]) {
+    const cam = camera({ ...opts, far: 10000 });
+    cam.near = 0.1;
+    cam.updateProjectionMatrix();
+    const tf = threeFrustum(cam);
+    const vp = new THREE.Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
+    const f = satc.frustumFromMatrix(vp.elements, { depth: opts.webgpu || opts.reversed ? 'webgpu' : 'webgl', reversed: !!opts.reversed });
+    const min = [], max = [], want = [];
+    const b = new THREE.Box3();
+    for (let z = 9900; z < 10002; z += 0.5) {
+      for (const x of [0, 3000, -5000]) {
+        // boxes 1 deep, their far face at z + 0.5 (9994.5 among them)
+        b.min.set(x - 0.5, x / 3 - 0.5, -z - 0.5);
+        b.max.set(x + 0.5, x / 3 + 0.5, -z + 0.5);
+        if (!tf.intersectsBox(b)) continue;
+        min.push(...b.min.toArray());
+        max.push(...b.max.toArray());
+        want.push(z);
+      }
+    }
+    assert.ok(want.includes(9994) && want.length > 200);
+    for (const mode of ['conservative', 'exact']) {
+      const r = satc.cull(f, { form: 'minmax', min, max }, { mode });
+      assert.equal(r.visible, want.length, `${JSON.stringify(opts)} ${mode}: ${want.length - r.visible} boxes three keeps are culled`);
+    }
+  }
+});
+
 test('SceneCuller never hides a subtree holding something in view (a wheel in view under a body out of view)', () => {
   const cam = camera();
   const scene = new THREE.Scene();

@@ -58,7 +58,7 @@ const CASES = [
     m.rotation.y = Math.PI; // its front faces -z, away from the camera
     return m;
   }],
-  ['single-sided plane, mirrored, seen from behind', () => {
+  ['single-sided plane under a mirroring matrix, seen from behind', () => {
     const m = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), plain());
     m.scale.x = -1; // a mirroring matrix: three's front faces wind clockwise, still toward +z
     m.rotation.y = Math.PI; // then turned away from the camera
@@ -135,28 +135,28 @@ const HELPERS = {
     sc.dispose();
     return r;
   },
-  'SceneCuller mesh': (wall, cam) => {
+  'SceneCuller mesh': (wall, cam, meshes = [wall]) => {
     const bs = boxes();
-    const sc = new SceneCuller(satc, bs, { occlusion: { meshes: [wall] } });
+    const sc = new SceneCuller(satc, bs, { occlusion: { meshes } });
     sc.update(cam);
     const r = bs.map((o) => o.visible);
     sc.dispose();
     return r;
   },
-  'InstanceCuller mesh': (wall, cam) => {
+  'InstanceCuller mesh': (wall, cam, meshes = [wall]) => {
     const im = new THREE.InstancedMesh(unit, plain(), BEHIND.length);
     BEHIND.forEach((p, i) => im.setMatrixAt(i, new THREE.Matrix4().makeTranslation(...p)));
-    const ic = new InstanceCuller(satc, im, { occlusion: { meshes: [wall] } });
+    const ic = new InstanceCuller(satc, im, { occlusion: { meshes } });
     const k = ic.update(cam);
     const drawn = new Set(Array.from({ length: k }, (_, j) => ic.sourceIndex(j)));
     ic.dispose();
     return BEHIND.map((_, i) => drawn.has(i));
   },
-  'BatchedCuller mesh': (wall, cam) => {
+  'BatchedCuller mesh': (wall, cam, meshes = [wall]) => {
     const bm = new THREE.BatchedMesh(20, 1000, 3000, plain());
     const g = bm.addGeometry(unit);
     for (const p of BEHIND) bm.setMatrixAt(bm.addInstance(g), new THREE.Matrix4().makeTranslation(...p));
-    const bc = new BatchedCuller(satc, bm, { occlusion: { meshes: [wall] } });
+    const bc = new BatchedCuller(satc, bm, { occlusion: { meshes } });
     bc.update(cam);
     const r = BEHIND.map((_, i) => bm.getVisibleAt(i));
     bc.dispose();
@@ -229,23 +229,66 @@ test('a wall three draws opaque toward the camera still hides the boxes behind i
   }
 });
 
-test('a single-sided occluder mesh hides from the side three draws, under a mirrored camera too', () => {
-  for (const mirror of [false, true]) {
+test('a single-sided occluder mesh hides from the side three draws, under a mirrored projection too', () => {
+  // three culls faces by their screen winding: a projection flipping x
+  // flips which side it draws; a camera's own scale (left out of its view
+  // matrix) changes nothing
+  for (const mirror of ['none', 'projection', 'camera scale']) {
     const cam = camera();
-    if (mirror) {
-      cam.scale.x = -1; // three culls by screen winding, which the mirror flips
+    if (mirror === 'camera scale') {
+      cam.scale.x = -1;
       cam.updateMatrixWorld();
     }
+    if (mirror === 'projection') cam.projectionMatrix.elements[0] *= -1;
     const seen = inFrustum(cam, BEHIND);
-    const front = wallAt(() => new THREE.Mesh(new THREE.PlaneGeometry(40, 40), plain()));
-    // three's own answer: the first ray hit seen through the side it draws
-    const ray = new THREE.Raycaster(new THREE.Vector3(0, 0, 0), new THREE.Vector3(0, 0, -1));
-    const threeHits = ray.intersectObject(front).length > 0; // Raycaster ignores the camera's mirror
-    const drawn = HELPERS['SceneCuller mesh'](front, cam);
-    const hidden = seen.filter((s, i) => s && !drawn[i]).length;
-    assert.ok(threeHits);
-    // with the mirror three draws the plane's back faces only: none toward the camera
-    if (mirror) assert.equal(hidden, 0, 'a mirrored camera: three culls the faces toward it');
-    else assert.ok(hidden >= 6, `${hidden} hidden`);
+    const front = () => new THREE.Mesh(new THREE.PlaneGeometry(40, 40), plain());
+    const back = () => new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshBasicMaterial({ side: THREE.BackSide }));
+    for (const [name, make, drawn] of [['front side', front, mirror !== 'projection'], ['back side', back, mirror === 'projection']]) {
+      const shown = HELPERS['SceneCuller mesh'](wallAt(make), cam);
+      const hidden = seen.filter((s, i) => s && !shown[i]).length;
+      if (drawn) assert.ok(hidden >= 6, `${mirror}, ${name}: three draws the plane, ${hidden} hidden`);
+      else assert.equal(hidden, 0, `${mirror}, ${name}: three draws nothing of the plane`);
+    }
+  }
+});
+
+test('a surface writing depth but no colour in front of an occluder leaves what is behind drawn, in every helper', () => {
+  // three draws opaque objects by material, then depth: boxes drawn before
+  // the mask stay seen through it, and the wall behind the mask fails the
+  // depth test there (checked in Chromium by test:idbuffer's wall scenes)
+  const cam = camera();
+  const seen = inFrustum(cam, BEHIND);
+  const wall = () => wallAt(() => new THREE.Mesh(box40(), plain()));
+  const mask = (m) => {
+    const o = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), m);
+    o.position.set(0, 0, -8);
+    o.updateMatrixWorld();
+    return o;
+  };
+  const masks = {
+    'colorWrite false': () => new THREE.MeshBasicMaterial({ colorWrite: false }),
+    'additive blending': () => new THREE.MeshBasicMaterial({ blending: THREE.AdditiveBlending }),
+    'none (a plain surface)': null,
+  };
+  for (const [name, mat] of Object.entries(masks)) {
+    const runs = {
+      'SceneCuller object': () => {
+        const bs = boxes(), w = wall(), k = mask(mat ? mat() : plain());
+        const sc = new SceneCuller(satc, [k, w, ...bs], { occlusion: { occluders: (o) => o === w } });
+        sc.update(cam);
+        const r = bs.map((o) => o.visible);
+        sc.dispose();
+        return r;
+      },
+      'SceneCuller mesh': () => HELPERS['SceneCuller mesh'](null, cam, [mask(mat ? mat() : plain()), wall()]),
+      'InstanceCuller mesh': () => HELPERS['InstanceCuller mesh'](null, cam, [mask(mat ? mat() : plain()), wall()]),
+      'BatchedCuller mesh': () => HELPERS['BatchedCuller mesh'](null, cam, [mask(mat ? mat() : plain()), wall()]),
+    };
+    for (const [helper, run] of Object.entries(runs)) {
+      const drawn = run();
+      const hidden = seen.filter((s, i) => s && !drawn[i]).length;
+      if (mat) assert.equal(hidden, 0, `mask ${name} / ${helper}: ${hidden} boxes hidden`);
+      else assert.ok(hidden >= 6, `${name} / ${helper}: the wall hides only ${hidden}`);
+    }
   }
 });

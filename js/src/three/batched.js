@@ -6,7 +6,7 @@
 import { BatchedMesh, Box3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion } from './object-occlusion.js';
-import { boxOccluder, drawnFor, occludable } from './drawn.js';
+import { boxOccluder, drawnFor, masksDepthFor, occludable } from './drawn.js';
 
 const P = BatchedMesh.prototype;
 
@@ -114,8 +114,8 @@ export class BatchedCuller {
   // occluders are the solid instances the user leaves visible.
   _cull(views, n, opts) {
     const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
-    // a material drawn over nearer depth or moving vertices: occlusion hides none of its instances
-    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders)) {
+    // a material drawn over nearer depth, moving vertices or masking depth: occlusion hides none of its instances
+    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders) && !masksDepthFor(mesh, views[0])) {
       // what three does not draw opaque (see boxOccluder): no instance hides another
       const drawn = drawnFor(mesh, views[0]);
       const solid = [drawn && boxOccluder(mesh, occ.trustShaders, false), drawn && boxOccluder(mesh, occ.trustShaders, true)];

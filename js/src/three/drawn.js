@@ -52,6 +52,26 @@ export function opaqueMaterial(m, trust = false) {
 }
 
 /**
+ * Does material `m` write depth in three's opaque pass without replacing
+ * the colour behind it (colorWrite false, or a blending other than
+ * normal)? Such a surface in front of an occluder keeps the occluder
+ * from drawing there, while what was drawn before it stays seen through
+ * it: with one in view, occlusion is not safe.
+ */
+export function masksDepth(m) {
+  return !!m && m.visible !== false && m.transparent !== true && !(m.transmission > 0) && m.depthWrite !== false &&
+    m.depthTest !== false && (m.colorWrite === false || !(m.blending === undefined || m.blending === NormalBlending || m.blending === NoBlending));
+}
+
+/** Does three draw a depth-masking material of `o` (see masksDepth) for `camera`? */
+export function masksDepthFor(o, camera, shown = undefined) {
+  const m = o.material;
+  if (!m || !(Array.isArray(m) ? m.some(masksDepth) : masksDepth(m))) return false;
+  if (o.isMesh === true && !drawnParts(o).some((p) => masksDepth(p.material))) return false;
+  return drawnFor(o, camera, shown);
+}
+
+/**
  * May occlusion hide `o`: does three hide its fragments behind nearer
  * depth, within its geometry's box? Not where a material skips the depth
  * test or passes it farther (depthFunc other than never, less,
@@ -186,17 +206,14 @@ export function keptByThree(o, frusta) {
 }
 
 // Is the window winding of `camera` mirrored: does a triangle wound
-// counter-clockwise seen from the eye come out clockwise on screen (a
-// camera scaled by -1, a projection flipping x or y)? three culls faces
-// by their screen winding.
+// counter-clockwise seen from the eye come out clockwise on screen? By a
+// mirroring view matrix (three leaves a camera's own scale out of
+// matrixWorldInverse, so only one set by hand) or a projection flipping
+// x or y. three culls faces by their screen winding.
 function mirrored(camera) {
-  const w = camera.matrixWorld.elements, P = camera.projectionMatrix.elements;
-  // the view frame's x, y axes and the direction toward the eye (+z): right-handed unless mirrored
-  const x = [w[0], w[1], w[2]], y = [w[4], w[5], w[6]], z = [w[8], w[9], w[10]];
-  const det = x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0]) + x[2] * (y[0] * z[1] - y[1] * z[0]);
-  // the projection's own flips of x and y (view offsets keep their signs)
-  const flip = (P[0] < 0) !== (P[5] < 0);
-  return (det < 0) !== flip;
+  const v = camera.matrixWorldInverse.elements, P = camera.projectionMatrix.elements;
+  const det = v[0] * (v[5] * v[10] - v[6] * v[9]) - v[4] * (v[1] * v[10] - v[2] * v[9]) + v[8] * (v[1] * v[6] - v[2] * v[5]);
+  return (det < 0) !== (P[0] < 0) !== (P[5] < 0);
 }
 
 /**

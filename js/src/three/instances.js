@@ -7,7 +7,7 @@
 import { Box3, DynamicDrawUsage, InstancedBufferAttribute, InstancedMesh, Sphere, Vector3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { Occlusion } from './occlusion.js';
-import { boxOccluder, drawnFor, flatBox, occludable } from './drawn.js';
+import { boxOccluder, drawnFor, flatBox, masksDepthFor, occludable } from './drawn.js';
 
 const P = InstancedMesh.prototype;
 
@@ -244,7 +244,8 @@ export class InstanceCuller {
       // ArrayCamera) an instance hidden from the camera may still be seen
       // by another, so those updates are frustum only; nor does it hide
       // instances whose material is drawn over nearer depth or moves vertices
-      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders);
+      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders) &&
+        !masksDepthFor(mesh, views[0]); // instances masking depth: seen through where occluders do not draw
       let r = null;
       try {
         // instances hide each other only where three draws them opaque (see boxOccluder)

@@ -9,7 +9,7 @@
 
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
-import { flatBox } from './drawn.js';
+import { flatBox, masksDepthFor } from './drawn.js';
 import { disposeOccluderMeshes, drawOccluderMeshes, kthLargest, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _m = new Matrix4();
@@ -168,7 +168,8 @@ export class ObjectOcclusion {
    * frustum + pyramid (`shown(x)`: x's visibility as the user set it, for
    * the meshes' visible chains). Returns the visible indices (a view of `output`),
    * or null when the view cannot take a pyramid (a plane volume, or a
-   * clip volume reaching behind the camera): cull by frustum then.
+   * clip volume reaching behind the camera) or an occluder mesh masks
+   * depth: cull by frustum then.
    */
   cull(camera, batch, count, mode, output, model, isOccluder, shown = undefined) {
     const satc = this.satc, st = this.stats;
@@ -181,6 +182,8 @@ export class ObjectOcclusion {
       throw e;
     }
     if (f.kind !== 'perspective' && f.kind !== 'orthographic') return null;
+    // an occluder mesh masking depth (see masksDepth): occlusion is not safe
+    if (this.meshes.some((m) => masksDepthFor(m, camera, shown))) return null;
     const pyr = this._pyramid(camera).begin(f);
     let occluders = 0, candidates = 0, tf = t0, ts = t0;
     if (this._occ && this.occluders !== false) {

@@ -7,6 +7,7 @@
 
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
+import { masksDepthFor } from './drawn.js';
 import { disposeOccluderMeshes, drawOccluderMeshes, kthLargest, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _mv = new Matrix4();
@@ -102,7 +103,8 @@ export class Occlusion {
   /**
    * Culls volumes [0, count) of `batch` (in `model`'s frame) for one
    * camera: frustum, occluders, then frustum + pyramid. Returns the
-   * visible indices (a view of `output`) and the count. `solid` false:
+   * visible indices (a view of `output`) and the count, or null when
+   * occlusion is not safe for this view (cull by frustum). `solid` false:
    * the volumes hide nothing (see boxOccluder), only the meshes do.
    */
   cull(camera, batch, count, mode, output, model, solid = true) {
@@ -114,6 +116,8 @@ export class Occlusion {
       st.frustum = st.drawn = output.visible;
       return { indices: output.indices, visible: [output.visible] };
     }
+    // an occluder mesh masking depth (see masksDepth): occlusion is not safe
+    if (this.meshes.some((m) => masksDepthFor(m, camera))) return null;
     const pyr = this._pyramid(camera).begin(f);
     let occluders = 0, candidates = 0;
     let t1 = t0, t2 = t0;

@@ -7,7 +7,7 @@
 
 import { allViews, cullAny } from './views.js';
 import { ObjectOcclusion } from './object-occlusion.js';
-import { boxOccluder, drawnAsStored, drawnFor, keptByThree, occludable, threeFrusta } from './drawn.js';
+import { boxOccluder, drawnAsStored, drawnFor, keptByThree, masksDepthFor, occludable, threeFrusta } from './drawn.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -176,7 +176,8 @@ export class SceneCuller {
   // nonzero when kept.
   _cull(views, n, opts) {
     const occ = this._occlusion, objs = this._managed;
-    if (occ && views.length === 1 && opts?.occlusion !== false) {
+    // an object masking depth (see masksDepth) lets what is behind an occluder be seen through it
+    if (occ && views.length === 1 && opts?.occlusion !== false && !this.objects.some((o) => masksDepthFor(o, views[0], this._shown))) {
       const camera = views[0];
       let frusta = null; // three's frustum tests, made for the first candidate
       const isOccluder = (i, flat) => this._occluder(objs[i], camera, flat, () => (frusta ??= threeFrusta(camera)));

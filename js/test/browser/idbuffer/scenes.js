@@ -1,14 +1,16 @@
 // @ts-check
 // Random scenes of walls that three may or may not draw opaque (random
 // materials, sides, draw ranges, groups, material arrays, hidden parents,
-// layers, mirroring) in front of small boxes, rendered by three itself.
+// layers, mirroring, depth written without colour; perspective,
+// orthographic, scaled and x-flipped cameras) in
+// front of small boxes, rendered by three itself.
 // A box is seen when removing it changes a pixel of the frame; every
 // helper's occlusion (SceneCuller with the walls among its objects or as
 // occluder meshes, InstanceCuller with them as occluder meshes) must keep
 // every box three shows. run(seed, count) reports the counts.
 import * as THREE from 'three';
 import { load } from 'satc';
-import { InstanceCuller, SceneCuller } from 'satc/three';
+import { BatchedCuller, InstanceCuller, SceneCuller } from 'satc/three';
 import { rng } from '../../../demo/city.js';
 
 const params = new URLSearchParams(location.search);
@@ -36,6 +38,9 @@ function wall(r) {
   if (pick(0.08)) m.colorWrite = false;
   if (pick(0.08)) m.depthWrite = false;
   if (pick(0.05)) m.visible = false;
+  if (pick(0.05)) m.blending = THREE.AdditiveBlending;
+  if (pick(0.05)) m.depthFunc = THREE.GreaterDepth;
+  if (pick(0.05)) m.alphaHash = true;
   m.side = [THREE.FrontSide, THREE.BackSide, THREE.DoubleSide][Math.floor(3 * r())];
   let material = /** @type {THREE.Material | THREE.Material[]} */ (m);
   const u = r();
@@ -76,10 +81,12 @@ function makeScene(seed) {
     scene.add(b);
     return b;
   });
-  const camera = new THREE.PerspectiveCamera(60, W / H, 0.5, 100);
+  const camera = r() < 0.2 ? new THREE.OrthographicCamera(-10, 10, 6.25, -6.25, 0.5, 100) : new THREE.PerspectiveCamera(60, W / H, 0.5, 100);
   camera.rotation.set((r() - 0.5) * 0.2, (r() - 0.5) * 0.2, 0);
+  if (r() < 0.1) camera.scale.x = -1; // three leaves a camera's scale out of its view
   scene.updateMatrixWorld();
   camera.updateMatrixWorld();
+  if (r() < 0.1) camera.projectionMatrix.elements[0] *= -1; // a projection flipping x: three draws the other faces
   return { scene, walls, boxes, where, camera };
 }
 
@@ -134,6 +141,16 @@ const HELPERS = {
     ic.dispose();
     return s.where.map((_, i) => drawn.has(i));
   },
+  'BatchedCuller, walls as occluder meshes': (s) => {
+    const bm = new THREE.BatchedMesh(BOXES, 100, 100, boxMaterial);
+    const g = bm.addGeometry(unit);
+    for (const p of s.where) bm.setMatrixAt(bm.addInstance(g), new THREE.Matrix4().makeTranslation(p[0], p[1], p[2]));
+    const bc = new BatchedCuller(satc, bm, { occlusion: { meshes: s.walls } });
+    bc.update(s.camera);
+    const r = s.where.map((_, i) => bm.getVisibleAt(i));
+    bc.dispose();
+    return r;
+  },
 };
 
 /** Scenes seed .. seed + count - 1: per helper, boxes three shows, occluded (hidden in the frustum), hidden though shown (with examples). */
@@ -162,4 +179,4 @@ function run(seed, count) {
   return { scenes: count, boxes, seen, helpers: out };
 }
 
-Object.assign(window, { scenes: { run, ready: true } });
+Object.assign(window, { scenes: { run, makeScene, ready: true } });

@@ -195,7 +195,9 @@ const _frusta = [new Frustum(), new Frustum()];
 export function threeFrusta(camera) {
   _vp.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
   _frusta[0].setFromProjectionMatrix(_vp, WebGLCoordinateSystem, camera.reversedDepth === true);
-  _frusta[1].setFromProjectionMatrix(_vp, camera.coordinateSystem ?? WebGLCoordinateSystem, camera.reversedDepth === true);
+  const system = camera.coordinateSystem ?? WebGLCoordinateSystem;
+  if (system === WebGLCoordinateSystem) return _frusta.slice(0, 1);
+  _frusta[1].setFromProjectionMatrix(_vp, system, camera.reversedDepth === true);
   return _frusta;
 }
 

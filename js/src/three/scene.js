@@ -180,7 +180,8 @@ export class SceneCuller {
     if (occ && views.length === 1 && opts?.occlusion !== false && !this.objects.some((o) => masksDepthFor(o, views[0], this._shown))) {
       const camera = views[0];
       let frusta = null; // three's frustum tests, made for the first candidate
-      const isOccluder = (i, flat) => this._occluder(objs[i], camera, flat, () => (frusta ??= threeFrusta(camera)));
+      const memo = new Map(); // this update's boxOccluder answers per geometry and material
+      const isOccluder = (i, flat) => this._occluder(objs[i], camera, flat, () => (frusta ??= threeFrusta(camera)), memo);
       const kept = occ.cull(camera, this.batch, n, this.mode, this.output, null, isOccluder, this._shown);
       if (kept) {
         const flags = new Uint8Array(n);
@@ -211,9 +212,13 @@ export class SceneCuller {
   // behind what is drawn; see boxOccluder), whose box is where it draws
   // (frustumCulled, three's own frustum test keeps it) and its triangles
   // where the geometry holds them (no active morph target).
-  _occluder(o, camera, flat, frusta) {
+  _occluder(o, camera, flat, frusta, memo) {
     if (o.isMesh !== true || o.frustumCulled === false || !drawnAsStored(o)) return false;
-    if (!boxOccluder(o, this._occlusion.trustShaders, flat) || !drawnFor(o, camera, this._shown)) return false;
+    let byMat = memo.get(o.geometry);
+    if (!byMat) memo.set(o.geometry, (byMat = new Map()));
+    let solid = byMat.get(o.material);
+    if (solid === undefined) byMat.set(o.material, (solid = boxOccluder(o, this._occlusion.trustShaders, flat)));
+    if (!solid || !drawnFor(o, camera, this._shown)) return false;
     return keptByThree(o, frusta()) && this._occlusion.chosen(-1, o);
   }
 

@@ -7,6 +7,7 @@ import { Output } from './output.js';
 import { clipCamera } from './clip.js';
 import { numbers, options } from './check.js';
 import { DepthPyramid, OccluderMesh, sameView } from './pyramid.js';
+import { SatcError } from './errors.js';
 
 const MAX_VIEWS = 64;
 const ARGS_BYTES = 1024; // camera, matrix, planes (16 x 4 floats), ray ...
@@ -18,6 +19,13 @@ const SIZE_MAX = 0xffffffff;
 
 const DEPTH = { webgl: 0, '[-1,1]': 0, webgpu: 2, '[0,1]': 2 };
 
+
+// Does `m` (an array-like) hold a number that float32 rounds?
+function notFloats(m) {
+  if (m instanceof Float32Array || !m || typeof m.length !== 'number') return false;
+  for (let i = 0; i < m.length; i++) if (typeof m[i] === 'number' && Number.isFinite(m[i]) && Math.fround(m[i]) !== m[i]) return true;
+  return false;
+}
 export class Satc {
   /** @internal use load() */
   constructor(exports, simd) {
@@ -116,6 +124,17 @@ export class Satc {
     const depth = DEPTH[opts.depth ?? 'webgl'];
     if (depth === undefined) this._heap.fail(-8, `frustumFromMatrix: depth ${opts.depth}`);
     if (opts.double) return this._frustumFromMatrixD(m, opts, depth, target);
+    // numbers a float does not hold (three.js's double matrices): rounding
+    // them to float would move the planes (the far one by up to about
+    // 2^-24 far^2 / near), so they are solved in double unless the caller
+    // asks for the float path (double: false)
+    if (opts.double === undefined && !opts.infiniteFar && notFloats(m)) {
+      try {
+        return this._frustumFromMatrixD(m, opts, depth, target);
+      } catch (e) {
+        if (!(e instanceof SatcError)) throw e; // not a bounded frustum in double: the float path decides
+      }
+    }
     const conv = (opts.rowMajor ? 1 : 0) | depth | (opts.reversed ? 4 : 0) | (opts.infiniteFar ? 8 : 0);
     this._vec(this._args, m, 16, 'frustumFromMatrix');
     const st = this._x.satc_frustum_from_matrix(this._slots, this._args, conv);

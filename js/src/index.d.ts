@@ -84,6 +84,9 @@ export interface MatrixOptions {
    * Which end of the depth range is near does not matter here; infiniteFar
    * is not accepted (SATC_ERR_FLAGS). The frustum is a little looser
    * (about 2^-20 of the distance) and its bytes differ from the float path's.
+   * Default: the double path when a number is not a float32 (and not
+   * infiniteFar; a matrix the double path cannot take goes the float way),
+   * else the float path; false always takes the float path.
    */
   double?: boolean;
 }

@@ -92,6 +92,11 @@ def f_up(x):
 
 def window(z, z01, rev, inf):
     """Window depth in [0, 1] of view depth z for a projection with NEAR, FAR."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _window(z, z01, rev, inf)
+
+
+def _window(z, z01, rev, inf):
     if inf:
         d = NEAR / z if rev else 1 - NEAR / z
     else:

@@ -1,8 +1,8 @@
 /* The satc extension module: shared declarations. Files, top to bottom
  * (each calls only those below it): module.c (frusta, the module table);
- * cull.c, queries.c, occlusion calls; groups.c; batch.c, trs.c (batch
- * constructors) over arrays.c (numpy arrays read in place); batch_type.c;
- * outs.c (outputs) and args.c (arguments, errors). */
+ * cull.c, queries.c, occlusion.c; groups.c and pyramid.c; batch.c and
+ * trs.c (batch constructors) over arrays.c (numpy arrays read in place);
+ * outs.c (outputs) and args.c (arguments, errors); batch_type.c. */
 #ifndef SATC_PY_H
 #define SATC_PY_H
 

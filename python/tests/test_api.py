@@ -294,6 +294,7 @@ def test_example_driving_cameras(tmp_path):
     assert r["extra"] == 0  # and never finds one satc culls (same view volume)
     assert r["witnessed"] == r["missed"]  # each missed pair checked in double
     assert (tmp_path / "d.svg").read_text().startswith("<svg")
+    assert 0 < r["hidden"] == r["hidden_in_view"] < r["seen"]  # occlusion drops boxes in view only
 
 
 def test_example_wall_across_the_view():

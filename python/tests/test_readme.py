@@ -22,3 +22,14 @@ def test_readme_python_snippets_run(readme, tmp_path, monkeypatch, capsys):
         exec(compile(block, readme, "exec"), {"__name__": "__readme__"})
     assert capsys.readouterr().out.strip()
     assert os.listdir(tmp_path) == []
+
+
+def test_docs_occlusion_example_runs_as_shown(capsys):
+    """docs/python.md's occlusion example prints what its comments say."""
+    with open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    block = re.search(r"## Occlusion.*?```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(block, "docs/python.md", "exec"), {"__name__": "__docs__"})
+    want = [line.split("# ")[1].split(":")[0] for line in block.splitlines() if line.startswith("print(")]
+    got = capsys.readouterr().out.splitlines()
+    assert got == want

@@ -85,7 +85,7 @@ def binding(n, rounds, goals):
     b = satc.aabbs(c, h)
     assert b.converted == ()
     print(f"\n1. {n} world AABBs (center/half float32 (N, 3) arrays, in place), one "
-          f"frustum, path {satc.isa()}: one call from Python vs the same call timed in C")
+          f"frustum, path {satc.isa()}:\n   one call from Python vs the same call timed in C")
     print(f"   visible: {satc.cull(f, b, output='count')} exact, "
           f"{satc.cull(f, b, 'conservative', 'count')} conservative")
     print(f"   {'mode':<13} {'output':<8} {'from Python':>26} {'satc_cull in C':>26} "
@@ -174,9 +174,6 @@ def main(argv=None):
           f"on {os.cpu_count()} CPUs")
     binding(1 << 20, rounds, goals)
     cameras_vs_corners(100_000, max(5, rounds // 3), 100 if a.quick else 300, goals)
-    if not goals:
-        print("\n(The project's own speed goals are not shown: SATC_BENCH_GOALS=1 or --goals "
-              "prints them.)")
     return 0
 
 

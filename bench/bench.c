@@ -419,8 +419,9 @@ int main(int argc, char **argv)
     R->stream_name = bench_stream_name();
     R->have_cglm = bl_cglm_available();
 
-    fprintf(stderr, "satc_bench: timing %d paths on 3 scenes, 4096 and 1 M boxes (%s run, 1-3 minutes);\n"
-                    "            the summary prints first when done\n", R->npaths, R->run);
+    fprintf(stderr, "satc_bench: timing %d paths on 3 scenes, 4096 and 1 M boxes (%s run, %s on a busy\n"
+                    "            2-core machine); the headline and the summary print first when done\n",
+            R->npaths, R->run, quick ? "about 1 minute" : lng ? "5-10 minutes" : "about 2 minutes");
     R->load[0] = load_average();
     bench_scrub_init();
     R->scrub_bytes = bench_scrub_bytes();

@@ -53,19 +53,6 @@ static void run_on_path(void *p)
 
 #define NPATHS 6
 
-/* The median of the per-round ratios a[r] / b[r]: each round takes its
- * samples back to back, so a load that comes and goes between rounds
- * cancels, as it does not between two medians. */
-static double paired_ratio(const double *a, const double *b, int reps)
-{
-    double q[BENCH_MAX_SAMPLES];
-    int n = 0;
-    for (int r = 0; r < reps && r < BENCH_MAX_SAMPLES; r++)
-        if (b[r] > 0)
-            q[n++] = a[r] / b[r];
-    return n ? bench_stats_from(q, n).med : 0;
-}
-
 /* Times rows [from, rs->n) (those whose name contains match; all when
  * match is NULL) on the default path and every native path
  * (round-robin, reps samples each) and prints them; the goal lines,
@@ -118,7 +105,7 @@ static int dispatch_time(const drows *rs, int from, int reps, const char *match)
         /* The verdict: the default path's samples over the fastest path's,
          * round by round. The minima beside it: the samples least
          * disturbed by other processes. */
-        double ratio = paired_ratio(jobs[0].s, jobs[best].s, reps);
+        double ratio = bench_paired_ratio(jobs[0].s, jobs[best].s, reps);
         unsigned bmin = 1;
         for (unsigned p = 2; p <= np; p++)
             if (jobs[p].st.min < jobs[bmin].st.min)

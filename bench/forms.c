@@ -401,7 +401,6 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     bench_time_jobs(lj, nl, n, cached, reps);
     for (int i = 0; i < nl; i++)
         jobs[live[i]].st = lj[i].st;
-    free(lj);
     for (int f = 0; f < FR_FORMS; f++) {
         F->roof[f][z].ns = jobs[3 * f].st, F->roof[f][z].done = 1;
         for (int m = 0; m < 2; m++) {
@@ -411,6 +410,23 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     }
     for (int w = 0; w < FB_COUNT; w++)
         F->base[w][z].ns = jobs[NB + w].st, F->base[w][z].done = frame_base_peer(w) < 0 || ctx[NB + w].peer;
+    /* Each way over the satc row it is set against, round by round (the
+     * same choice as frame_satc_for: satc on AVX2 for an AVX2 build when
+     * the active path is another; conservative on the float3 AABBs for
+     * the plane pass alone, else exact on the matrices). */
+    for (int i = 0; i < nl; i++) {
+        int w = live[i] - NB;
+        if (w < 0 || w >= FB_COUNT)
+            continue;
+        int cull = frame_base_kind(w) == FB_FIL_CULL, ref = cull ? 3 * FR_AABB3 + 1 : 3 * FR_INST + 2;
+        if (ctx[live[i]].peer && ctx[live[i]].peer->isa == SATC_ISA_AVX2 && satc_isa_active() != SATC_ISA_AVX2 &&
+            sat2)
+            ref = NB + FB_COUNT + cull;
+        for (int k = 0; k < nl; k++)
+            if (live[k] == ref)
+                F->base[w][z].x_satc = bench_paired_ratio(lj[i].s, lj[k].s, reps);
+    }
+    free(lj);
     for (int q = 0; q < 2; q++) {
         fctx *c = &ctx[NB + FB_COUNT + q];
         F->sat2[q][z].ns = jobs[NB + FB_COUNT + q].st;

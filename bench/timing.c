@@ -226,6 +226,16 @@ void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps)
 
 bench_stats bench_stats_from(const double *s, int n) { return stats_of(s, n); }
 
+double bench_paired_ratio(const double *a, const double *b, int reps)
+{
+    double q[BENCH_MAX_SAMPLES];
+    int n = 0;
+    for (int r = 0; r < reps && r < BENCH_MAX_SAMPLES; r++)
+        if (b[r] > 0)
+            q[n++] = a[r] / b[r];
+    return n ? stats_of(q, n).med : 0;
+}
+
 /* 3 significant digits; whole numbers from 1000 on (1350, not 1.35e+03). */
 static void put3(char *buf, size_t size, double v)
 {

@@ -52,6 +52,12 @@ typedef struct bench_job {
 } bench_job;
 void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
 
+/* The median of the per-round ratios a[r] / b[r] of two jobs timed in one
+ * bench_time_jobs call (0 when there is none): each round takes its
+ * samples back to back, so load that comes and goes between rounds
+ * cancels, as it does not between two medians. */
+double bench_paired_ratio(const double *a, const double *b, int reps);
+
 /* Samples taken by bench_time_jobs so far, and of those the ones still
  * preempted after their retries. */
 void bench_preempt_counts(long *preempted, long *all);

@@ -243,9 +243,6 @@ def main(argv=None):
     binding(1 << 20, rounds, goals)
     cameras_vs_corners(100_000, max(5, rounds // 3), 100 if a.quick else 300, goals)
     occlusion(1 << 20, max(5, rounds // 3), goals)
-    if not goals:
-        print("\n(The project's own speed goals are not shown: SATC_BENCH_GOALS=1 or --goals "
-              "prints them.)")
     return 0
 
 

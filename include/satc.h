@@ -287,6 +287,9 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
  * below FLT_MIN (a subnormal bound would carry a relative error far
  * beyond the tolerance into the slopes). The slopes are tan(fovy/2)
  * aspect and tan(fovy/2), computed in double and rounded once to float.
+ * With a world up such as (0, 1, 0) and a tilted view, up is not
+ * orthogonal to dir (SATC_ERR_FRAME): use satc_frustum_look_to, or
+ * satc_frustum_look_at with a target point, which build the frame.
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],

@@ -307,8 +307,9 @@ static void test_tilted(void)
     for (int k = 0; k < 3; k++)
         dir[k] = (float)(dir[k] / l);
     satc_frustum fr;
-    CHECK(satc_frustum_perspective(&fr, eye, dir, up, 1, 1.5f, 0.1f, 100) == SATC_ERR_FRAME,
-          "satc_frustum_perspective needs an orthogonal up");
+    CHECK(satc_frustum_perspective(&fr, eye, dir, up, 1, 1.5f, 0.1f, 100) == SATC_ERR_FRAME &&
+              strstr(satc_status_string(SATC_ERR_FRAME), "look-at"),
+          "satc_frustum_perspective needs an orthogonal up, and its status points to look-at");
     CHECK(satc_frustum_look_at(&fr, eye, target, up, 1, 1.5f, 0.1f, 100) == SATC_OK &&
               fr.frame[1][1] > 0.89f && fr.frame[1][2] < -0.44f,
           "look_at takes up (0, 1, 0) with a tilted view and makes it orthogonal");

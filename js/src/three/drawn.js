@@ -5,7 +5,8 @@
 // `visible`, its layers, three's own frustum test), only through the
 // triangles three draws (draw range, groups, material arrays), only from
 // the side three draws (a material's side against the camera), and only
-// by a material that writes opaque depth wherever it draws.
+// by a material that writes opaque depth wherever it draws; and nothing
+// in view may write depth without replacing the colour behind it.
 
 import {
   BackSide, DoubleSide, Frustum, LessDepth, LessEqualDepth, Matrix4, NoBlending, NormalBlending,

@@ -357,6 +357,15 @@ export interface DepthImageOptions {
   far?: number;
   /** Row 0 is the top row (WebGPU readbacks); WebGL's row 0 is the bottom. */
   topDown?: boolean;
+  /**
+   * The projection matrix that rendered the image (16 numbers, column-major
+   * as three.js camera.projectionMatrix.elements unless rowMajor; no view
+   * part). Its own depth entries then bound the conversion, tighter near the
+   * far plane; near, far and infiniteFar are not read.
+   */
+  projection?: ArrayLike<number>;
+  /** projection is row-major. */
+  rowMajor?: boolean;
 }
 
 /**

@@ -214,7 +214,7 @@ static int check_sorted(job_ctx *x)
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int quick = (argc > 1 && !strcmp(argv[1], "--quick")) || bench_quick_env();
     int reps = quick ? 3 : 7;
     bench_scrub_init();
     printf("satc splat benchmark: path %s, one thread\n", satc_isa_name(satc_isa_active()));
@@ -280,7 +280,6 @@ int main(int argc, char **argv)
         free(x.idx), free(x.sorted), free(x.order), free(x.depth), free(x.counts), free(x.scratch);
         free(c.rec);
     }
-    bench_goals_hint();
     bench_scrub_free();
     return bad ? 3 : 0;
 }

@@ -146,7 +146,9 @@ typedef enum satc_status {
     SATC_ERR_NOMEM = -11,    /**< allocation failed (satc_box_arrays_alloc only) */
     SATC_ERR_BOX = -12,      /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
     SATC_ERR_LAYOUT = -13,   /**< batch descriptor invalid: unknown matrix layout, a stride smaller than its record, misaligned pointer or stride */
-    SATC_ERR_PYRAMID = -14   /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
+    SATC_ERR_PYRAMID = -14,  /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
+    SATC_ERR_UP = -15,       /**< look-at: the up vector is zero or within SATC_FRAME_TOLERANCE radians of the view direction */
+    SATC_ERR_DIRECTION = -16 /**< look-at: the view direction is zero (the target is the eye) */
 } satc_status;
 
 /** Short English description of a status code; never NULL. */
@@ -285,10 +287,85 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
  * below FLT_MIN (a subnormal bound would carry a relative error far
  * beyond the tolerance into the slopes). The slopes are tan(fovy/2)
  * aspect and tan(fovy/2), computed in double and rounded once to float.
+ * With a world up such as (0, 1, 0) and a tilted view, up is not
+ * orthogonal to dir (SATC_ERR_FRAME): use satc_frustum_look_to, or
+ * satc_frustum_look_at with a target point, which build the frame.
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
                                               float fovy, float aspect, float n, float f);
+
+/**
+ * A symmetric perspective camera at eye looking at the point target, the
+ * way glm::lookAt and three.js's Object3D.lookAt aim one: up is any vector
+ * not parallel to the view direction (its length does not matter; (0, 1, 0)
+ * for a Y-up world). The frame is built in double and rounded once to float:
+ * D = (target - eye) / |target - eye|, L = up x D normalised (the camera's
+ * left), U = D x L (up made orthogonal to D), a right-handed orthonormal
+ * frame with L x U = D. fovy: vertical field of view in radians, 0 < fovy <
+ * pi; aspect = width / height > 0; 0 < n < f, f may be +INFINITY. The
+ * frustum is the one satc_frustum_perspective builds from (eye, D, U), so
+ * every guarantee of the library holds for that float frame.
+ * Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_NONFINITE (a NaN or infinite
+ * input, up included), SATC_ERR_DIRECTION (target == eye), SATC_ERR_UP (up
+ * zero, or within SATC_FRAME_TOLERANCE radians of +-D: the roll is then
+ * undefined), or a status of satc_frustum_perspective (SATC_ERR_NEAR,
+ * SATC_ERR_FAR, SATC_ERR_BOUNDS). On error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_look_at(satc_frustum *out, const float eye[3],
+                                          const float target[3], const float up[3], float fovy,
+                                          float aspect, float n, float f);
+
+/**
+ * satc_frustum_look_at with a view direction instead of a target point
+ * (DirectX's LookTo): dir is any nonzero vector, normalised here in double;
+ * up as for satc_frustum_look_at. Same status codes, SATC_ERR_DIRECTION for
+ * a zero dir.
+ */
+SATC_API satc_status satc_frustum_look_to(satc_frustum *out, const float eye[3], const float dir[3],
+                                          const float up[3], float fovy, float aspect, float n,
+                                          float f);
+
+/**
+ * An orthographic camera at eye looking at target (glm::ortho x glm::lookAt,
+ * three.js's OrthographicCamera aimed with lookAt): the frame as in
+ * satc_frustum_look_at; the view box spans left < right along the camera's
+ * x axis (pointing right, -L), bottom < top along U, and n < f along D (both
+ * finite; n may be <= 0), all in world units from eye. Returns what
+ * satc_frustum_look_at returns, SATC_ERR_BOUNDS for left >= right or bottom
+ * >= top, SATC_ERR_FAR for f <= n or an infinite f. On error *out is
+ * unchanged. For a direction d, pass target = eye + d.
+ */
+SATC_API satc_status satc_frustum_look_at_ortho(satc_frustum *out, const float eye[3],
+                                                const float target[3], const float up[3],
+                                                float left, float right, float bottom, float top,
+                                                float n, float f);
+
+/**
+ * satc_frustum_look_at for a camera in double (large worlds) against
+ * volumes stored relative to batch_origin O, as satc_frustum_from_camera_d
+ * does it: the view direction target - eye is taken in double, eye - O is
+ * rounded to float once and its rounding enters the frustum's constant
+ * tolerance term, so no volume touching the exact frustum is culled.
+ * Returns what satc_frustum_look_at returns, and SATC_ERR_BOUNDS when a
+ * component of eye - O exceeds SATC_MAX_MAGNITUDE. On error *out is
+ * unchanged.
+ */
+SATC_API satc_status satc_frustum_look_at_d(satc_frustum *out, const double eye[3],
+                                            const double target[3], const float up[3], float fovy,
+                                            float aspect, float n, float f,
+                                            const double batch_origin[3]);
+
+/**
+ * satc_frustum_look_at_ortho for a camera in double against volumes stored
+ * relative to batch_origin, as satc_frustum_look_at_d. Same status codes as
+ * satc_frustum_look_at_ortho and satc_frustum_look_at_d.
+ */
+SATC_API satc_status satc_frustum_look_at_ortho_d(satc_frustum *out, const double eye[3],
+                                                  const double target[3], const float up[3],
+                                                  float left, float right, float bottom,
+                                                  float top, float n, float f,
+                                                  const double batch_origin[3]);
 
 /** Matrix conventions for satc_frustum_from_matrix (bit flags). */
 #define SATC_MATRIX_COLUMN_MAJOR 0u  /**< m[c*4 + r] is element (r, c) (OpenGL, glm) */
@@ -1646,8 +1723,10 @@ typedef struct satc_mesh {
  * Draws occluders into level 0 of pyramid *p: volumes [first, first +
  * count) of batch b, any form, each standing for the solid it bounds
  * (boxes of every form; a sphere by its inscribed cube, radius / sqrt 3
- * lowered by 2^-20). Occluders must lie inside opaque geometry: a
- * building's inner box, a wall, a terrain block.
+ * lowered by 2^-20). The box drawn lies inside the volume described:
+ * roundings (a TRS rotation or log scale) shrink it, never grow it.
+ * Occluders must lie inside opaque geometry: a building's inner box, a
+ * wall, a terrain block.
  *
  * Inner-conservative: a texel takes a volume's depth only where the
  * volume covers the texel's whole closed rectangle with surface at view
@@ -1669,10 +1748,11 @@ typedef struct satc_mesh {
  * Volumes with a NaN or infinite field, an instance's mesh id past its
  * table, degenerate or flat-but-not-exactly-flat boxes, and volumes whose
  * camera-relative size reaches SATC_MAX_MAGNITUDE are skipped (they draw
- * nothing, which is always safe); a box with one zero half axis is drawn
- * as the rectangle it is. opt (may be NULL): flags (only triangles use
- * them), min_texels, and a tile of rows: threads may draw disjoint row
- * ranges of one pyramid at once.
+ * nothing, which is always safe), and so are TRS volumes with a zero
+ * scale; any other box with one zero half axis is drawn as the rectangle
+ * it is. opt (may be NULL): flags (only triangles use them), min_texels,
+ * and a tile of rows: threads may draw disjoint row ranges of one pyramid
+ * at once, each writing exactly the whole draw's bits on its rows.
  *
  * Returns SATC_OK, SATC_ERR_NULL (p NULL; b NULL; a stream of b NULL with
  * count > 0), SATC_ERR_PYRAMID (p not set up by satc_pyramid_init),
@@ -1733,6 +1813,33 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
                                          uint32_t *indices, float *areas, size_t *npicked);
 
 /**
+ * satc_occluders_pick with a first set of candidates, typically what was
+ * visible last frame (the visible indices satc_cull_occluded wrote): the
+ * volumes seen are in front of the rest, so they hide the most per
+ * occluder drawn, and a large volume hidden behind another is not drawn
+ * for nothing. Among volumes [first, first + count) that p's view keeps,
+ * those listed in prev[0..nprev) rank above every other (largest area
+ * first, as satc_occluders_pick ranks them); the others fill what is
+ * left of `max`, largest first. Indices of prev outside [first, first +
+ * count) are ignored, so threads splitting a batch may share one list.
+ * nprev 0: the same answer as satc_occluders_pick.
+ *
+ * The answer never depends on prev for correctness: any occluder set
+ * gives a valid pyramid. Only which occluders are drawn changes, so a
+ * stale or empty list costs culling efficiency, never a wrong result.
+ *
+ * prev: strictly ascending volume indices (satc_cull's order).
+ * Returns what satc_occluders_pick returns, and SATC_ERR_NULL (prev NULL
+ * with nprev > 0), SATC_ERR_RANGE (prev not strictly ascending); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_occluders_pick_first(const satc_pyramid *p, const satc_batch *b,
+                                               size_t first, size_t count, const uint32_t *prev,
+                                               size_t nprev, float min_texels, size_t max,
+                                               uint32_t *indices, float *areas,
+                                               size_t *npicked);
+
+/**
  * Draws the triangles of mesh *m into level 0 of pyramid *p, each a
  * surface inside opaque geometry (a wall's quad, an occlusion mesh), with
  * the inner-conservative rule of satc_pyramid_rasterize applied per
@@ -1740,7 +1847,8 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
  * plane take its farthest depth over them (a triangle crossing the near
  * plane or the eye's plane is clipped there, never wrapped around). A
  * triangle and the one drawn before it (with SATC_RASTER_CULL_BACK, any
- * of the 7 drawn before it) sharing an edge (two vertices with
+ * of the 7 drawn before it; decided over the whole view, so a row tile
+ * pairs the same triangles as the whole draw) sharing an edge (two vertices with
  * bit-identical positions, as a quad's two triangles in most meshes),
  * both beyond the near plane and not folded over that edge on screen,
  * also cover the texels their edge splits, taking the farther of their

@@ -22,12 +22,6 @@ enum conv { CONV_NEAREST, CONV_AABB, CONV_MINMAX, CONV_OBB, CONV_SPHERE };
 
 static const npy_intp V3[1] = {3}, M33[2] = {3, 3}, M44[2] = {4, 4};
 
-#define FAIL_ARGS(args, nargs)                                                                    \
-    do {                                                                                          \
-        for (int k_ = 0; k_ < (nargs); k_++)                                                      \
-            satc_py_arg_clear(&(args)[k_]);                                                               \
-        return NULL;                                                                              \
-    } while (0)
 
 void satc_py_arg_clear(arg_t *a);
 int satc_py_dtype_ok(PyArrayObject *arr, const char *name);

@@ -4,6 +4,14 @@
 
 #include <string.h>
 
+/* Clears the arguments taken so far and returns NULL. */
+#define FAIL_ARGS(args, nargs)                                                                    \
+    do {                                                                                          \
+        for (int k_ = 0; k_ < (nargs); k_++)                                                      \
+            satc_py_arg_clear(&(args)[k_]);                                                               \
+        return NULL;                                                                              \
+    } while (0)
+
 /* Two vec3 arguments (aabbs, minmax). */
 static PyObject *pair_form(PyObject *args_, PyObject *kw, const char *fn, const char *n0,
                            const char *n1, satc_form form, enum conv how)

@@ -647,7 +647,27 @@ static void test_depth(void)
             rb_check(satc_sort_depth(rdep, ridx, v, SATC_SORT_32, NULL, NULL, s2, scr, sb) == SATC_OK &&
                          !memcmp(s2, rs32, v * 4),
                      "satc_sort_depth equals the fused sort");
-            free(s2), free(ord), free(ek16);
+            /* indices from 2^24 take the one-pass counting sort: the same permutation */
+            uint32_t *bi = xcalloc(v, 4), *s3 = xcalloc(v, 4);
+            for (size_t j = 0; j < v; j++)
+                bi[j] = ridx[j] + (1u << 24);
+            size_t obig = satc_sort_depth(rdep, bi, v, SATC_SORT_16, NULL, NULL, s3, scr, sb) != SATC_OK;
+            for (size_t j = 0; j < v; j++)
+                obig += s3[j] != rs16[j] + (1u << 24);
+            rb_check(!obig, "mode %d: %zu positions of the order differ for indices from 2^24", mode, obig);
+            /* the order's set against the double oracle: each index once, every touching splat in it */
+            unsigned char *in = xcalloc(n, 1);
+            size_t twice = 0, lost = 0;
+            for (size_t j = 0; j < v; j++)
+                twice += rs16[j] >= n || in[rs16[j]]++;
+            for (size_t i = 0; i < n; i++) {
+                double c[3], ax[3][3], ext[3];
+                if (!quat_rejected(&vols[i], 0) && oracle_box(&vols[i], 0, 0, c, ax, ext))
+                    lost += orc_intersects_pp(&cam, c, ext, ax) && !in[i];
+            }
+            rb_check(!twice && !lost, "%s mode %d: %zu indices out of range or twice, %zu touching "
+                     "splats missing from the order", scn_cam_name((scn_cam_kind)k), mode, twice, lost);
+            free(s2), free(ord), free(ek16), free(bi), free(s3), free(in);
         }
         /* bad calls write nothing */
         satc_frustum pv;

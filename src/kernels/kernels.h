@@ -29,7 +29,7 @@
  *
  * Stages, one header each, included in this order:
  *   consts.h        helpers, per-frustum constants, a volume as lanes
- *   load.h          every form into the shared frame (the loaders; TRS's in load_trs.h)
+ *   load.h          every form into the shared frame (the loaders)
  *   plane_tier.h    the plane tier
  *   axes.h          the exact separating axes
  *   plane_volumes.h plane volumes (both tiers)

@@ -135,30 +135,5 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
     out[3] = simde_mm256_shuffle_ps(t1, t3, 0xEE);
 }
 
-/* 32 bytes of W records: one 256-bit load each, then an 8x8 transpose
- * (unpacks and shuffles within halves, then the halves exchanged). */
-#define SATC_VLAYER_REC8 1
-static inline void v_load_rec8(const float *p, size_t stride, V out[8])
-{
-    V r[8], t[8], u[8];
-    for (int j = 0; j < 8; j++)
-        r[j] = simde_mm256_loadu_ps((const float *)(const void *)((const char *)p +
-                                                                  (size_t)j * stride));
-    for (int j = 0; j < 8; j += 2) {
-        t[j] = simde_mm256_unpacklo_ps(r[j], r[j + 1]);
-        t[j + 1] = simde_mm256_unpackhi_ps(r[j], r[j + 1]);
-    }
-    for (int h = 0; h < 8; h += 4) { /* records h..h+3: fields f, f + 4 per half */
-        u[h] = simde_mm256_shuffle_ps(t[h], t[h + 2], 0x44);
-        u[h + 1] = simde_mm256_shuffle_ps(t[h], t[h + 2], 0xEE);
-        u[h + 2] = simde_mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44);
-        u[h + 3] = simde_mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE);
-    }
-    for (int f = 0; f < 4; f++) {
-        out[f] = simde_mm256_permute2f128_ps(u[f], u[f + 4], 0x20);
-        out[f + 4] = simde_mm256_permute2f128_ps(u[f], u[f + 4], 0x31);
-    }
-}
-
 #define SATC_SIMD_TABLE satc_kernels_avx2
 #include "../kernels/kernels.h"

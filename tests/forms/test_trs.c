@@ -694,6 +694,40 @@ static void test_depth(void)
     free(vols);
 }
 
+/* A call of a million keys and more (the radix passes) against the same
+ * depths with indices from 2^24 (one counting pass) and against the
+ * definition: keys not increasing, equal keys in increasing index order. */
+static void test_sort_large(void)
+{
+    size_t n = ((size_t)1 << 20) + 37;
+    rb_rng r = {0x736f7274ull};
+    float *dep = xcalloc(n, 4);
+    uint32_t *ia = xcalloc(n, 4), *ib = xcalloc(n, 4), *sa = xcalloc(n, 4), *sb = xcalloc(n, 4);
+    uint16_t *k = xcalloc(n, 2);
+    for (size_t j = 0; j < n; j++) { /* ties: depths on a coarse grid, a few NaN */
+        dep[j] = (float)(int)rb_uniform(&r, 0, 30000) * 0.01f - 50.0f;
+        if (j % 4099 == 0)
+            dep[j] = NAN;
+        ia[j] = (uint32_t)(3 * j), ib[j] = (uint32_t)(3 * j) + (1u << 24);
+    }
+    size_t bytes = satc_depth_scratch_bytes(n, SATC_SORT_16);
+    void *scr = xcalloc(bytes, 1);
+    int ok = satc_sort_depth(dep, ia, n, SATC_SORT_16, k, NULL, sa, scr, bytes) == SATC_OK &&
+             satc_sort_depth(dep, ib, n, SATC_SORT_16, NULL, NULL, sb, scr, bytes) == SATC_OK;
+    size_t diff = 0, bad = 0;
+    for (size_t j = 0; ok && j < n; j++) {
+        diff += sb[j] != sa[j] + (1u << 24);
+        bad += sa[j] % 3 || sa[j] / 3 >= n;
+    }
+    for (size_t j = 0; ok && !bad && j + 1 < n; j++) {
+        uint16_t a = k[sa[j] / 3], b = k[sa[j + 1] / 3];
+        bad += a < b || (a == b && sa[j] >= sa[j + 1]);
+    }
+    rb_check(ok && !diff && !bad, "%zu keys: %zu positions differ between the sorts, %zu out of order",
+             n, diff, bad);
+    free(dep), free(ia), free(ib), free(sa), free(sb), free(k), free(scr);
+}
+
 int main(int argc, char **argv)
 {
     quick = getenv("SATC_TEST_QUICK") != NULL;
@@ -703,5 +737,6 @@ int main(int argc, char **argv)
     test_descriptors();
     test_volumes();
     test_depth();
+    test_sort_large();
     return rb_finish();
 }

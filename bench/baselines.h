@@ -98,8 +98,9 @@ size_t bl_cglm_batch_project(const bl_cglm *c, size_t n, uint8_t *mask);
 const char *bl_name(int which);
 const char *bl_label(int which);
 
-/* Engine-frame baselines on 4x4 column-major matrices + one local box
- * (baseline_filament.c, baseline_bevy.c), and cglm's batch: each built
+/* Engine-frame baselines on 4x4 column-major matrices and local boxes
+ * (baseline_filament.c: one per renderable; baseline_bevy.c: one for
+ * all), and cglm's batch: each built
  * once per instruction set (bench/meson.build), its symbols suffixed
  * with the build's name (FB_ISA: avx2, avx512, or base where neither
  * exists). fb_filament_cull rounds n up to a multiple of 8, as Filament
@@ -110,7 +111,7 @@ const char *bl_label(int which);
 #define FB_NAME(f) FB_CAT(f, FB_ISA)
 #endif
 #define FB_DECLARE(isa)                                                                                          \
-    void fb_filament_arvo_##isa(const float *restrict m, size_t n, const float lc[3], const float le[3],       \
+    void fb_filament_arvo_##isa(const float *restrict m, const float *restrict lbox, size_t n,                \
                                 float *restrict c3, float *restrict e3);                                       \
     size_t fb_filament_cull_##isa(const bl_frustum *bf, const float *restrict c3, const float *restrict e3,    \
                                   size_t n, uint8_t *restrict out);                                            \
@@ -127,8 +128,10 @@ enum { PB_AVX2, PB_AVX512, PB_COUNT };
 typedef struct fb_peer {
     const char *name;  /* "avx2", "avx512", or "base" (the project's flags, non-x86) */
     const char *flags; /* the instruction-set flags it was compiled with */
+    const char *filament_cc; /* the compiler of Filament's passes: "clang" or this build's */
     satc_isa isa;      /* satc's path on the same instruction set */
-    void (*arvo)(const float *restrict m, size_t n, const float lc[3], const float le[3], float *restrict c3,
+    /* Filament's transform pass: n matrices and n local boxes {c, e} */
+    void (*arvo)(const float *restrict m, const float *restrict lbox, size_t n, float *restrict c3,
                  float *restrict e3);
     size_t (*cull)(const bl_frustum *bf, const float *restrict c3, const float *restrict e3, size_t n,
                    uint8_t *restrict out);

@@ -10,31 +10,17 @@
  *
  *   satc_bench_dispatch [--quick] [--goals] [--reps N] [--only bench|views|queries] [--match TEXT]
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch.h"
+#include "core/internal.h" /* satc_dispatch_ops_for: the per-family table */
+#include "dispatch_rows.h"
 #include "goals.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-
-void drow_add(drows *rs, bench_fn fn, void *ctx, size_t n, int cached, const char *fmt, ...)
-{
-    if (rs->n >= DROW_MAX) {
-        fprintf(stderr, "dispatch: more than %d rows\n", DROW_MAX);
-        exit(2);
-    }
-    drow *r = &rs->r[rs->n++];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->name, sizeof r->name, fmt, ap);
-    va_end(ap);
-    r->fn = fn, r->ctx = ctx, r->n = n, r->cached = cached;
-}
 
 /* The path the default entry points run: 0 = the library's own choice,
  * else SATC_ISA names one (read again by satc_isa_set_mask). Set only
@@ -67,20 +53,13 @@ static void run_on_path(void *p)
 
 #define NPATHS 6
 
-/* The median of the per-round ratios a[r] / b[r]: each round takes its
- * samples back to back, so a load that comes and goes between rounds
- * cancels, as it does not between two medians. */
-static double paired_ratio(const double *a, const double *b, int reps)
-{
-    double q[BENCH_MAX_SAMPLES];
-    int n = 0;
-    for (int r = 0; r < reps && r < BENCH_MAX_SAMPLES; r++)
-        if (b[r] > 0)
-            q[n++] = a[r] / b[r];
-    return n ? bench_stats_from(q, n).med : 0;
-}
-
-int dispatch_time(const drows *rs, int from, int reps, const char *match)
+/* Times rows [from, rs->n) (those whose name contains match; all when
+ * match is NULL) on the default path and every native path
+ * (round-robin, reps samples each) and prints them; the goal lines,
+ * `PASS [dispatch]` / `MISS [dispatch]`, when the goals switch is on.
+ * Returns the number of rows whose default path is more than 5 % over
+ * the fastest. */
+static int dispatch_time(const drows *rs, int from, int reps, const char *match)
 {
     unsigned paths[NPATHS], np = 0;
     for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1)
@@ -93,11 +72,16 @@ int dispatch_time(const drows *rs, int from, int reps, const char *match)
     const char *worst_row = "";
     for (int i = from; i < rs->n; i++)
         w = (int)strlen(rs->r[i].name) > w ? (int)strlen(rs->r[i].name) : w;
+    /* Lines keep to 120 columns: the figures take 8 per path plus 23; a
+     * longer name goes on a line of its own, above its figures. */
+    int wmax = 120 - 8 * ((int)np + 1) - 23;
+    if (w > wmax)
+        w = wmax;
     int rows = 0;
-    printf("%-*s %7s", w, "row (ns per volume, median)", "default");
+    printf("%-*s %7s", w, w >= 27 ? "row (ns per volume, median)" : "row (ns/volume)", "default");
     for (unsigned p = 0; p < np; p++)
         printf(" %7s", satc_isa_name((satc_isa)paths[p]));
-    printf(" %-7s %s\n", "fastest", "default/fastest: paired, min");
+    printf(" %-7s %s\n", "fastest", "default/it");
     static struct {
         int pass;
         char text[200];
@@ -121,13 +105,16 @@ int dispatch_time(const drows *rs, int from, int reps, const char *match)
         /* The verdict: the default path's samples over the fastest path's,
          * round by round. The minima beside it: the samples least
          * disturbed by other processes. */
-        double ratio = paired_ratio(jobs[0].s, jobs[best].s, reps);
+        double ratio = bench_paired_ratio(jobs[0].s, jobs[best].s, reps);
         unsigned bmin = 1;
         for (unsigned p = 2; p <= np; p++)
             if (jobs[p].st.min < jobs[bmin].st.min)
                 bmin = p;
         double rmin = jobs[0].st.min / jobs[bmin].st.min;
-        printf("%-*s %7.3f", w, r->name, jobs[0].st.med);
+        if ((int)strlen(r->name) > w)
+            printf("%s\n%-*s %7.3f", r->name, w, "", jobs[0].st.med);
+        else
+            printf("%-*s %7.3f", w, r->name, jobs[0].st.med);
         for (unsigned p = 1; p <= np; p++)
             printf(" %7.3f", jobs[p].st.med);
         printf(" %-7s %.2f x, %.2f x\n", satc_isa_name((satc_isa)paths[best - 1]), ratio, rmin);
@@ -143,8 +130,9 @@ int dispatch_time(const drows *rs, int from, int reps, const char *match)
     }
     use_path(0);
     if (rows)
-        printf("(worst: %s, %.2f x; %d of %d rows more than 5 %% over the fastest path)\n", worst_row, worst,
-               slow, rows);
+        printf("(default/it: the default path's time over the fastest path's, the median of the per-round\n"
+               " ratios, then the ratio of the minima)\n(worst: %s, %.2f x; %d of %d rows over by 5 %%)\n",
+               worst_row, worst, slow, rows);
     else
         printf("(no row of this program matches)\n");
     bench_goals_heading("dispatch");
@@ -156,6 +144,8 @@ int dispatch_time(const drows *rs, int from, int reps, const char *match)
 /* The CPU, as the dispatcher sees it: vendor and family. */
 static void print_cpu(void)
 {
+    char buf[96] = "";
+    const char *table = buf;
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
     char vendor[13] = {0};
@@ -168,6 +158,16 @@ static void print_cpu(void)
         if (fam >= 6u)
             model |= ((a >> 16) & 15u) << 4;
         printf("cpu: %s family %02Xh model %02Xh; ", vendor, fam, model);
+        /* The per-family table applies only where AVX-512 is the default
+         * and AVX2 runs too (not on Zen 2, family 17h: no AVX-512). */
+        unsigned ops = satc_dispatch_ops_for(vendor, fam);
+        if (!(satc_isa_native() & SATC_ISA_AVX512))
+            table = "per-family table: not used (no native AVX-512)";
+        else if (!ops)
+            table = "per-family table: no entry for this family (AVX-512 for every operation)";
+        else
+            snprintf(buf, sizeof buf, "per-family table: operations 0x%03X on AVX2 (%s)", ops,
+                     satc_dispatch_narrow() ? "in use" : "not in use");
     }
 #endif
     printf("native paths:");
@@ -175,6 +175,8 @@ static void print_cpu(void)
         if (satc_isa_native() & isa)
             printf(" %s", satc_isa_name((satc_isa)isa));
     printf("; default: %s\n", satc_isa_name(satc_isa_active()));
+    if (table[0])
+        printf("%s\n", table);
 }
 
 static double loadavg(void)
@@ -216,6 +218,7 @@ int main(int argc, char **argv)
             return help ? 0 : 2;
         }
     }
+    quick |= bench_quick_env();
     if (reps <= 0)
         reps = quick ? 3 : 7;
     size_t large = quick ? 65536 : 1048576;
@@ -240,8 +243,6 @@ int main(int argc, char **argv)
     }
     printf("\nload average (1 min) at end %.2f; %d rows with the default path more than 5 %% over the fastest\n",
            loadavg(), slow);
-    if (!bench_goals_on())
-        bench_goals_hint();
     bench_scrub_free();
     return 0;
 }

@@ -8,12 +8,13 @@
  * satc_bench_queries's six queries in both modes.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch_rows.h"
 #include "view_cams.h"
-#include "dispatch.h"
 
 #define SEED 20240601u
 #define SMALL 4096u
@@ -45,6 +46,20 @@ static const scn_scene *scene(scn_kind kind, size_t n)
     }
     nscenes++;
     return s;
+}
+
+void drow_add(drows *rs, bench_fn fn, void *ctx, size_t n, int cached, const char *fmt, ...)
+{
+    if (rs->n >= DROW_MAX) {
+        fprintf(stderr, "dispatch: more than %d rows\n", DROW_MAX);
+        exit(2);
+    }
+    drow *r = &rs->r[rs->n++];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->name, sizeof r->name, fmt, ap);
+    va_end(ap);
+    r->fn = fn, r->ctx = ctx, r->n = n, r->cached = cached;
 }
 
 void dispatch_rows_free(void)

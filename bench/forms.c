@@ -21,6 +21,7 @@ typedef struct frame_data {
     size_t n;
     float *mat;          /* n x 16: 4x4 column-major, 64 B stride */
     float lc[3], lh[3];  /* the one local box every instance shares */
+    float *lbox;         /* n x 6: the same box per renderable (Filament keeps one each) */
     float *c3, *h3;      /* world AABB: two float3 arrays (Filament) */
     float *aabb;         /* n x 6: center, half (24 B records: Unity) */
     float *mm;           /* n x 6: min, max (Godot) */
@@ -67,8 +68,8 @@ double frame_base_bytes(int w)
 {
     switch (frame_base_kind(w)) {
     case FB_TODAY: return 64 + 60 + 60 + 0.125;   /* matrices, arrays written, arrays read */
-    case FB_FILAMENT: return 64 + 24 + 24 + 1;    /* matrices, AABBs written and read, a byte out */
-    case FB_FIL_CULL: return 24 + 1;
+    case FB_FILAMENT: return 64 + 24 + 24 + 24 + 2; /* matrices, local boxes, AABBs written and read, a byte */
+    case FB_FIL_CULL: return 24 + 2;
     default: return 64 + 0.125;
     }
 }
@@ -95,6 +96,7 @@ static void frame_make(frame_data *d, const scn_scene *sc)
     size_t n = sc->count;
     d->n = n, d->obb = &sc->boxes;
     d->mat = falloc(16 * n), d->c3 = falloc(3 * n + 24), d->h3 = falloc(3 * n + 24);
+    d->lbox = falloc(6 * n);
     d->aabb = falloc(6 * n), d->mm = falloc(6 * n), d->ha = falloc(12 * n), d->sph = falloc(4 * n);
     for (int k = 0; k < 3; k++)
         d->lc[k] = 0.0f, d->lh[k] = 1.0f;
@@ -120,6 +122,8 @@ static void frame_make(frame_data *d, const scn_scene *sc)
             d->mm[6 * i + 3 + r] = up(o.center[r] + h);
         }
         M[15] = 1.0f;
+        for (int r = 0; r < 3; r++)
+            d->lbox[6 * i + r] = d->lc[r], d->lbox[6 * i + 3 + r] = d->lh[r];
         d->sph[4 * i + 3] = up(sqrt(r2));
     }
     satc_batch *b = d->batch;
@@ -145,7 +149,7 @@ static void frame_make(frame_data *d, const scn_scene *sc)
 
 static void frame_free(frame_data *d)
 {
-    free(d->mat), free(d->c3), free(d->h3), free(d->aabb), free(d->mm), free(d->ha), free(d->sph);
+    free(d->mat), free(d->lbox), free(d->c3), free(d->h3), free(d->aabb), free(d->mm), free(d->ha), free(d->sph);
 }
 
 /* ------------------------------------------------------------------ */
@@ -227,7 +231,7 @@ static void run_base(void *p)
         break;
     }
     case FB_FILAMENT:
-        c->peer->arvo(d->mat, n, d->lc, d->lh, c->c3, c->h3);
+        c->peer->arvo(d->mat, d->lbox, n, c->c3, c->h3);
         c->visible = c->peer->cull(c->bf, c->c3, c->h3, n, c->mask);
         break;
     case FB_FIL_CULL: c->visible = c->peer->cull(c->bf, d->c3, d->h3, n, c->mask); break;
@@ -278,7 +282,7 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     size_t n = sc->count, bytes = (n + 7) / 8;
     /* Twice the samples from memory: 25 jobs, and preemption on a shared
      * machine spoils single-pass samples more than ~1 ms in-cache ones. */
-    int cached = z == 0, reps = cached ? R->reps_cached : 2 * R->reps_memory + 1;
+    int cached = z == 0, reps = cached ? R->reps_cached : R->frame_reps_memory;
     double t0 = bench_now_ns();
     frame_data d;
     frame_make(&d, sc);
@@ -397,7 +401,6 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     bench_time_jobs(lj, nl, n, cached, reps);
     for (int i = 0; i < nl; i++)
         jobs[live[i]].st = lj[i].st;
-    free(lj);
     for (int f = 0; f < FR_FORMS; f++) {
         F->roof[f][z].ns = jobs[3 * f].st, F->roof[f][z].done = 1;
         for (int m = 0; m < 2; m++) {
@@ -407,6 +410,23 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     }
     for (int w = 0; w < FB_COUNT; w++)
         F->base[w][z].ns = jobs[NB + w].st, F->base[w][z].done = frame_base_peer(w) < 0 || ctx[NB + w].peer;
+    /* Each way over the satc row it is set against, round by round (the
+     * same choice as frame_satc_for: satc on AVX2 for an AVX2 build when
+     * the active path is another; conservative on the float3 AABBs for
+     * the plane pass alone, else exact on the matrices). */
+    for (int i = 0; i < nl; i++) {
+        int w = live[i] - NB;
+        if (w < 0 || w >= FB_COUNT)
+            continue;
+        int cull = frame_base_kind(w) == FB_FIL_CULL, ref = cull ? 3 * FR_AABB3 + 1 : 3 * FR_INST + 2;
+        if (ctx[live[i]].peer && ctx[live[i]].peer->isa == SATC_ISA_AVX2 && satc_isa_active() != SATC_ISA_AVX2 &&
+            sat2)
+            ref = NB + FB_COUNT + cull;
+        for (int k = 0; k < nl; k++)
+            if (live[k] == ref)
+                F->base[w][z].x_satc = bench_paired_ratio(lj[i].s, lj[k].s, reps);
+    }
+    free(lj);
     for (int q = 0; q < 2; q++) {
         fctx *c = &ctx[NB + FB_COUNT + q];
         F->sat2[q][z].ns = jobs[NB + FB_COUNT + q].st;

@@ -19,6 +19,9 @@ double frame_base_bytes(int which); /* read + written per box, output included *
  * name, and the streaming read of the bytes the way reads (ns per box). */
 const frame_row *frame_satc_for(const bench_frame *F, int w, int z);
 const char *frame_satc_isa_name(const bench_frame *F, int w);
+/* Way w's time over that satc row's: the median of the per-round ratios
+ * (the medians' ratio when the samples were not paired). */
+double frame_x_satc(const bench_frame *F, int w, int z);
 double frame_base_stream(const bench_frame *F, int w, int z);
 
 /* The engine frame's goals, printed PASS/MISS [forms] with --goals. */

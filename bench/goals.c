@@ -86,3 +86,9 @@ void bench_goals_hint(void)
         printf("\n(The project's own speed goals are not shown: SATC_BENCH_GOALS=1 or --goals prints them;\n"
                " bench/README.md explains every table and column.)\n");
 }
+
+int bench_quick_env(void)
+{
+    const char *env = getenv("SATC_BENCH_QUICK");
+    return env && env[0] && strcmp(env, "0") != 0;
+}

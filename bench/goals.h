@@ -32,7 +32,13 @@ void bench_goal(int met, const char *tag, const char *fmt, ...) __attribute__((f
  * the text, which gives the figure and the bound instead of the goal. */
 void bench_goal_bound(const char *tag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The one line printed instead of the goals when they are off. */
+/* The one line printed instead of the goals when they are off (only
+ * satc_bench prints it, so a run of every program shows it once). */
 void bench_goals_hint(void);
+
+/* Nonzero when SATC_BENCH_QUICK is set to anything but "" or "0": every
+ * program then runs as with --quick (fewer samples and sizes), so that
+ * `SATC_BENCH_QUICK=1 meson test -C build --benchmark` is a short run. */
+int bench_quick_env(void);
 
 #endif

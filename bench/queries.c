@@ -328,7 +328,7 @@ int main(int argc, char **argv)
                argv[0]);
         return 0;
     }
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int quick = (argc > 1 && !strcmp(argv[1], "--quick")) || bench_quick_env();
     size_t n = quick ? 65536 : 1048576;
     int reps = quick ? 3 : 9;
     scn_scene s;

@@ -8,6 +8,9 @@
 #define BENCH_MAX_TARGETS 40
 int bench_targets(const bench_results *r, bench_target *t);
 
+/* Three lines first: what satc is and its ratio to the fastest other way
+ * on this machine (summary.c). */
+void bench_headline(const bench_results *r);
 /* The ten-second summary printed before the tables (summary.c). */
 void bench_summary(const bench_results *r);
 void bench_report(const bench_results *r);

@@ -49,6 +49,8 @@ typedef struct frame_row {
     size_t visible;
     size_t fp;      /* kept, culled by satc exact on the same data */
     size_t fp_obb;  /* kept, culled by satc exact on the Eberly boxes (the true boxes) */
+    double x_satc;  /* ways only: the way's time over satc's (frame_satc_for), the median
+                       of the per-round ratios */
     size_t fn, fn_true; /* ways only: kept by satc exact, culled; of those, meeting the
                            frustum by the double-precision oracle */
 } frame_row;
@@ -72,6 +74,7 @@ typedef struct bench_results {
     /* configuration */
     size_t sizes[BENCH_SIZES];
     int reps_cached, reps_memory;
+    int frame_reps_memory; /* the engine frame's samples from memory */
     const char *run;   /* "quick", "default", "long", "custom" */
     unsigned native, compiled;
     int paths[BENCH_PATHS]; /* native paths timed, in order */

@@ -319,8 +319,8 @@ static void goals(const char *what, double frac, const double *cpu)
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
-    int reps = quick ? 3 : 5;
+    int quick = (argc > 1 && !strcmp(argv[1], "--quick")) || bench_quick_env();
+    int reps = quick ? 3 : 7;
     bench_scrub_init();
     pick_viewers();
     printf("satc splat benchmark: path %s, one thread; viewers built with %s\n",
@@ -405,7 +405,6 @@ int main(int argc, char **argv)
         free(x.kd), free(x.key);
         free(c.rec);
     }
-    bench_goals_hint();
     bench_scrub_free();
     return bad ? 3 : 0;
 }

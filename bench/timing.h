@@ -10,10 +10,13 @@
 /* Timing (timing.c)                                                    */
 /* ------------------------------------------------------------------ */
 
-/* Median and range of the samples, in ns per box. */
+/* Median and range of the samples, in ns per box (wall time). preempted:
+ * samples whose wall time still exceeded the thread's CPU time by more
+ * than 10 % after the retries (another process had the core). */
 typedef struct bench_stats {
     double med, min, max;
     int samples;
+    int preempted;
 } bench_stats;
 
 /* One pass over the batch; ctx is the caller's. */
@@ -21,6 +24,11 @@ typedef void (*bench_fn)(void *ctx);
 
 /* CLOCK_MONOTONIC in ns. */
 double bench_now_ns(void);
+
+/* CPU time of the calling thread in ns (CLOCK_THREAD_CPUTIME_ID): it
+ * stops while another process has the core, so wall time well above it
+ * means the sample was preempted. */
+double bench_thread_ns(void);
 
 #define BENCH_MAX_SAMPLES 1000
 
@@ -30,7 +38,10 @@ double bench_now_ns(void);
  * 1 ms. Otherwise every sample is one pass preceded by bench_scrub (the
  * data comes from memory). One warm-up pass each, then `reps` rounds, each
  * taking one sample of every job in turn, so that other load on the
- * machine spreads over all jobs alike.
+ * machine spreads over all jobs alike. Each sample is timed by the wall
+ * clock and the thread's CPU clock; a sample shorter than 20 ms that was
+ * preempted (wall more than 10 % over CPU time) is taken again, up to
+ * twice, and the least disturbed try kept.
  */
 typedef struct bench_job {
     bench_fn fn;
@@ -41,12 +52,23 @@ typedef struct bench_job {
 } bench_job;
 void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
 
+/* The median of the per-round ratios a[r] / b[r] of two jobs timed in one
+ * bench_time_jobs call (0 when there is none): each round takes its
+ * samples back to back, so load that comes and goes between rounds
+ * cancels, as it does not between two medians. */
+double bench_paired_ratio(const double *a, const double *b, int reps);
+
+/* Samples taken by bench_time_jobs so far, and of those the ones still
+ * preempted after their retries. */
+void bench_preempt_counts(long *preempted, long *all);
+
 /* "[min-max]" of s in at most 15 characters (3 significant digits, no
  * exponent below 10^5), into buf. */
 const char *bench_range(char *buf, size_t size, const bench_stats *s);
 
-/* Median, min and max of n samples (sorts them). */
-bench_stats bench_stats_from(double *s, int n);
+/* Median, min and max of n samples (at most BENCH_MAX_SAMPLES; s is
+ * left in its order). */
+bench_stats bench_stats_from(const double *s, int n);
 
 /* Reads a buffer several times the last-level cache, so that nothing of
  * the batch stays cached. part/parts: the slice this thread reads. */

@@ -189,6 +189,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         quick |= !strcmp(argv[i], "--quick"), only_bounds |= !strcmp(argv[i], "--bounds"),
             only_players |= !strcmp(argv[i], "--players");
+    quick |= bench_quick_env();
     size_t n = quick ? 65536 : 1048576;
     int reps = quick ? 3 : 7;
     scn_scene s;

@@ -146,7 +146,9 @@ typedef enum satc_status {
     SATC_ERR_NOMEM = -11,    /**< allocation failed (satc_box_arrays_alloc only) */
     SATC_ERR_BOX = -12,      /**< box helper input is not a box: non-finite, min > max, zero quaternion, singular or sheared matrix */
     SATC_ERR_LAYOUT = -13,   /**< batch descriptor invalid: unknown matrix layout, a stride smaller than its record, misaligned pointer or stride */
-    SATC_ERR_PYRAMID = -14   /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
+    SATC_ERR_PYRAMID = -14,  /**< a depth pyramid not set up by satc_pyramid_init, or made for another view than the one culled */
+    SATC_ERR_UP = -15,       /**< look-at: the up vector is zero or within SATC_FRAME_TOLERANCE radians of the view direction */
+    SATC_ERR_DIRECTION = -16 /**< look-at: the view direction is zero (the target is the eye) */
 } satc_status;
 
 /** Short English description of a status code; never NULL. */
@@ -285,10 +287,85 @@ SATC_API satc_status satc_frustum_from_camera_d(satc_frustum *out, const satc_ca
  * below FLT_MIN (a subnormal bound would carry a relative error far
  * beyond the tolerance into the slopes). The slopes are tan(fovy/2)
  * aspect and tan(fovy/2), computed in double and rounded once to float.
+ * With a world up such as (0, 1, 0) and a tilted view, up is not
+ * orthogonal to dir (SATC_ERR_FRAME): use satc_frustum_look_to, or
+ * satc_frustum_look_at with a target point, which build the frame.
  */
 SATC_API satc_status satc_frustum_perspective(satc_frustum *out, const float eye[3],
                                               const float dir[3], const float up[3],
                                               float fovy, float aspect, float n, float f);
+
+/**
+ * A symmetric perspective camera at eye looking at the point target, the
+ * way glm::lookAt and three.js's Object3D.lookAt aim one: up is any vector
+ * not parallel to the view direction (its length does not matter; (0, 1, 0)
+ * for a Y-up world). The frame is built in double and rounded once to float:
+ * D = (target - eye) / |target - eye|, L = up x D normalised (the camera's
+ * left), U = D x L (up made orthogonal to D), a right-handed orthonormal
+ * frame with L x U = D. fovy: vertical field of view in radians, 0 < fovy <
+ * pi; aspect = width / height > 0; 0 < n < f, f may be +INFINITY. The
+ * frustum is the one satc_frustum_perspective builds from (eye, D, U), so
+ * every guarantee of the library holds for that float frame.
+ * Returns SATC_OK, SATC_ERR_NULL, SATC_ERR_NONFINITE (a NaN or infinite
+ * input, up included), SATC_ERR_DIRECTION (target == eye), SATC_ERR_UP (up
+ * zero, or within SATC_FRAME_TOLERANCE radians of +-D: the roll is then
+ * undefined), or a status of satc_frustum_perspective (SATC_ERR_NEAR,
+ * SATC_ERR_FAR, SATC_ERR_BOUNDS). On error *out is unchanged.
+ */
+SATC_API satc_status satc_frustum_look_at(satc_frustum *out, const float eye[3],
+                                          const float target[3], const float up[3], float fovy,
+                                          float aspect, float n, float f);
+
+/**
+ * satc_frustum_look_at with a view direction instead of a target point
+ * (DirectX's LookTo): dir is any nonzero vector, normalised here in double;
+ * up as for satc_frustum_look_at. Same status codes, SATC_ERR_DIRECTION for
+ * a zero dir.
+ */
+SATC_API satc_status satc_frustum_look_to(satc_frustum *out, const float eye[3], const float dir[3],
+                                          const float up[3], float fovy, float aspect, float n,
+                                          float f);
+
+/**
+ * An orthographic camera at eye looking at target (glm::ortho x glm::lookAt,
+ * three.js's OrthographicCamera aimed with lookAt): the frame as in
+ * satc_frustum_look_at; the view box spans left < right along the camera's
+ * x axis (pointing right, -L), bottom < top along U, and n < f along D (both
+ * finite; n may be <= 0), all in world units from eye. Returns what
+ * satc_frustum_look_at returns, SATC_ERR_BOUNDS for left >= right or bottom
+ * >= top, SATC_ERR_FAR for f <= n or an infinite f. On error *out is
+ * unchanged. For a direction d, pass target = eye + d.
+ */
+SATC_API satc_status satc_frustum_look_at_ortho(satc_frustum *out, const float eye[3],
+                                                const float target[3], const float up[3],
+                                                float left, float right, float bottom, float top,
+                                                float n, float f);
+
+/**
+ * satc_frustum_look_at for a camera in double (large worlds) against
+ * volumes stored relative to batch_origin O, as satc_frustum_from_camera_d
+ * does it: the view direction target - eye is taken in double, eye - O is
+ * rounded to float once and its rounding enters the frustum's constant
+ * tolerance term, so no volume touching the exact frustum is culled.
+ * Returns what satc_frustum_look_at returns, and SATC_ERR_BOUNDS when a
+ * component of eye - O exceeds SATC_MAX_MAGNITUDE. On error *out is
+ * unchanged.
+ */
+SATC_API satc_status satc_frustum_look_at_d(satc_frustum *out, const double eye[3],
+                                            const double target[3], const float up[3], float fovy,
+                                            float aspect, float n, float f,
+                                            const double batch_origin[3]);
+
+/**
+ * satc_frustum_look_at_ortho for a camera in double against volumes stored
+ * relative to batch_origin, as satc_frustum_look_at_d. Same status codes as
+ * satc_frustum_look_at_ortho and satc_frustum_look_at_d.
+ */
+SATC_API satc_status satc_frustum_look_at_ortho_d(satc_frustum *out, const double eye[3],
+                                                  const double target[3], const float up[3],
+                                                  float left, float right, float bottom,
+                                                  float top, float n, float f,
+                                                  const double batch_origin[3]);
 
 /** Matrix conventions for satc_frustum_from_matrix (bit flags). */
 #define SATC_MATRIX_COLUMN_MAJOR 0u  /**< m[c*4 + r] is element (r, c) (OpenGL, glm) */
@@ -1179,8 +1256,9 @@ typedef struct satc_depth_image {
      * SATC_DEPTH_FORMAT_LINEAR. */
     unsigned conventions;
     /** The projection's near and far distances (world units, the values
-     * its matrix was made from; far is ignored with
-     * SATC_DEPTH_INFINITE_FAR and for SATC_DEPTH_FORMAT_LINEAR).
+     * its matrix was made from, see satc_pyramid_fill; far is ignored
+     * with SATC_DEPTH_INFINITE_FAR, neither is read for
+     * SATC_DEPTH_FORMAT_LINEAR nor by satc_pyramid_fill_matrix).
      * Perspective: 0 < near < far; orthographic: near < far. The
      * pyramid's view says which of the two the projection is. */
     float near_z, far_z;
@@ -1188,21 +1266,36 @@ typedef struct satc_depth_image {
 
 /**
  * Fills level 0 of pyramid *p from a depth image, then builds the other
- * levels (satc_pyramid_build). Each pixel's value is turned into a view
- * depth in double, from one unit in the format's last place farther than
- * the stored value (unorm: k + 1; float: the next float away from the
- * near end), and rounded up to float; a pixel holding the far end
- * exactly (the clear value: 1, or 0 reversed) or beyond becomes +Inf.
- * Values nearer than the near end count as the near end. Level-0
- * texel (i, j) then takes the largest of these over every pixel whose
- * rectangle meets the texel's closed rectangle (one pixel of margin: it
- * absorbs the few-ulp difference between the projection and a view
- * rounded outward by satc_frustum_from_matrix).
+ * levels (satc_pyramid_build). Each pixel's value gives an upper bound
+ * of the view depth of any surface the GPU may have stored as that
+ * value, rounded up to float. The bound holds when
+ *  - the projection's depth (z row) entries lie within 2^-21 relative of
+ *    the exact ones for near_z and far_z (float entries, even computed in
+ *    float in a few operations; with SATC_DEPTH_INFINITE_FAR the constant
+ *    entry is the exact 0 or +-1 that infinite projections use);
+ *    satc_pyramid_fill_matrix takes the matrix's own entries instead;
+ *  - the GPU evaluates clip z within 2^-23 relative of its terms, z / w
+ *    and OpenGL's window transform (z + 1) / 2 within 2^-23 relative, and
+ *    stores a value within one unit of the format of the result (unorm:
+ *    k +- 1; float: the adjacent float; SATC_DEPTH_FORMAT_LINEAR: the
+ *    next float up of the stored view depth).
+ * The depth is solved as d = Q / (z - P) (orthographic: (z - P) / Q) from
+ * z itself, never from 1 - z, so reversed float depth keeps its relative
+ * precision to depth / near of 1e12 and beyond. A pixel holding the far
+ * end exactly (the clear value: 1, or 0 reversed) or beyond, and a value
+ * whose bound does not exist (the rounding above reaches the far end:
+ * depths the format cannot tell from the far plane; reversed [-1, 1]
+ * depth beyond about 2^23 near distances), become +Inf. Values nearer
+ * than the near end count as the near end. docs/occlusion.md gives the
+ * bound's size. Level-0 texel (i, j) then takes the largest of these
+ * over every pixel whose rectangle meets the texel's closed rectangle
+ * (one pixel of margin: it absorbs the few-ulp difference between the
+ * projection and a view rounded outward by satc_frustum_from_matrix).
  *
  * A depth buffer holds the nearest surface at each pixel's sample point
  * only: the result is a valid pyramid (see satc_pyramid) for surfaces
  * that cover every point of each pixel they are sampled at, up to the
- * GPU's depth precision. Geometry thinner than a pixel between samples,
+ * rounding stated above. Geometry thinner than a pixel between samples,
  * and anything that moved since the image was rendered, are not covered:
  * docs/occlusion.md says what a readback of an earlier frame guarantees.
  *
@@ -1216,6 +1309,29 @@ typedef struct satc_depth_image {
  * nothing is written.
  */
 SATC_API satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img);
+
+/**
+ * satc_pyramid_fill with the depth coefficients read from `proj`, the
+ * float projection matrix that rendered the image (view space to clip,
+ * without the view: its z and w rows have no x or y terms), instead of
+ * derived from img->near_z and img->far_z (not read, nor
+ * SATC_DEPTH_INFINITE_FAR: the matrix says). The other conventions of
+ * img still apply (range, SATC_DEPTH_REVERSED, SATC_IMAGE_TOP_DOWN).
+ * The bound then holds for that matrix's entries exactly, which is
+ * tighter near the far plane and does not depend on how the caller
+ * rounded near and far. `layout`: SATC_MATRIX_COLUMN_MAJOR or
+ * SATC_MATRIX_ROW_MAJOR. Perspective pyramids need w = m32 z_view
+ * (m32 != 0, m33 = 0), orthographic ones w = m33 > 0 (m32 = 0).
+ * Returns what satc_pyramid_fill returns, and SATC_ERR_NULL (proj
+ * NULL), SATC_ERR_FLAGS (layout bits other than SATC_MATRIX_ROW_MAJOR),
+ * SATC_ERR_NONFINITE (a non-finite entry), SATC_ERR_MATRIX (x or y terms
+ * in the z or w row, a w row that does not fit the pyramid's view, or a
+ * depth that does not grow toward the far end as the conventions say),
+ * SATC_ERR_NEAR (the near end of the range at no positive depth); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_pyramid_fill_matrix(satc_pyramid *p, const satc_depth_image *img,
+                                              const float proj[16], unsigned layout);
 
 /**
  * satc_cull against the pyramid's view p->view, then the hierarchical-Z
@@ -1381,7 +1497,9 @@ typedef struct satc_depth_results {
 } satc_depth_results;
 
 /** Scratch bytes satc_cull_depth and satc_sort_depth need for count
- * volumes with order `sort` (0 when count is 0); SIZE_MAX on overflow. */
+ * volumes with order `sort` (0 when count is 0, and for a sort other
+ * than SATC_SORT_NONE, SATC_SORT_16 or SATC_SORT_32, which those calls
+ * reject); SIZE_MAX on overflow. */
 SATC_API size_t satc_depth_scratch_bytes(size_t count, unsigned sort);
 
 /**
@@ -1603,8 +1721,10 @@ typedef struct satc_mesh {
  * Draws occluders into level 0 of pyramid *p: volumes [first, first +
  * count) of batch b, any form, each standing for the solid it bounds
  * (boxes of every form; a sphere by its inscribed cube, radius / sqrt 3
- * lowered by 2^-20). Occluders must lie inside opaque geometry: a
- * building's inner box, a wall, a terrain block.
+ * lowered by 2^-20). The box drawn lies inside the volume described:
+ * roundings (a TRS rotation or log scale) shrink it, never grow it.
+ * Occluders must lie inside opaque geometry: a building's inner box, a
+ * wall, a terrain block.
  *
  * Inner-conservative: a texel takes a volume's depth only where the
  * volume covers the texel's whole closed rectangle with surface at view
@@ -1626,10 +1746,11 @@ typedef struct satc_mesh {
  * Volumes with a NaN or infinite field, an instance's mesh id past its
  * table, degenerate or flat-but-not-exactly-flat boxes, and volumes whose
  * camera-relative size reaches SATC_MAX_MAGNITUDE are skipped (they draw
- * nothing, which is always safe); a box with one zero half axis is drawn
- * as the rectangle it is. opt (may be NULL): flags (only triangles use
- * them), min_texels, and a tile of rows: threads may draw disjoint row
- * ranges of one pyramid at once.
+ * nothing, which is always safe), and so are TRS volumes with a zero
+ * scale; any other box with one zero half axis is drawn as the rectangle
+ * it is. opt (may be NULL): flags (only triangles use them), min_texels,
+ * and a tile of rows: threads may draw disjoint row ranges of one pyramid
+ * at once, each writing exactly the whole draw's bits on its rows.
  *
  * Returns SATC_OK, SATC_ERR_NULL (p NULL; b NULL; a stream of b NULL with
  * count > 0), SATC_ERR_PYRAMID (p not set up by satc_pyramid_init),
@@ -1690,6 +1811,33 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
                                          uint32_t *indices, float *areas, size_t *npicked);
 
 /**
+ * satc_occluders_pick with a first set of candidates, typically what was
+ * visible last frame (the visible indices satc_cull_occluded wrote): the
+ * volumes seen are in front of the rest, so they hide the most per
+ * occluder drawn, and a large volume hidden behind another is not drawn
+ * for nothing. Among volumes [first, first + count) that p's view keeps,
+ * those listed in prev[0..nprev) rank above every other (largest area
+ * first, as satc_occluders_pick ranks them); the others fill what is
+ * left of `max`, largest first. Indices of prev outside [first, first +
+ * count) are ignored, so threads splitting a batch may share one list.
+ * nprev 0: the same answer as satc_occluders_pick.
+ *
+ * The answer never depends on prev for correctness: any occluder set
+ * gives a valid pyramid. Only which occluders are drawn changes, so a
+ * stale or empty list costs culling efficiency, never a wrong result.
+ *
+ * prev: strictly ascending volume indices (satc_cull's order).
+ * Returns what satc_occluders_pick returns, and SATC_ERR_NULL (prev NULL
+ * with nprev > 0), SATC_ERR_RANGE (prev not strictly ascending); on
+ * error nothing is written.
+ */
+SATC_API satc_status satc_occluders_pick_first(const satc_pyramid *p, const satc_batch *b,
+                                               size_t first, size_t count, const uint32_t *prev,
+                                               size_t nprev, float min_texels, size_t max,
+                                               uint32_t *indices, float *areas,
+                                               size_t *npicked);
+
+/**
  * Draws the triangles of mesh *m into level 0 of pyramid *p, each a
  * surface inside opaque geometry (a wall's quad, an occlusion mesh), with
  * the inner-conservative rule of satc_pyramid_rasterize applied per
@@ -1697,7 +1845,8 @@ SATC_API satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch
  * plane take its farthest depth over them (a triangle crossing the near
  * plane or the eye's plane is clipped there, never wrapped around). A
  * triangle and the one drawn before it (with SATC_RASTER_CULL_BACK, any
- * of the 7 drawn before it) sharing an edge (two vertices with
+ * of the 7 drawn before it; decided over the whole view, so a row tile
+ * pairs the same triangles as the whole draw) sharing an edge (two vertices with
  * bit-identical positions, as a quad's two triangles in most meshes),
  * both beyond the near plane and not folded over that edge on screen,
  * also cover the texels their edge splits, taking the farther of their

@@ -2,9 +2,10 @@ import { load } from 'satc';
 
 const satc = await load(); // the SIMD128 module where the engine has it, else scalar
 
-// A camera at the origin looking down -Z: 60 degrees, 16:9, near 0.1, far 1000.
-const frustum = satc.frustumPerspective({
-  eye: [0, 0, 0], dir: [0, 0, -1], up: [0, 1, 0],
+// A camera 20 up, tilted down at a point 100 ahead (up is +Y, as with three's lookAt):
+// 60 degrees, 16:9, near 0.1, far 1000.
+const frustum = satc.frustumLookAt({
+  eye: [0, 20, 0], target: [0, 0, -100], up: [0, 1, 0],
   fovy: Math.PI / 3, aspect: 16 / 9, near: 0.1, far: 1000,
 });
 

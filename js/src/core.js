@@ -7,6 +7,7 @@ import { Output } from './output.js';
 import { clipCamera } from './clip.js';
 import { numbers, options } from './check.js';
 import { DepthPyramid, OccluderMesh, sameView } from './pyramid.js';
+import { SatcError } from './errors.js';
 
 const MAX_VIEWS = 64;
 const ARGS_BYTES = 1024; // camera, matrix, planes (16 x 4 floats), ray ...
@@ -18,6 +19,13 @@ const SIZE_MAX = 0xffffffff;
 
 const DEPTH = { webgl: 0, '[-1,1]': 0, webgpu: 2, '[0,1]': 2 };
 
+
+// Does `m` (an array-like) hold a number that float32 rounds?
+function notFloats(m) {
+  if (m instanceof Float32Array || !m || typeof m.length !== 'number') return false;
+  for (let i = 0; i < m.length; i++) if (typeof m[i] === 'number' && Number.isFinite(m[i]) && Math.fround(m[i]) !== m[i]) return true;
+  return false;
+}
 export class Satc {
   /** @internal use load() */
   constructor(exports, simd) {
@@ -116,6 +124,17 @@ export class Satc {
     const depth = DEPTH[opts.depth ?? 'webgl'];
     if (depth === undefined) this._heap.fail(-8, `frustumFromMatrix: depth ${opts.depth}`);
     if (opts.double) return this._frustumFromMatrixD(m, opts, depth, target);
+    // numbers a float does not hold (three.js's double matrices): rounding
+    // them to float would move the planes (the far one by up to about
+    // 2^-24 far^2 / near), so they are solved in double unless the caller
+    // asks for the float path (double: false)
+    if (opts.double === undefined && !opts.infiniteFar && notFloats(m)) {
+      try {
+        return this._frustumFromMatrixD(m, opts, depth, target);
+      } catch (e) {
+        if (!(e instanceof SatcError)) throw e; // not a bounded frustum in double: the float path decides
+      }
+    }
     const conv = (opts.rowMajor ? 1 : 0) | depth | (opts.reversed ? 4 : 0) | (opts.infiniteFar ? 8 : 0);
     this._vec(this._args, m, 16, 'frustumFromMatrix');
     const st = this._x.satc_frustum_from_matrix(this._slots, this._args, conv);
@@ -145,6 +164,58 @@ export class Satc {
     this._vec(a + 24, c.up, 3, 'frustumPerspective up');
     const st = this._x.satc_frustum_perspective(this._slots, a, a + 12, a + 24, c.fovy, c.aspect, c.near, c.far ?? Infinity);
     return this._frustum(st, 'frustumPerspective', target);
+  }
+
+  /**
+   * A camera aimed like three's Object3D.lookAt or glm::lookAt: eye and a
+   * target point (or a view direction `dir`), up any vector not parallel to
+   * the view ([0, 1, 0] by default); satc builds the frame. Perspective:
+   * fovy (radians), aspect, near, far (may be Infinity). batchOrigin: the
+   * volumes are stored relative to it (eye and target kept in double).
+   */
+  frustumLookAt(c, into) {
+    return this._lookAt(c, false, 'frustumLookAt', into);
+  }
+
+  /** frustumLookAt for an orthographic camera: left < right, bottom < top (camera x right, y up) and near < far, all finite. */
+  frustumLookAtOrtho(c, into) {
+    return this._lookAt(c, true, 'frustumLookAtOrtho', into);
+  }
+
+  _lookAt(c, ortho, what, into) {
+    if (!c || typeof c !== 'object') this._heap.fail(-1, `${what}: no camera`);
+    if ((c.target == null) === (c.dir == null)) this._heap.fail(-1, `${what}: give either target or dir`);
+    const a = this._args, q = a >>> 2, x = this._x;
+    const up = c.up ?? [0, 1, 0];
+    const far = c.far ?? (ortho ? NaN : Infinity);
+    const lens = ortho ? [c.left, c.right, c.bottom, c.top, c.near, far] : [c.fovy, c.aspect, c.near, far];
+    let st;
+    if (c.batchOrigin || (ortho && c.dir)) {
+      // eye, target and the batch origin in double (a direction becomes eye + dir there)
+      const e = numbers(this._heap, c.eye, `${what} eye`), o = c.batchOrigin ?? [0, 0, 0];
+      const t = c.target ? numbers(this._heap, c.target, `${what} target`) : numbers(this._heap, c.dir, `${what} dir`);
+      this._vec(a + 72, up, 3, `${what} up`);
+      if (c.batchOrigin) numbers(this._heap, o, `${what} batchOrigin`);
+      for (const [v, n] of [[e, 'eye'], [t, c.target ? 'target' : 'dir'], [o, 'batchOrigin']]) {
+        if (v.length !== 3) this._heap.fail(-13, `${what} ${n}: expected 3 numbers`);
+      }
+      const f64 = this._heap.f64;
+      for (let k = 0; k < 3; k++) {
+        f64[q / 2 + k] = e[k];
+        f64[q / 2 + 3 + k] = c.target ? t[k] : e[k] + t[k];
+        f64[q / 2 + 6 + k] = o[k];
+      }
+      st = ortho
+        ? x.satc_frustum_look_at_ortho_d(this._slots, a, a + 24, a + 72, ...lens, a + 48)
+        : x.satc_frustum_look_at_d(this._slots, a, a + 24, a + 72, ...lens, a + 48);
+    } else {
+      this._vec(a, c.eye, 3, `${what} eye`);
+      this._vec(a + 12, c.target ?? c.dir, 3, `${what} ${c.target ? 'target' : 'dir'}`);
+      this._vec(a + 24, up, 3, `${what} up`);
+      const fn = ortho ? x.satc_frustum_look_at_ortho : c.target ? x.satc_frustum_look_at : x.satc_frustum_look_to;
+      st = fn(this._slots, a, a + 12, a + 24, ...lens);
+    }
+    return this._frustum(st, what, into);
   }
 
   /**

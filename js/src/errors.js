@@ -16,6 +16,8 @@ export const STATUS_NAMES = Object.freeze({
   [-12]: 'SATC_ERR_BOX',
   [-13]: 'SATC_ERR_LAYOUT',
   [-14]: 'SATC_ERR_PYRAMID',
+  [-15]: 'SATC_ERR_UP',
+  [-16]: 'SATC_ERR_DIRECTION',
 });
 
 export const Status = Object.freeze(

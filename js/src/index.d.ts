@@ -84,6 +84,9 @@ export interface MatrixOptions {
    * Which end of the depth range is near does not matter here; infiniteFar
    * is not accepted (SATC_ERR_FLAGS). The frustum is a little looser
    * (about 2^-20 of the distance) and its bytes differ from the float path's.
+   * Default: the double path when a number is not a float32 (and not
+   * infiniteFar; a matrix the double path cannot take goes the float way),
+   * else the float path; false always takes the float path.
    */
   double?: boolean;
 }
@@ -103,6 +106,42 @@ export interface PerspectiveParams {
   near: number;
   /** May be Infinity (the default). */
   far?: number;
+}
+
+/** A camera aimed at `target` (or along `dir`; give one), the way three's Object3D.lookAt aims one. */
+export interface LookAtParams {
+  eye: Vec3;
+  /** The point looked at (not the eye). */
+  target?: Vec3;
+  /** Or a view direction, any nonzero length. */
+  dir?: Vec3;
+  /** Any vector not parallel to the view direction; default [0, 1, 0]. SATC_ERR_UP when zero or parallel. */
+  up?: Vec3;
+  /** Volumes are stored relative to this origin (large worlds): eye and target are kept in double. */
+  batchOrigin?: Vec3;
+}
+
+export interface LookAtPerspectiveParams extends LookAtParams {
+  /** Vertical field of view in radians, (0, pi). */
+  fovy: number;
+  /** Width / height, > 0. */
+  aspect: number;
+  /** 0 < near < far. */
+  near: number;
+  /** May be Infinity (the default). */
+  far?: number;
+}
+
+export interface LookAtOrthoParams extends LookAtParams {
+  /** The view box along the camera's x axis (pointing right): left < right. */
+  left: number;
+  right: number;
+  /** Along the camera's up: bottom < top. */
+  bottom: number;
+  top: number;
+  /** Along the view direction, near < far, both finite (near may be <= 0). */
+  near: number;
+  far: number;
 }
 
 /** Eberly's camera: frame left, up, dir right-handed orthonormal (left x up = dir). */
@@ -318,6 +357,15 @@ export interface DepthImageOptions {
   far?: number;
   /** Row 0 is the top row (WebGPU readbacks); WebGL's row 0 is the bottom. */
   topDown?: boolean;
+  /**
+   * The projection matrix that rendered the image (16 numbers, column-major
+   * as three.js camera.projectionMatrix.elements unless rowMajor; no view
+   * part). Its own depth entries then bound the conversion, tighter near the
+   * far plane; near, far and infiniteFar are not read.
+   */
+  projection?: ArrayLike<number>;
+  /** projection is row-major. */
+  rowMajor?: boolean;
 }
 
 /**
@@ -412,6 +460,15 @@ export class Satc {
 
   /** Frustum of a view-projection matrix (three.js: projectionMatrix x matrixWorldInverse). Into `target` when given (unchanged on error). */
   frustumFromMatrix(m: Numbers, opts?: MatrixOptions, target?: Frustum): Frustum;
+  /**
+   * A perspective camera aimed at a point or along a direction with any up
+   * not parallel to it (satc builds the frame: satc_frustum_look_at,
+   * _look_to, _look_at_d). SatcError SATC_ERR_UP for a zero or parallel up,
+   * SATC_ERR_DIRECTION for a target at the eye.
+   */
+  frustumLookAt(c: LookAtPerspectiveParams, target?: Frustum): Frustum;
+  /** The orthographic twin of frustumLookAt (satc_frustum_look_at_ortho, _ortho_d). */
+  frustumLookAtOrtho(c: LookAtOrthoParams, target?: Frustum): Frustum;
   frustumPerspective(c: PerspectiveParams, target?: Frustum): Frustum;
   frustumFromCamera(c: CameraParams, target?: Frustum): Frustum;
   /** Convex volume of 1..16 planes a x + b y + c z + d >= 0; exact mode needs it bounded (else SATC_ERR_FAR). */

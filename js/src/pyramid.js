@@ -199,7 +199,11 @@ export class DepthPyramid {
    * 'unorm32'). opts: width, height (pixels), format, depth ('webgl' or
    * 'webgpu'), reversed, infiniteFar, near, far (the projection's),
    * topDown (row 0 is the top: WebGPU readbacks; WebGL's row 0 is the
-   * bottom). Builds the levels.
+   * bottom), projection (the projection matrix that rendered the image,
+   * 16 numbers column-major as three.js projectionMatrix.elements unless
+   * rowMajor: its own depth entries bound the conversion, tighter near
+   * the far plane; near, far and infiniteFar are then not read). Builds
+   * the levels.
    */
   fill(image, opts) {
     const s = this._satc, h = s._heap, what = 'depthPyramid.fill';
@@ -230,7 +234,14 @@ export class DepthPyramid {
     h.u32[q + 5] = conv;
     h.f32[q + 6] = opts.near ?? NaN;
     h.f32[q + 7] = opts.far ?? (opts.infiniteFar || format === 3 ? 1 : NaN);
-    h.check(s._x.satc_pyramid_fill(this._p, d), what);
+    let st;
+    if (opts.projection != null) {
+      s._vec(d + 32, opts.projection, 16, what);
+      st = s._x.satc_pyramid_fill_matrix(this._p, d, d + 32, opts.rowMajor ? 1 : 0);
+    } else {
+      st = s._x.satc_pyramid_fill(this._p, d);
+    }
+    h.check(st, what);
     this._built = true;
     return this;
   }

@@ -195,8 +195,10 @@ export class InstanceCuller {
   setMatrixAt(index: number, matrix: Matrix4 | ArrayLike<number>): void;
   /** Sets source color i (mesh.setColorAt does the same). */
   setColorAt(index: number, color: Color): void;
-  /** Source index of drawn instance j (j < visible): where instanceMatrix's j-th matrix came from. */
+  /** Source index of drawn instance j (j < visible): where instanceMatrix's j-th matrix came from. A raycast's instanceId is a source index already. */
   sourceIndex(j: number): number;
+  /** The slot j of instanceMatrix where the last update drew source instance i (sourceIndex(j) === i), or -1 when not drawn; SATC_ERR_RANGE past the capacity. */
+  drawnIndex(i: number): number;
   /** Culls (every view of `camera` and of opts.shadowCameras in one pass) and compacts. Returns the number drawn. */
   update(camera: CullCamera, opts?: UpdateOptions): number;
   dispose(): void;

@@ -16,7 +16,6 @@ const HEAD = 192; // the four structs above, 16-byte aligned
 const FORM_TRS = 7;
 const QUAT = Object.freeze({ f32: 0, u8: 1, i8: 2 });
 const WXYZ = 4, LOG_SCALE = 8;
-const MODES = { conservative: 0, exact: 1 };
 const SORTS = { 16: 1, 32: 2 };
 
 /** Quaternion encodings: 'f32', 'u8' (the .splat record's (b - 128) / 128), 'i8' (b / 127). */
@@ -124,15 +123,6 @@ export class TrsBatch extends FieldBlock {
     this._scratchBytes = scr;
   }
 
-  _range(opts, what) {
-    const first = opts.first ?? 0;
-    const count = opts.count ?? this._count - first;
-    if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || first + count > this.capacity) {
-      this._heap.fail(-9, `${what}: range [${first}, ${first}+${count}) outside the batch's ${this.capacity} volumes`);
-    }
-    return [first, count];
-  }
-
   /**
    * Culls volumes [first, first + count) against a frustum (mode
    * 'conservative' or 'exact'); returns { visible, indices }: a copy, or
@@ -158,12 +148,11 @@ export class TrsBatch extends FieldBlock {
   _call(frustum, opts, what, sorted) {
     this._live(what);
     const sat = this._satc, h = this._heap;
-    const mode = MODES[opts.mode ?? 'conservative'];
-    if (mode === undefined) h.fail(-8, `${what}: mode ${opts.mode}`);
+    const mode = sat._mode(opts, what); // the checks every batch's cull makes
     const sort = sorted ? SORTS[opts.sort ?? 16] : 0;
     if (sort === undefined) h.fail(-8, `${what}: sort ${opts.sort} (16 or 32)`);
     if (!(frustum instanceof Frustum)) h.fail(-1, `${what}: not a built frustum`);
-    const [first, count] = this._range(opts, what);
+    const [first, count] = sat._range(this, opts, what);
     this._outputs(count, sort);
     sat._putFrustum(frustum, 0, what);
     const u32 = h.u32, r = this._resDesc >>> 2, d = this._depthDesc >>> 2;

@@ -54,7 +54,7 @@ function makeViews(r) {
 
 function buildView(satc, v) {
   switch (v.how) {
-    case 'matrix': return satc.frustumFromMatrix(v.m, v.opts);
+    case 'matrix': return satc.frustumFromMatrix(v.m, { ...v.opts, double: false }); // the float path, as the native library takes it
     case 'perspective': return satc.frustumPerspective(v.c);
     case 'camera': return satc.frustumFromCamera(v.c);
     case 'planes': return satc.frustumFromPlanes(v.planes, v.margin);

@@ -179,3 +179,30 @@ test('bad input: a SatcError, nothing written', () => {
   throwsStatus(satc, () => pyr.begin(f), 'SATC_ERR_PYRAMID');
   b.dispose();
 });
+
+// A WebGPU float depth image near the far plane of a float projection
+// matrix: the matrix's own entries (projection) and near/far both keep a
+// texel at least the wall's depth; a box 0.3 in front stays visible.
+test('fill from a float projection matrix near its far plane', () => {
+  const n = Math.fround(0.1), f = 2000, t = Math.tan(0.5), a = 16 / 9;
+  const P = [1 / (t * a), 0, 0, 0, 0, 1 / t, 0, 0, 0, 0, f / (n - f), -1, 0, 0, (n * f) / (n - f), 0];
+  const wall = Math.fround(1996.1969);
+  const z = (Math.fround(P[10]) * -wall + Math.fround(P[14])) / wall; // z/w from the float entries
+  const stored = Math.fround(z);
+  assert.equal(stored, 1 - 3 * 2 ** -24); // 0x1.fffffap-1
+  for (const satc of [simd, scalar]) {
+    const fr = satc.frustumFromMatrix(P, { depth: 'webgpu' });
+    const pyr = satc.depthPyramid(64, 32);
+    const img = new Float32Array(16 * 8).fill(stored);
+    const box = satc.batch('aabb', 1, {}, { center: new Float32Array([0, 0, -(wall - 1.3)]), half: new Float32Array([1, 1, 1]) });
+    for (const opts of [{ near: n, far: f }, { projection: P }]) {
+      pyr.begin(fr).fill(img, { width: 16, height: 8, depth: 'webgpu', ...opts });
+      assert.ok(pyr.level(0).depth.every((d) => d >= wall), JSON.stringify(Object.keys(opts)));
+      const r = satc.cull(fr, box, { mode: 'exact', occlusion: pyr, output: ['classes'] });
+      assert.notEqual(r.classes[0], OCCLUDED);
+    }
+    throwsStatus(satc, () => pyr.fill(img, { width: 16, height: 8, depth: 'webgpu', projection: P.slice(0, 15) }), 'SATC_ERR_LAYOUT');
+    box.dispose();
+    pyr.dispose();
+  }
+});

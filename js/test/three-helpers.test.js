@@ -107,6 +107,35 @@ test('the far plane of a camera is kept in full (near 0.1, far 10,000; every dep
   }
 });
 
+test('frustumFromMatrix of three\'s double matrices (projectionMatrix x matrixWorldInverse) keeps what three\'s Frustum keeps', () => {
+  for (const opts of [{}, { webgpu: true }, { reversed: true }, { webgpu: true, reversed: true }]) {
+    const cam = camera({ ...opts, far: 10000 });
+    cam.near = 0.1;
+    cam.updateProjectionMatrix();
+    const tf = threeFrustum(cam);
+    const vp = new THREE.Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
+    const f = satc.frustumFromMatrix(vp.elements, { depth: opts.webgpu || opts.reversed ? 'webgpu' : 'webgl', reversed: !!opts.reversed });
+    const min = [], max = [], want = [];
+    const b = new THREE.Box3();
+    for (let z = 9900; z < 10002; z += 0.5) {
+      for (const x of [0, 3000, -5000]) {
+        // boxes 1 deep, their far face at z + 0.5 (9994.5 among them)
+        b.min.set(x - 0.5, x / 3 - 0.5, -z - 0.5);
+        b.max.set(x + 0.5, x / 3 + 0.5, -z + 0.5);
+        if (!tf.intersectsBox(b)) continue;
+        min.push(...b.min.toArray());
+        max.push(...b.max.toArray());
+        want.push(z);
+      }
+    }
+    assert.ok(want.includes(9994) && want.length > 200);
+    for (const mode of ['conservative', 'exact']) {
+      const r = satc.cull(f, { form: 'minmax', min, max }, { mode });
+      assert.equal(r.visible, want.length, `${JSON.stringify(opts)} ${mode}: ${want.length - r.visible} boxes three keeps are culled`);
+    }
+  }
+});
+
 test('SceneCuller never hides a subtree holding something in view (a wheel in view under a body out of view)', () => {
   const cam = camera();
   const scene = new THREE.Scene();
@@ -279,6 +308,29 @@ test('InstanceCuller: picking after the camera moved (bounds over every source; 
   assert.equal(hits[0].instanceId, 20, 'the nearest is source instance 20');
   const behind = new THREE.Raycaster(V(-30, 0, 0), V(0, 0, -1)).intersectObject(mesh);
   assert.equal(behind[0]?.instanceId, 0, 'instances not drawn this frame are still picked, as without the culler');
+  culler.dispose();
+});
+
+test('InstanceCuller: a raycast hit after the drawn instances were compacted maps to its drawn slot and back', () => {
+  // two instances; the camera moves from the first to the second between updates
+  const mesh = new THREE.InstancedMesh(box, mat, 2);
+  mesh.setMatrixAt(0, new THREE.Matrix4().makeTranslation(-50, 0, -10));
+  mesh.setMatrixAt(1, new THREE.Matrix4().makeTranslation(50, 0, -10));
+  const culler = new InstanceCuller(satc, mesh);
+  const look = (x) => { const c = camera(); c.position.set(x, 0, 0); c.updateMatrixWorld(); return c; };
+  assert.equal(culler.update(look(-50)), 1);
+  assert.equal(culler.sourceIndex(0), 0);
+  assert.equal(culler.update(look(50)), 1);
+  const hits = new THREE.Raycaster(V(50, 0, 0), V(0, 0, -1)).intersectObject(mesh);
+  assert.equal(hits.length > 0 && hits[0].instanceId, 1, 'the hit names the source instance, as getMatrixAt takes it');
+  const k = culler.drawnIndex(hits[0].instanceId);
+  assert.equal(k, 0, 'drawn in slot 0 of instanceMatrix');
+  assert.equal(culler.sourceIndex(k), hits[0].instanceId);
+  const m = new THREE.Matrix4().fromArray(mesh.instanceMatrix.array, 16 * k);
+  assert.equal(m.elements[12], 50, 'instanceMatrix holds the hit instance at that slot');
+  assert.equal(culler.drawnIndex(0), -1, 'an instance not drawn this frame has no slot');
+  assert.throws(() => culler.drawnIndex(2), (e) => e instanceof SatcError && e.statusName === 'SATC_ERR_RANGE');
+  assert.throws(() => culler.sourceIndex(1), (e) => e instanceof SatcError && /source index/.test(e.message), 'the error says what a hit holds');
   culler.dispose();
 });
 

@@ -370,11 +370,13 @@ test('an occluder mesh hides only through the triangles three draws (draw range,
     assert.equal(im.count, 1);
     m.geometry.setDrawRange(0, Infinity);
     assert.equal(ic.update(cam), 0);
+    const single = m.material;
     m.geometry.addGroup(0, 3, 0);
-    m.material = [plane.material];
+    m.material = [single];
     assert.equal(ic.update(cam), 1, 'with materials per group, a triangle in no group hides nothing');
-    m.material = plane.material;
     m.geometry.clearGroups();
+    assert.equal(ic.update(cam), 2, 'an array of materials on a geometry without groups draws nothing');
+    m.material = single;
     assert.equal(ic.update(cam), 0);
     ic.dispose();
   }

@@ -17,6 +17,8 @@ whose corners are all behind the near plane while its middle is in front.
 The corner test reports those hidden. This script counts them per camera,
 checks each by finding a point of the box inside the view, and draws them
 (SVG: a bird's-eye view, then some of the missed boxes in their images).
+Then it asks which of the boxes in view are hidden behind walls, trucks and
+buses: a depth pyramid per camera drawn from those, culled in the same pass.
 
     python3 driving_cameras.py [--boxes N] [--seed S] [--svg PATH]
 """
@@ -352,25 +354,56 @@ def run(n=3000, seed=7, svg=None, loop_sample=300, quiet=False):
         worst = max(worst, gap)
     say(f"total: {int(seen.sum())} (box, camera) pairs in view; the corner test finds "
         f"{int(corner.sum())} and misses {int(missed.sum())} "
-        f"({100 * missed.sum() / max(1, seen.sum()):.1f} %); it reports {int(extra.sum())} "
-        "that satc culls")
+        f"({100 * missed.sum() / max(1, seen.sum()):.1f} %)")
+    say(f"       it reports {int(extra.sum())} that satc culls")
     say(f"checked in double (the vertices of box and view volume): {found} of the "
         f"{int(missed.sum())} missed pairs share a point with the view"
-        + (f"; the others lie within {worst * 1e3:.3f} mm of it" if found < missed.sum() else ""))
+        + (f";\n       the others lie within {worst * 1e3:.3f} mm of it" if found < missed.sum() else ""))
     say(f"time: satc {t_satc * 1e3:.2f} ms (six cameras, one pass), corner test vectorised "
-        f"{t_vec * 1e3:.1f} ms, in a Python loop {t_loop:.1f} s (timed on {len(sample)} boxes)")
+        f"{t_vec * 1e3:.1f} ms,")
+    say(f"      the corner test in a Python loop {t_loop:.1f} s (timed on {len(sample)} boxes)")
+    hidden, vis = occlusion(rec, frusta, batch)
+    say("\nocclusion: walls, fences, trucks and buses (90 % of their boxes) drawn as occluders")
+    say(f"into a {PYRAMID[0]}x{PYRAMID[1]} depth pyramid per camera; the boxes in view and those they hide:")
+    say(f"{'camera':<12} {'in view':>8} {'hidden':>7} {'seen':>6}  {'under 25 % visible':>18}")
+    for v, (name, *_rest) in enumerate(cams):
+        n_view = int(seen[v].sum())
+        n_hid = int(hidden[v].sum())
+        low = int(((vis[v] > 0) & (vis[v] < 0.25)).sum())
+        say(f"{name:<12} {n_view:>8} {n_hid:>7} {n_view - n_hid:>6}  {low:>18}")
     if svg:
         svg_scene(rec, cams, seen, corner, svg)
         say(f"wrote {svg}")
     return {"seen": int(seen.sum()), "corner": int(corner.sum()), "missed": int(missed.sum()),
-            "extra": int(extra.sum()), "witnessed": found, "worst_gap": worst}
+            "extra": int(extra.sum()), "witnessed": found, "worst_gap": worst,
+            "hidden": int(hidden.sum()), "hidden_in_view": int((hidden & seen).sum())}
+
+
+PYRAMID = (400, 225)  # texels: a quarter of the image each way
+
+
+def occlusion(rec, frusta, batch):
+    """Which boxes in view are hidden behind the large ones? Each camera gets a
+    depth pyramid drawn from the walls, fences, trucks and buses (shrunk to 90 %:
+    an occluder must lie inside opaque matter); the cull then drops what they
+    hide, and visibility() gives each box's share of its screen rectangle where
+    it may be in front. Returns (cameras, N) hidden masks and visibilities."""
+    big = np.flatnonzero(rec["kind"] >= 2)
+    big = big[rec["kind"][big] != 3]  # barriers are low: not occluders
+    occ = rec[big].copy()
+    occ["wlh"] *= 0.9
+    occluders = satc_batch(occ)
+    pyramids = [satc.Pyramid(f, *PYRAMID).rasterize(occluders) for f in frusta]
+    classes = satc.cull_views(pyramids, batch, output="classes")
+    vis = np.stack([satc.visibility(p, batch) for p in pyramids])
+    return classes == satc.OCCLUDED, vis
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boxes", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--svg", default="satc_driving.svg", help="where to draw ('' for no drawing)")
+    ap.add_argument("--svg", metavar="PATH", help="draw the scene into this SVG file (default: no drawing)")
     a = ap.parse_args(argv)
     r = run(a.boxes, a.seed, a.svg or None)
     return 0 if r["extra"] == 0 and r["witnessed"] == r["missed"] else 1

@@ -27,16 +27,17 @@ thread pool can split one batch with first= and count=.
 
 from __future__ import annotations
 
-from ._satc import (INSIDE, INTERSECTING, MAX_VIEWS, OUTSIDE, Batch, Frustum,
+from ._satc import (INSIDE, INTERSECTING, MAX_VIEWS, OCCLUDED, OUTSIDE, Batch, Frustum, Pyramid,
                     __version__, aabbs, box_frustum, camera, cull, cull_depth, cull_views,
                     from_matrix, from_planes, group_bounds, half_axes, instances,
                     isa, isa_runnable, minmax, obbs, perspective, query_ray,
                     query_sphere, segment_frustum, sort_depth, splats, spheres, to_aabbs,
-                    trs)
+                    trs, visibility)
 from ._frusta import from_camera_pose, from_intrinsics, look_at
 
 __all__ = [
-    "Batch", "Frustum", "INSIDE", "INTERSECTING", "MAX_VIEWS", "OUTSIDE", "__version__",
+    "Batch", "Frustum", "INSIDE", "INTERSECTING", "MAX_VIEWS", "OCCLUDED", "OUTSIDE", "Pyramid",
+    "__version__", "visibility",
     "aabbs", "box_frustum", "camera", "cull", "cull_depth", "cull_views", "from_camera_pose",
     "from_intrinsics", "from_matrix", "from_planes", "group_bounds", "half_axes",
     "instances", "isa", "isa_runnable", "look_at", "minmax", "obbs", "perspective",

@@ -10,6 +10,7 @@ OUTSIDE: int
 INTERSECTING: int
 INSIDE: int
 MAX_VIEWS: int
+OCCLUDED: int
 
 Mode = Literal["exact", "conservative"]
 Isa = Optional[Literal["scalar", "sse41", "avx2", "avx512", "neon"]]
@@ -17,6 +18,34 @@ Vec3 = Union[Sequence[float], npt.ArrayLike]
 # (N, 3) float32 read in place, (3,) shared by all, float64 (converted once),
 # or a tuple of three 1-D arrays (x, y, z).
 Vec3s = Union[npt.ArrayLike, Tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+class Pyramid:
+    """A depth pyramid of one view: filled from a depth image or drawn from occluders."""
+
+    def __init__(self, frustum: "Frustum", width: int = ..., height: int = ...) -> None: ...
+    @property
+    def depth(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def view(self) -> "Frustum": ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def levels(self) -> int: ...
+    def level(self, k: int) -> npt.NDArray[np.float32]: ...
+    def fill(self, depth: npt.ArrayLike, kind: Literal["linear", "window", "ndc"] = ..., *,
+             near: Optional[float] = ..., far: Optional[float] = ..., zero_to_one: bool = ...,
+             reversed: bool = ..., infinite_far: bool = ..., top_down: bool = ...,
+             scale: Optional[float] = ..., hole: Optional[float] = ...) -> "Pyramid": ...
+    def rasterize(self, batch: "Batch", first: int = ..., count: Optional[int] = ..., *,
+                  min_texels: float = ...) -> "Pyramid": ...
+    def rasterize_mesh(self, vertices: npt.ArrayLike, faces: Optional[npt.ArrayLike] = ..., *,
+                       cull_back: bool = ..., front_cw: bool = ..., min_texels: float = ...) -> "Pyramid": ...
+    def clear(self) -> "Pyramid": ...
+
+def visibility(pyramid: Pyramid, batch: "Batch", mode: Mode = ..., *, first: int = ...,
+               count: Optional[int] = ...) -> npt.NDArray[np.float32]: ...
 
 class Frustum:
     """A view volume built once per frame; immutable, shareable between threads."""
@@ -48,7 +77,8 @@ class Batch:
     def ngroups(self) -> Optional[int]: ...
     def __len__(self) -> int: ...
     def grouped(self, size: Optional[int] = ..., offsets: Optional[npt.ArrayLike] = ...,
-                center: Optional[npt.ArrayLike] = ..., half: Optional[npt.ArrayLike] = ...) -> "Batch": ...
+                center: Optional[npt.ArrayLike] = ..., half: Optional[npt.ArrayLike] = ..., *,
+                static: bool = ...) -> "Batch": ...
 
 # ---- frusta
 def perspective(eye: Vec3, dir: Vec3, up: Vec3, fovy: float, aspect: float, near: float,
@@ -88,19 +118,19 @@ def splats(records: np.ndarray, k: float = ...) -> Batch: ...
 
 # ---- culls
 @overload
-def cull(frustum: Frustum, batch: Batch, mode: Mode = ..., output: Literal["mask"] = ..., *,
+def cull(frustum: Union[Frustum, Pyramid], batch: Batch, mode: Mode = ..., output: Literal["mask"] = ..., *,
          first: int = ..., count: Optional[int] = ..., isa: Isa = ...) -> npt.NDArray[np.bool_]: ...
 @overload
-def cull(frustum: Frustum, batch: Batch, mode: Mode, output: Literal["indices"], *,
+def cull(frustum: Union[Frustum, Pyramid], batch: Batch, mode: Mode, output: Literal["indices"], *,
          first: int = ..., count: Optional[int] = ..., isa: Isa = ...) -> npt.NDArray[np.uint32]: ...
 @overload
-def cull(frustum: Frustum, batch: Batch, mode: Mode, output: Literal["classes", "bitmask"], *,
+def cull(frustum: Union[Frustum, Pyramid], batch: Batch, mode: Mode, output: Literal["classes", "bitmask"], *,
          first: int = ..., count: Optional[int] = ..., isa: Isa = ...) -> npt.NDArray[np.uint8]: ...
 @overload
-def cull(frustum: Frustum, batch: Batch, mode: Mode, output: Literal["count"], *,
+def cull(frustum: Union[Frustum, Pyramid], batch: Batch, mode: Mode, output: Literal["count"], *,
          first: int = ..., count: Optional[int] = ..., isa: Isa = ...) -> int: ...
 @overload
-def cull(frustum: Frustum, batch: Batch, mode: Mode = ..., *, output: str,
+def cull(frustum: Union[Frustum, Pyramid], batch: Batch, mode: Mode = ..., *, output: str,
          first: int = ..., count: Optional[int] = ..., isa: Isa = ...) -> Union[np.ndarray, int]: ...
 @overload
 def cull_depth(frustum: Frustum, batch: Batch, mode: Mode = ..., sort: Literal[16] = ..., *,
@@ -123,7 +153,7 @@ def cull_depth(frustum: Frustum, batch: Batch, mode: Mode = ..., *, sort: Option
                           Optional[npt.NDArray[np.uint32]]]: ...
 def sort_depth(depth: npt.ArrayLike, indices: npt.ArrayLike, sort: Literal[16, 32] = ...
                ) -> Tuple[np.ndarray, npt.NDArray[np.uint32]]: ...
-def cull_views(frusta: Sequence[Frustum], batch: Batch, mode: Mode = ...,
+def cull_views(frusta: Sequence[Union[Frustum, Pyramid]], batch: Batch, mode: Mode = ...,
                output: Literal["mask", "classes", "indices", "count"] = ..., *, first: int = ...,
                count: Optional[int] = ..., isa: Isa = ...) -> Union[np.ndarray, list]: ...
 def query_sphere(batch: Batch, center: Vec3, radius: float, mode: Mode = ...,

@@ -26,8 +26,10 @@ def _matrix(value, name: str, shape: tuple[int, ...]) -> np.ndarray:
         raise TypeError(f"{name}: expected an array of numbers") from None
     if a.shape != shape:
         raise ValueError(f"{name}: expected shape {shape}, got {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name}: must be finite")
+    bad = np.argwhere(~np.isfinite(a))
+    if len(bad):
+        at = tuple(int(i) for i in bad[0])
+        raise ValueError(f"{name}: must be finite, got {a[at]} at index {at[0] if len(at) == 1 else at}")
     return a
 
 
@@ -90,9 +92,11 @@ def from_intrinsics(K, R, t, width: float, height: float, near: float,
     if np.max(np.abs(R @ R.T - np.eye(3))) > 2.0 ** -21 or np.linalg.det(R) < 0:
         raise ValueError("R: not a rotation (orthonormal, determinant +1)")
     origin = -R.T @ t
-    l0, l1 = _outward(near * (0.0 - cx) / fx, near * (width - cx) / fx)
-    u0, u1 = _outward(near * (0.0 - cy) / fy, near * (height - cy) / fy)
-    return _satc.camera(origin, R[0], R[1], R[2], (l0, l1, u0, u1), near, far,
+    # satc's frame: L = -x (image left), U = -y (image up), D = z, so a
+    # pyramid's column 0 is the image's left edge and row 0 its bottom row
+    l0, l1 = _outward(near * (cx - width) / fx, near * cx / fx)
+    u0, u1 = _outward(near * (cy - height) / fy, near * cy / fy)
+    return _satc.camera(origin, -R[0], -R[1], R[2], (l0, l1, u0, u1), near, far,
                         batch_origin=batch_origin)
 
 

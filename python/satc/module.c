@@ -5,115 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-PyObject *satc_py_status_error(satc_status st, const char *what)
-{
-    PyErr_Format(PyExc_ValueError, "%s: %s", what, satc_status_string(st));
-    return NULL;
-}
-
-int satc_py_mode(PyObject *obj, satc_mode *out)
-{
-    if (!PyUnicode_Check(obj)) {
-        PyErr_SetString(PyExc_TypeError, "mode: expected 'exact' or 'conservative'");
-        return -1;
-    }
-    const char *s = PyUnicode_AsUTF8(obj);
-    if (!s)
-        return -1;
-    if (!strcmp(s, "exact"))
-        *out = SATC_EXACT;
-    else if (!strcmp(s, "conservative"))
-        *out = SATC_CONSERVATIVE;
-    else {
-        PyErr_Format(PyExc_ValueError, "mode: expected 'exact' or 'conservative', got '%s'", s);
-        return -1;
-    }
-    return 0;
-}
-
-static const struct {
-    const char *name;
-    unsigned bit;
-} isa_names[] = {{"scalar", SATC_ISA_SCALAR}, {"sse41", SATC_ISA_SSE41}, {"avx2", SATC_ISA_AVX2},
-                 {"avx512", SATC_ISA_AVX512}, {"neon", SATC_ISA_NEON}};
-
-int satc_py_isa(PyObject *obj, unsigned *out)
-{
-    *out = 0;
-    if (obj == NULL || obj == Py_None)
-        return 0;
-    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (!s) {
-        PyErr_SetString(PyExc_TypeError, "isa: expected a path name or None");
-        return -1;
-    }
-    for (size_t k = 0; k < sizeof isa_names / sizeof isa_names[0]; k++)
-        if (!strcmp(s, isa_names[k].name)) {
-            *out = isa_names[k].bit;
-            if (!(satc_isa_runnable() & *out)) {
-                PyErr_Format(PyExc_ValueError, "isa: path '%s' is not runnable here", s);
-                return -1;
-            }
-            return 0;
-        }
-    PyErr_Format(PyExc_ValueError, "isa: unknown path '%s'", s);
-    return -1;
-}
-
-/* Parses a number argument; NaN and Inf are let through (satc names them). */
-static int num_arg(PyObject *obj, const char *name, double *out)
-{
-    double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a number", name);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int finite_arg(PyObject *obj, const char *name, double *out, int allow_inf)
-{
-    if (num_arg(obj, name, out) < 0)
-        return -1;
-    if (isnan(*out) || (!allow_inf && isinf(*out))) {
-        PyErr_Format(PyExc_ValueError, "%s: must be finite, got %R", name, obj);
-        return -1;
-    }
-    return 0;
-}
-
-int satc_py_vec3_arg(PyObject *obj, const char *name, float out[3], double *d)
-{
-    PyArrayObject *a =
-        (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 1, 1, NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
-    if (!a) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: expected 3 numbers", name);
-        return -1;
-    }
-    if (PyArray_DIM(a, 0) != 3) {
-        PyErr_Format(PyExc_ValueError, "%s: expected 3 numbers, got %ld", name,
-                     (long)PyArray_DIM(a, 0));
-        Py_DECREF(a);
-        return -1;
-    }
-    const double *v = PyArray_DATA(a);
-    for (int k = 0; k < 3; k++) {
-        if (!isfinite(v[k]) || !isfinite((float)v[k])) {
-            PyErr_Format(PyExc_ValueError, "%s: must be finite (float32), got %g at %d", name, v[k],
-                         k);
-            Py_DECREF(a);
-            return -1;
-        }
-        out[k] = (float)v[k];
-        if (d)
-            d[k] = v[k];
-    }
-    Py_DECREF(a);
-    return 0;
-}
-
 static PyObject *frustum_wrap(const satc_frustum *f)
 {
     FrustumObject *o = PyObject_New(FrustumObject, &satc_py_FrustumType);
@@ -149,9 +40,9 @@ static PyObject *py_perspective(PyObject *self, PyObject *args, PyObject *kw)
     float e[3], d[3], u[3];
     double fovy, aspect, n, f = INFINITY;
     if (satc_py_vec3_arg(oe, "eye", e, NULL) < 0 || satc_py_vec3_arg(od, "dir", d, NULL) < 0 ||
-        satc_py_vec3_arg(ou, "up", u, NULL) < 0 || finite_arg(ofov, "fovy", &fovy, 0) < 0 ||
-        finite_arg(oasp, "aspect", &aspect, 0) < 0 || finite_arg(on, "near", &n, 0) < 0 ||
-        (of && finite_arg(of, "far", &f, 1) < 0))
+        satc_py_vec3_arg(ou, "up", u, NULL) < 0 || satc_py_finite_arg(ofov, "fovy", &fovy, 0) < 0 ||
+        satc_py_finite_arg(oasp, "aspect", &aspect, 0) < 0 || satc_py_finite_arg(on, "near", &n, 0) < 0 ||
+        (of && satc_py_finite_arg(of, "far", &f, 1) < 0))
         return NULL;
     satc_frustum out;
     satc_status st = satc_frustum_perspective(&out, e, d, u, (float)fovy, (float)aspect, (float)n,
@@ -187,7 +78,7 @@ static PyObject *py_camera(PyObject *self, PyObject *args, PyObject *kw)
     if (satc_py_vec3_arg(oo, "origin", of3, cam.origin) < 0 ||
         satc_py_vec3_arg(ol, "left", cam.left, NULL) < 0 ||
         satc_py_vec3_arg(ou, "up", cam.up, NULL) < 0 || satc_py_vec3_arg(od, "dir", cam.dir, NULL) < 0 ||
-        finite_arg(on, "near", &n, 0) < 0 || (of && finite_arg(of, "far", &f, 1) < 0))
+        satc_py_finite_arg(on, "near", &n, 0) < 0 || (of && satc_py_finite_arg(of, "far", &f, 1) < 0))
         return NULL;
     if (obo != Py_None && satc_py_vec3_arg(obo, "batch_origin", of3, bo) < 0)
         return NULL;
@@ -201,7 +92,7 @@ static PyObject *py_camera(PyObject *self, PyObject *args, PyObject *kw)
     }
     static const char *bn[4] = {"bounds[0] (l0)", "bounds[1] (l1)", "bounds[2] (u0)", "bounds[3] (u1)"};
     for (int k = 0; k < 4; k++)
-        if (finite_arg(PySequence_Fast_GET_ITEM(seq, k), bn[k], &b[k], 0) < 0) {
+        if (satc_py_finite_arg(PySequence_Fast_GET_ITEM(seq, k), bn[k], &b[k], 0) < 0) {
             Py_DECREF(seq);
             return NULL;
         }
@@ -278,9 +169,11 @@ static PyObject *py_from_planes(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"planes", "margin", NULL};
-    PyObject *op;
+    PyObject *op, *omargin = NULL;
     double margin = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|d:from_planes", kwl, &op, &margin))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:from_planes", kwl, &op, &omargin))
+        return NULL;
+    if (omargin && satc_py_num_arg(omargin, "margin", &margin) < 0)
         return NULL;
     PyArrayObject *a =
         (PyArrayObject *)PyArray_FROMANY(op, NPY_DOUBLE, 2, 2, NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
@@ -473,26 +366,10 @@ static PyObject *py_isa(PyObject *self, PyObject *unused)
     return PyUnicode_FromString(satc_isa_name(satc_isa_active()));
 }
 
-static PyObject *isa_set(unsigned mask)
-{
-    PyObject *l = PyList_New(0);
-    for (size_t k = 0; l && k < sizeof isa_names / sizeof isa_names[0]; k++)
-        if (mask & isa_names[k].bit) {
-            PyObject *s = PyUnicode_FromString(isa_names[k].name);
-            if (!s || PyList_Append(l, s) < 0) {
-                Py_XDECREF(s);
-                Py_DECREF(l);
-                return NULL;
-            }
-            Py_DECREF(s);
-        }
-    return l;
-}
-
 static PyObject *py_isa_runnable(PyObject *self, PyObject *unused)
 {
     (void)self, (void)unused;
-    return isa_set(satc_isa_runnable());
+    return satc_py_isa_set(satc_isa_runnable());
 }
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -534,7 +411,8 @@ static PyMethodDef methods[] = {
      "Culls volumes [first, first + count) of batch against frustum. output: 'mask'\n"
      "(bool per volume), 'indices' (uint32 indices of the visible volumes), 'classes'\n"
      "(uint8: 0 outside, 1 intersecting, 2 inside), 'bitmask' (packed, little bit\n"
-     "order) or 'count'. The GIL is released during the cull."},
+     "order) or 'count'. A Pyramid in place of the frustum also drops the volumes it\n"
+     "hides (class 3, OCCLUDED). The GIL is released during the cull."},
     {"cull_views", KW(satc_py_cull_views),
      "cull_views(frusta, batch, mode='exact', output='mask', *, first=0, count=None, isa=None)\n\n"
      "Many views in one pass over the batch (64 per pass): output 'mask' gives a\n"
@@ -606,6 +484,15 @@ static PyMethodDef methods[] = {
      "sort_depth(depth, indices, sort=16) -> (key, order)\n\n"
      "The keys and back-to-front order cull_depth gives, for depths the caller holds:\n"
      "depth[k] belongs to volume indices[k]; equal keys keep the order of indices."},
+    {"visibility", KW(satc_py_visibility),
+     "visibility(pyramid, batch, mode='exact', *, first=0, count=None) -> (N,) float32\n\n"
+     "Per volume, the share of its screen rectangle (of its world AABB, at the pyramid\n"
+     "level where it spans at most 32 x 32 texels) whose texels reach its nearest depth,\n"
+     "where it may be in front of what the pyramid holds: 0 for volumes cull() reports\n"
+     "outside or occluded, 1 for those reaching the near plane. Any volume a ray sees\n"
+     "has visibility > 0; the share over-estimates the visible part of the volume."},
+    {"_time_c_occlusion", KW(satc_py_time_c_occlusion),
+     "_time_c_occlusion(pyramid, depth, batch, reps) -> list of ns per fill and occlusion cull, timed in C."},
     {"isa", py_isa, METH_NOARGS, "isa() -> str: the path culls run on (e.g. 'avx2')."},
     {"isa_runnable", py_isa_runnable, METH_NOARGS,
      "isa_runnable() -> list of str: the paths this machine can run (for isa=)."},
@@ -618,8 +505,9 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "satc._satc",
 PyMODINIT_FUNC PyInit__satc(void)
 {
     import_array();
-    satc_py_cull_init();
-    if (PyType_Ready(&satc_py_FrustumType) < 0 || PyType_Ready(&satc_py_BatchType) < 0)
+    satc_py_outs_init();
+    if (PyType_Ready(&satc_py_FrustumType) < 0 || PyType_Ready(&satc_py_BatchType) < 0 ||
+        PyType_Ready(&satc_py_PyramidType) < 0)
         return NULL;
     char version[32];
     unsigned v = satc_version();
@@ -629,8 +517,11 @@ PyMODINIT_FUNC PyInit__satc(void)
         return NULL;
     Py_INCREF(&satc_py_FrustumType);
     Py_INCREF(&satc_py_BatchType);
+    Py_INCREF(&satc_py_PyramidType);
     if (PyModule_AddObject(m, "Frustum", (PyObject *)&satc_py_FrustumType) < 0 ||
         PyModule_AddObject(m, "Batch", (PyObject *)&satc_py_BatchType) < 0 ||
+        PyModule_AddObject(m, "Pyramid", (PyObject *)&satc_py_PyramidType) < 0 ||
+        PyModule_AddIntConstant(m, "OCCLUDED", SATC_OCCLUDED) < 0 ||
         PyModule_AddIntConstant(m, "OUTSIDE", SATC_OUTSIDE) < 0 ||
         PyModule_AddIntConstant(m, "INTERSECTING", SATC_INTERSECTING) < 0 ||
         PyModule_AddIntConstant(m, "INSIDE", SATC_INSIDE) < 0 ||

@@ -294,6 +294,7 @@ def test_example_driving_cameras(tmp_path):
     assert r["extra"] == 0  # and never finds one satc culls (same view volume)
     assert r["witnessed"] == r["missed"]  # each missed pair checked in double
     assert (tmp_path / "d.svg").read_text().startswith("<svg")
+    assert 0 < r["hidden"] == r["hidden_in_view"] < r["seen"]  # occlusion drops boxes in view only
 
 
 def test_example_wall_across_the_view():
@@ -310,3 +311,16 @@ def test_example_wall_across_the_view():
     corner = ex.corner_test(cams, ex.corners(rec))[:, 0]
     assert seen[0] and not corner[0]
     assert ex.witness_gap(cams[0], rec[0]) <= 0
+
+
+def test_example_writes_only_where_told(tmp_path, monkeypatch, capsys):
+    """No --svg: nothing written (the working directory stays empty); every
+    output line fits 120 columns."""
+    ex = load_example()
+    monkeypatch.chdir(tmp_path)
+    assert ex.main(["--boxes", "400"]) == 0
+    out = capsys.readouterr().out
+    assert os.listdir(tmp_path) == []
+    assert out and max(len(line) for line in out.splitlines()) <= 120
+    assert ex.main(["--boxes", "200", "--svg", str(tmp_path / "s.svg")]) == 0
+    assert os.listdir(tmp_path) == ["s.svg"]

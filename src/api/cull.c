@@ -15,7 +15,7 @@ const char *satc_status_string(satc_status s)
     case SATC_ERR_NEAR: return "near distance must be > 0";
     case SATC_ERR_FAR: return "far distance must be > near (and finite for orthographic and exact plane volumes)";
     case SATC_ERR_BOUNDS: return "frustum bounds are empty, degenerate or too wide";
-    case SATC_ERR_FRAME: return "camera frame is not right-handed orthonormal";
+    case SATC_ERR_FRAME: return "camera frame is not right-handed orthonormal (for a world up and a tilted view, use a look-at builder)";
     case SATC_ERR_MATRIX: return "matrix is not a perspective or orthographic view-projection";
     case SATC_ERR_FLAGS: return "unknown mode, ISA or convention";
     case SATC_ERR_RANGE: return "range or index overflow";
@@ -24,6 +24,8 @@ const char *satc_status_string(satc_status s)
     case SATC_ERR_BOX: return "input does not describe a box";
     case SATC_ERR_LAYOUT: return "batch layout invalid: stride, alignment or matrix layout";
     case SATC_ERR_PYRAMID: return "depth pyramid not set up by satc_pyramid_init, or made for another view";
+    case SATC_ERR_UP: return "up vector is zero or parallel to the view direction";
+    case SATC_ERR_DIRECTION: return "view direction is zero (the target is the eye)";
     }
     return "unknown status";
 }

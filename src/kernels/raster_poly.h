@@ -48,6 +48,12 @@ void satc_raster_fill_avx512_emu(const satc_rpoly *p, float *level0, uint32_t wi
 void satc_raster_fill_neon(const satc_rpoly *p, float *level0, uint32_t width);
 void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width);
 
+/* fmax and fmin inline (the libm calls were a large part of the setup's
+ * time): a NaN operand yields the other, equal operands (signed zeros)
+ * the second, the same on every platform. */
+static inline double satc_dmax(double a, double b) { return a > b || b != b ? a : b; }
+static inline double satc_dmin(double a, double b) { return a < b || b != b ? a : b; }
+
 /* Columns [*lo, *hi) of a row outside which no texel passes every edge,
  * from the row's constant terms re[k]: a superset (the per-texel test
  * still decides), so skipping the rest changes no bit. A float value
@@ -63,9 +69,9 @@ static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t
             continue;
         double slack = 0x1p-20 * (fabs(a) * imax + fabs(r)) + 0x1p-120;
         if (a > 0)
-            l = fmax(l, floor((-r - slack) / a) - 1);
+            l = satc_dmax(l, floor((-r - slack) / a) - 1);
         else if (a < 0)
-            h = fmin(h, ceil((-r - slack) / a) + 2);
+            h = satc_dmin(h, ceil((-r - slack) / a) + 2);
         else if (r < -slack)
             h = l;
     }

@@ -7,40 +7,31 @@
 #include "../passes/passes.h"
 #include "occlusion.h"
 
-/* Finer levels a texel that is not nearer may be split through, and how
- * many such texels a volume may have for splitting to be tried: most
- * visible volumes have many, and splitting them only costs reads. */
-#define SATC_OC_REFINE 2
-#define SATC_OC_SPLIT_MAX 2
+/* Below the first 4 x 4 read, at most SATC_OC_SPLIT texels that are not
+ * nearer are split (a volume with more is nearly always visible, and
+ * searching it would only cost reads), with a budget of SATC_OC_READS
+ * reads plus SATC_OC_READS_PER per level-0 texel of the rectangle's width
+ * and height, at most SATC_OC_READS_MAX: refining costs reads along the
+ * edges of what the coarse texels leave undecided, which grow with the
+ * rectangle's sides. */
+#define SATC_OC_SPLIT 4
+#define SATC_OC_READS 32
+#define SATC_OC_READS_PER 4
+#define SATC_OC_READS_MAX 512u
 
-/* Are the level-0 texels of rectangle r = [i0, i1] x [j0, j1] under
- * texel (x, y) of level k all nearer than z? A texel nearer than z
- * answers for its whole footprint (it holds the largest value below it);
- * one that is not is split into its children over r while budget levels
- * remain. */
-static int below_z(const satc_pyramid *p, uint32_t k, int32_t x, int32_t y, const int32_t r[4],
-                   float z, uint32_t budget)
-{
-    if (p->depth[p->level_off[k] + (size_t)y * p->level_w[k] + (size_t)x] < z)
-        return 1;
-    if (k == 0 || budget == 0)
-        return 0;
-    k--;
-    int32_t c0 = r[0] >> k, c1 = r[1] >> k, w0 = r[2] >> k, w1 = r[3] >> k;
-    for (int32_t cy = 2 * y; cy <= 2 * y + 1; cy++) {
-        if (cy < w0 || cy > w1)
-            continue;
-        for (int32_t cx = 2 * x; cx <= 2 * x + 1; cx++)
-            if (cx >= c0 && cx <= c1 && !below_z(p, k, cx, cy, r, z, budget - 1))
-                return 0;
-    }
-    return 1;
-}
+/* A texel of level l still to be split: it is not nearer than z. */
+typedef struct oc_node {
+    int32_t x, y, l;
+} oc_node;
 
-/* Hidden: every level-0 texel over the rectangle is nearer than the
- * volume's nearest depth. Read at the finest level where the rectangle
- * spans at most 4 x 4 texels; when at most SATC_OC_SPLIT_MAX of those are
- * not nearer, each is split through up to SATC_OC_REFINE finer levels. */
+/* Hidden: every level-0 texel over rectangle r = [i0, i1] x [j0, j1] is
+ * nearer than z (a texel nearer than z answers for its whole footprint:
+ * it holds the largest value below it). Read at the finest level where
+ * r spans at most 4 x 4 texels; each texel there that is not nearer (at
+ * most SATC_OC_SPLIT of them) is split into its children over r, down to
+ * level 0 if need be, depth first (the farthest child first,
+ * the likeliest to reach a level-0 texel that is not nearer and end the
+ * search), while the budget of reads lasts. */
 static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
 {
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
@@ -48,27 +39,66 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
     float z = rect[SATC_OC_ZMIN][j];
     if (i0 > i1 || j0 > j1)
         return 0;
-    uint32_t k = 0;
+    int32_t k = 0;
     while ((i1 >> k) - (i0 >> k) > 3 || (j1 >> k) - (j0 >> k) > 3)
         k++;
-    const float *lv = p->depth + p->level_off[k];
-    size_t w = p->level_w[k];
-    int32_t fx[SATC_OC_SPLIT_MAX + 1], fy[SATC_OC_SPLIT_MAX + 1];
-    int nf = 0;
-    for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
-        const float *row = lv + (size_t)y * w;
-        for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
-            if (row[x] < z)
-                continue;
-            if (nf == SATC_OC_SPLIT_MAX || k == 0)
-                return 0;
-            fx[nf] = x, fy[nf] = y, nf++;
+    /* SATC_OC_SPLIT at the first level, then 3 more per level below */
+    oc_node stack[SATC_OC_SPLIT + 3 * SATC_PYRAMID_MAX_LEVELS];
+    int top = 0;
+    {
+        const float *lv = p->depth + p->level_off[k];
+        size_t w = p->level_w[k];
+        for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
+            const float *row = lv + (size_t)y * w;
+            for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
+                if (row[x] < z)
+                    continue;
+                if (k == 0 || top == SATC_OC_SPLIT)
+                    return 0;
+                stack[top++] = (oc_node){x, y, k};
+            }
         }
     }
-    const int32_t r[4] = {i0, i1, j0, j1};
-    for (int q = 0; q < nf; q++)
-        if (!below_z(p, k, fx[q], fy[q], r, z, SATC_OC_REFINE))
-            return 0;
+    if (!top)
+        return 1;
+    uint32_t budget = SATC_OC_READS + SATC_OC_READS_PER * (uint32_t)(i1 - i0 + j1 - j0 + 2);
+    if (budget > SATC_OC_READS_MAX)
+        budget = SATC_OC_READS_MAX;
+    while (top) {
+        oc_node t = stack[--top];
+        int32_t l = t.l - 1;
+        int32_t c0 = i0 >> l, c1 = i1 >> l, w0 = j0 >> l, w1 = j1 >> l;
+        const float *lv = p->depth + p->level_off[l];
+        size_t w = p->level_w[l];
+        oc_node kid[4];
+        float kv[4];
+        int nk = 0;
+        for (int32_t cy = 2 * t.y; cy <= 2 * t.y + 1; cy++) {
+            if (cy < w0 || cy > w1)
+                continue;
+            for (int32_t cx = 2 * t.x; cx <= 2 * t.x + 1; cx++) {
+                if (cx < c0 || cx > c1)
+                    continue;
+                if (budget == 0)
+                    return 0;
+                budget--;
+                float v = lv[(size_t)cy * w + (size_t)cx];
+                if (v < z)
+                    continue;
+                if (l == 0)
+                    return 0;
+                /* insertion by value, the farthest last (popped first);
+                 * levels above 0 hold no NaN (the reduction reads it as
+                 * +Inf), and a NaN at level 0 ends the search above */
+                int q = nk++;
+                while (q > 0 && kv[q - 1] > v)
+                    kid[q] = kid[q - 1], kv[q] = kv[q - 1], q--;
+                kid[q] = (oc_node){cx, cy, l}, kv[q] = v;
+            }
+        }
+        for (int q = 0; q < nk; q++)
+            stack[top++] = kid[q];
+    }
     return 1;
 }
 

@@ -1,8 +1,16 @@
 /* Level 0 of a pyramid from a GPU depth image: each texel the farthest
  * view depth over the pixels its rectangle meets, each pixel's depth
- * taken one unit of the format farther and rounded up (docs/occlusion.md).
- * The depth is monotone in the stored value, so each texel takes the
- * farthest stored value first and converts it once. */
+ * bounded from above over everything the GPU may have rounded
+ * (docs/occlusion.md). The depth is monotone in the stored value, so each
+ * texel takes the farthest stored value first and converts it once.
+ *
+ * The projection's NDC depth is z = P + Q / d (perspective) or P + Q d
+ * (orthographic) for view depth d. A stored value gives an NDC interval
+ * (one unit of the format, the GPU's division and viewport rounding),
+ * the coefficients an interval each (the matrix's float entries and the
+ * GPU's evaluation of clip z); the depth is the largest over the corners.
+ * z - P is formed from z itself, never from 1 - z: reversed depth keeps
+ * every bit of its small values. */
 #include <math.h>
 #include <string.h>
 
@@ -11,12 +19,24 @@
 #define KNOWN_CONV (SATC_DEPTH_ZERO_TO_ONE | SATC_DEPTH_REVERSED | SATC_DEPTH_INFINITE_FAR | \
                     SATC_IMAGE_TOP_DOWN)
 
+/* Relative error of the depth coefficients. The GPU's clip z (a product
+ * and a sum in float): 2^-23. The matrix's entries against the exact
+ * ones for near_z and far_z, when only those are known: 2^-21 more (a
+ * few float operations); none with an infinite far plane's exact 0 or
+ * +-1. 2^-45 covers this file's own rounding. */
+#define RHO_GPU (0x1p-23 + 0x1p-45)
+#define RHO_NF (0x1p-21 + RHO_GPU)
+/* NDC slack: the GPU's division z / w and GL's viewport transform, each
+ * within 2^-23 relative. */
+#define ETA 0x1p-23
+
 typedef struct conv {
     satc_depth_format fmt;
     int farther_up; /* farther means a larger stored value */
-    int ortho, inf;
-    double n, f;
-    double zn, zf; /* stored values at near and far (float formats) */
+    int ortho, gl;
+    double P, Q, rho_p, rho_q; /* z = P + Q g(d) with relative slacks */
+    double sn, sf;             /* stored values at near and far (float formats) */
+    double zn;                 /* NDC z at the near end */
 } conv;
 
 static size_t pixel_size(satc_depth_format f) { return f == SATC_DEPTH_FORMAT_UNORM16 ? 2 : 4; }
@@ -47,58 +67,119 @@ static double raw(const conv *c, const void *row, size_t i)
     }
 }
 
-/* t in [0, 1] (0 near, 1 far) to a view depth, rounded up to float. */
-static float depth_of(const conv *c, double t)
+/* The largest view depth whose NDC z the GPU may have written as z (z
+ * already moved to its farthest), rounded up to float; +Inf when the
+ * bound does not exist. */
+static float depth_of(const conv *c, double z)
 {
-    if (t < 0)
-        t = 0;
-    double d, mag;
-    if (c->ortho) {
-        d = c->n + t * (c->f - c->n);
-        mag = fabs(c->n) + fabs(c->f);
-    } else if (c->inf) {
-        if (t >= 1)
-            return INFINITY;
-        d = c->n / (1 - t);
-        mag = d;
-    } else {
-        double den = c->f - t * (c->f - c->n);
-        if (!(den > 0))
-            return INFINITY;
-        d = c->f * c->n / den;
-        mag = d + c->f;
+    double best = -INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double p = c->P + (k & 1 ? c->rho_p : -c->rho_p) * fabs(c->P);
+        double q = c->Q + (k & 2 ? c->rho_q : -c->rho_q) * fabs(c->Q);
+        double slack = 0x1p-50 * (fabs(z) + fabs(p)), d; /* z's and p's own rounding */
+        if (c->ortho) {
+            double num = z - p;
+            d = (q > 0 ? num + slack : num - slack) / q;
+        } else {
+            double den = z - p;
+            if (!(fabs(den) > slack))
+                return INFINITY;
+            d = q / (den > 0 ? den - slack : den + slack);
+            if (!(d > 0))
+                return INFINITY;
+        }
+        best = d > best ? d : best;
     }
-    d += 0x1p-40 * mag + 0x1p-1000;
-    return satc_float_up(d);
+    double mag = c->ortho ? (fabs(c->P) + 1) / fabs(c->Q) : 0;
+    best += 0x1p-45 * (fabs(best) + mag) + 0x1p-1000;
+    return satc_float_up(best);
 }
 
 /* The depth that a texel's farthest stored value v stands for. */
 static float convert(const conv *c, double v)
 {
+    double s; /* the stored value one unit farther, as a window or NDC depth */
     switch (c->fmt) {
-    case SATC_DEPTH_FORMAT_LINEAR: return (float)v;
+    case SATC_DEPTH_FORMAT_LINEAR: {
+        float x = (float)v; /* NaN was rejected */
+        return x < INFINITY ? nextafterf(x, INFINITY) : INFINITY;
+    }
     case SATC_DEPTH_FORMAT_UNORM16:
     case SATC_DEPTH_FORMAT_UNORM24:
     case SATC_DEPTH_FORMAT_UNORM24_HIGH:
     case SATC_DEPTH_FORMAT_UNORM32: {
         double top = c->fmt == SATC_DEPTH_FORMAT_UNORM16 ? 65535.0
                      : c->fmt == SATC_DEPTH_FORMAT_UNORM32 ? 4294967295.0 : 16777215.0;
-        if (c->farther_up) /* far end: top; one unit farther */
-            return v >= top ? INFINITY : depth_of(c, (v + 1) / top);
-        return v <= 0 ? INFINITY : depth_of(c, 1 - (v - 1) / top);
+        if (c->farther_up ? v >= top : v <= 0) /* the far end: the clear value */
+            return INFINITY;
+        s = (c->farther_up ? v + 1 : v - 1) / top;
+        break;
     }
     default: { /* float window or NDC depth */
-        float x = (float)v;
-        int at_far = c->farther_up ? v >= c->zf : v <= c->zf;
-        if (at_far)
+        if (c->farther_up ? v >= c->sf : v <= c->sf)
             return INFINITY;
-        x = nextafterf(x, c->farther_up ? INFINITY : -INFINITY);
-        return depth_of(c, ((double)x - c->zn) / (c->zf - c->zn));
+        s = nextafterf((float)v, c->farther_up ? INFINITY : -INFINITY);
+        break;
     }
+    }
+    int window = c->gl && c->fmt != SATC_DEPTH_FORMAT_FLOAT_NDC;
+    double z = window ? 2 * s - 1 : s;
+    double eta = ETA * fabs(z) + (window ? 2 * ETA * fabs(s) : 0);
+    z = c->farther_up ? z + eta : z - eta;
+    if (c->farther_up ? z < c->zn : z > c->zn) /* nearer than the near end */
+        z = c->zn;
+    return depth_of(c, z);
+}
+
+/* The coefficients from the near and far distances. */
+static void coeffs_nf(conv *c, double n, double f, int inf, double zf)
+{
+    if (c->ortho) {
+        c->Q = (zf - c->zn) / (f - n), c->P = c->zn - c->Q * n;
+        c->rho_p = c->rho_q = RHO_NF;
+    } else if (inf) {
+        c->P = zf, c->Q = (c->zn - zf) * n;
+        c->rho_p = RHO_GPU, c->rho_q = RHO_NF;
+    } else {
+        c->Q = (c->zn - zf) * n * f / (f - n), c->P = zf - c->Q / f;
+        c->rho_p = c->rho_q = RHO_NF;
     }
 }
 
-static satc_status check(const satc_pyramid *p, const satc_depth_image *img, conv *c)
+/* The coefficients from a projection matrix (element (r, c) at e[r][c]). */
+static satc_status coeffs_matrix(conv *c, const float *m, unsigned layout)
+{
+    double e[4][4];
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 4; k++) {
+            e[r][k] = layout & SATC_MATRIX_ROW_MAJOR ? m[r * 4 + k] : m[k * 4 + r];
+            if (!isfinite(e[r][k]))
+                return SATC_ERR_NONFINITE;
+        }
+    int rev = !c->farther_up;
+    if (e[2][0] != 0 || e[2][1] != 0 || e[3][0] != 0 || e[3][1] != 0)
+        return SATC_ERR_MATRIX;
+    if (c->ortho) {
+        if (e[3][2] != 0 || !(e[3][3] > 0) || e[2][2] == 0)
+            return SATC_ERR_MATRIX;
+        c->P = e[2][3] / e[3][3];
+        c->Q = fabs(e[2][2] / e[3][3]) * (rev ? -1 : 1);
+    } else {
+        if (e[3][3] != 0 || e[3][2] == 0)
+            return SATC_ERR_MATRIX;
+        c->P = e[2][2] / e[3][2], c->Q = e[2][3] / fabs(e[3][2]);
+        if (rev ? !(c->Q > 0) : !(c->Q < 0))
+            return SATC_ERR_MATRIX;
+        double dn = c->Q / (c->zn - c->P); /* the near end's depth */
+        if (!(dn > 0) || !isfinite(dn))
+            return SATC_ERR_NEAR;
+    }
+    c->rho_p = c->rho_q = RHO_GPU;
+    return SATC_OK;
+}
+
+static satc_status check(const satc_pyramid *p, const satc_depth_image *img, const float *m,
+                         unsigned layout, conv *c)
 {
     if (!p || !img || !img->data)
         return SATC_ERR_NULL;
@@ -107,14 +188,14 @@ static satc_status check(const satc_pyramid *p, const satc_depth_image *img, con
         return st;
     unsigned cv = img->conventions;
     if (img->format < SATC_DEPTH_FORMAT_FLOAT || img->format > SATC_DEPTH_FORMAT_UNORM32 ||
-        (cv & ~(unsigned)KNOWN_CONV))
+        (cv & ~(unsigned)KNOWN_CONV) || (layout & ~(unsigned)SATC_MATRIX_ROW_MAJOR))
         return SATC_ERR_FLAGS;
     memset(c, 0, sizeof *c);
     c->fmt = img->format;
     c->ortho = p->view.kind == SATC_FRUSTUM_ORTHOGRAPHIC;
-    c->inf = (cv & SATC_DEPTH_INFINITE_FAR) != 0;
+    int inf = (cv & SATC_DEPTH_INFINITE_FAR) != 0 && !m;
     int linear = img->format == SATC_DEPTH_FORMAT_LINEAR;
-    if (!linear && c->inf && c->ortho)
+    if (!linear && inf && c->ortho)
         return SATC_ERR_FLAGS;
     if (img->width < 1 || img->height < 1 || img->width > 65536 || img->height > 65536)
         return SATC_ERR_RANGE;
@@ -122,19 +203,31 @@ static satc_status check(const satc_pyramid *p, const satc_depth_image *img, con
     if (img->row_bytes < (size_t)img->width * ps || img->row_bytes % ps ||
         (uintptr_t)img->data % ps)
         return SATC_ERR_LAYOUT;
-    if (!linear) {
-        if (!isfinite(img->near_z) || (!c->inf && !isfinite(img->far_z)))
+    if (!linear && !m) {
+        if (!isfinite(img->near_z) || (!inf && !isfinite(img->far_z)))
             return SATC_ERR_NONFINITE;
         if (!c->ortho && !(img->near_z > 0))
             return SATC_ERR_NEAR;
-        if (!c->inf && !(img->far_z > img->near_z))
+        if (!inf && !(img->far_z > img->near_z))
             return SATC_ERR_FAR;
     }
-    c->n = img->near_z, c->f = img->far_z;
     int rev = (cv & SATC_DEPTH_REVERSED) != 0;
-    double lo = img->format == SATC_DEPTH_FORMAT_FLOAT_NDC && !(cv & SATC_DEPTH_ZERO_TO_ONE) ? -1 : 0;
-    c->zn = rev ? 1 : lo, c->zf = rev ? lo : 1;
+    c->gl = !(cv & SATC_DEPTH_ZERO_TO_ONE);
+    double lo = c->gl ? -1 : 0, zf = rev ? lo : 1;
+    c->zn = rev ? 1 : lo;
+    /* the stored far end: window depth, or NDC for SATC_DEPTH_FORMAT_FLOAT_NDC */
+    double wlo = img->format == SATC_DEPTH_FORMAT_FLOAT_NDC ? lo : 0;
+    c->sn = rev ? 1 : wlo, c->sf = rev ? wlo : 1;
     c->farther_up = linear || !rev;
+    if (!linear) {
+        if (m) {
+            st = coeffs_matrix(c, m, layout);
+            if (st != SATC_OK)
+                return st;
+        } else {
+            coeffs_nf(c, img->near_z, img->far_z, inf, zf);
+        }
+    }
     if (img->format <= SATC_DEPTH_FORMAT_LINEAR) { /* float pixels: no NaN */
         for (uint32_t y = 0; y < img->height; y++) {
             const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->row_bytes;
@@ -158,10 +251,11 @@ static void span(uint64_t i, uint64_t dst, uint64_t src, uint32_t *lo, uint32_t 
     *hi = (uint32_t)(z < src - 1 ? z : src - 1);
 }
 
-satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img)
+static satc_status fill(satc_pyramid *p, const satc_depth_image *img, const float *m,
+                        unsigned layout)
 {
     conv c;
-    satc_status st = check(p, img, &c);
+    satc_status st = check(p, img, m, layout, &c);
     if (st != SATC_OK)
         return st;
     int top_down = (img->conventions & SATC_IMAGE_TOP_DOWN) != 0;
@@ -185,4 +279,17 @@ satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img)
         }
     }
     return satc_pyramid_build(p);
+}
+
+satc_status satc_pyramid_fill(satc_pyramid *p, const satc_depth_image *img)
+{
+    return fill(p, img, NULL, 0);
+}
+
+satc_status satc_pyramid_fill_matrix(satc_pyramid *p, const satc_depth_image *img,
+                                     const float proj[16], unsigned layout)
+{
+    if (!proj)
+        return SATC_ERR_NULL;
+    return fill(p, img, proj, layout);
 }

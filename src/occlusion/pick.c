@@ -7,9 +7,18 @@
 
 #include "occlusion.h"
 
-/* Does (a, i) rank below (b, j)? Smaller area first, then larger index:
- * equal areas keep the lower index. */
-static int below(float a, uint32_t i, float b, uint32_t j) { return a < b || (a == b && i > j); }
+/* Does (a, i) rank below (b, j)? An area with its sign bit set belongs to
+ * a volume outside the caller's first set, which ranks below every volume
+ * in it; then smaller area first, then larger index: equal areas keep the
+ * lower index. */
+static int below(float a, uint32_t i, float b, uint32_t j)
+{
+    int sa = signbit(a) != 0, sb = signbit(b) != 0;
+    if (sa != sb)
+        return sa;
+    float x = fabsf(a), y = fabsf(b);
+    return x < y || (x == y && i > j);
+}
 
 static void swap(uint32_t *idx, float *ar, size_t a, size_t b)
 {
@@ -57,15 +66,88 @@ static void offer(uint32_t *idx, float *ar, size_t max, size_t *n, float area, u
     }
 }
 
-satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch *b, size_t first,
-                                size_t count, float min_texels, size_t max, uint32_t *indices,
-                                float *areas, size_t *npicked)
+/* For max <= SATC_PICK_SMALL, candidates go to a buffer on the stack
+ * instead of the heap: when it fills, a selection keeps the max best and
+ * only candidates ranking above the worst of those are taken after it.
+ * The k-th best of a stream changes rarely, so this costs a compare per
+ * candidate where the heap paid a sift (with its mispredicted branches)
+ * per replacement. Both give the same set; the rank is a total order. */
+#define SATC_PICK_SMALL 1024
+#define SATC_PICK_BUF 1536
+
+typedef struct cand {
+    float area;
+    uint32_t i;
+} cand;
+
+static int cbelow(cand a, cand b) { return below(a.area, a.i, b.area, b.i); }
+
+/* Moves the k best of c[0..m) (k < m) to c[0..k): quickselect, the
+ * median of three as pivot. */
+static void select_best(cand *c, size_t m, size_t k)
+{
+    size_t lo = 0, hi = m;
+    while (hi - lo > 1) {
+        size_t a = lo, b = lo + (hi - lo) / 2, z = hi - 1, mid;
+        if (cbelow(c[a], c[b]))
+            mid = cbelow(c[b], c[z]) ? b : cbelow(c[a], c[z]) ? z : a;
+        else
+            mid = cbelow(c[a], c[z]) ? a : cbelow(c[b], c[z]) ? z : b;
+        cand t = c[mid];
+        c[mid] = c[z], c[z] = t;
+        size_t s = lo;
+        for (size_t x = lo; x < z; x++)
+            if (cbelow(t, c[x])) {
+                cand u = c[x];
+                c[x] = c[s], c[s] = u, s++;
+            }
+        c[z] = c[s], c[s] = t;
+        if (s == k)
+            return;
+        if (k < s)
+            hi = s;
+        else
+            lo = s + 1;
+    }
+}
+
+typedef struct buf {
+    cand c[SATC_PICK_BUF];
+    size_t m, k;
+    int full;  /* a selection has run: worst holds the threshold */
+    cand worst;
+} buf;
+
+static void buf_offer(buf *u, float area, uint32_t i)
+{
+    cand x = {area, i};
+    if (u->full && !cbelow(u->worst, x))
+        return;
+    u->c[u->m++] = x;
+    if (u->m < SATC_PICK_BUF)
+        return;
+    select_best(u->c, u->m, u->k);
+    u->m = u->k, u->full = 1;
+    u->worst = u->c[0];
+    for (size_t e = 1; e < u->k; e++)
+        if (cbelow(u->c[e], u->worst))
+            u->worst = u->c[e];
+}
+
+/* The ranking of both entry points; prev (strictly ascending, nprev of
+ * them; NULL: every volume counts as in it) is the first set. */
+static satc_status pick(const satc_pyramid *p, const satc_batch *b, size_t first, size_t count,
+                        const uint32_t *prev, size_t nprev, float min_texels, size_t max,
+                        uint32_t *indices, float *areas, size_t *npicked)
 {
     satc_status st = satc_pyramid_check(p);
     if (st != SATC_OK)
         return st;
-    if (!npicked || (max && (!indices || !areas)))
+    if (!npicked || (max && (!indices || !areas)) || (nprev && !prev))
         return SATC_ERR_NULL;
+    for (size_t q = 1; q < nprev; q++)
+        if (prev[q] <= prev[q - 1])
+            return SATC_ERR_RANGE;
     if (!(min_texels >= 0) || min_texels > 3.4e38f)
         return SATC_ERR_BOUNDS;
     st = satc_check_call(&p->view, b, first, count, SATC_CONSERVATIVE, 1);
@@ -82,7 +164,10 @@ satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch *b, size
     const float whole = (float)p->width * (float)p->height;
     float rect[SATC_OC_N][SATC_CHUNK];
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS], test[SATC_CHUNK_WORDS];
-    size_t n = 0;
+    size_t n = 0, q = 0;
+    buf u;
+    int small = max <= SATC_PICK_SMALL;
+    u.m = 0, u.k = max, u.full = 0;
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t m = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
         unsigned fl = done + m == count ? SATC_K_LAST : 0u;
@@ -100,16 +185,57 @@ satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch *b, size
                         continue; /* non-finite: the rasterizer draws nothing of it */
                     area = whole;
                 }
-                if (area >= min_texels && max)
-                    offer(indices, areas, max, &n, area, (uint32_t)(first + done + j));
+                if (!(area >= min_texels) || !max)
+                    continue;
+                size_t at = first + done + j;
+                if (prev) { /* outside the first set: the sign bit */
+                    while (q < nprev && prev[q] < at)
+                        q++;
+                    if (q == nprev || prev[q] != at)
+                        area = -area;
+                }
+                if (small)
+                    buf_offer(&u, area, (uint32_t)at);
+                else
+                    offer(indices, areas, max, &n, area, (uint32_t)at);
             }
         }
+    }
+    if (small) { /* the best max of the buffer, made a heap */
+        if (u.m > max)
+            select_best(u.c, u.m, max);
+        n = u.m < max ? u.m : max;
+        for (size_t e = 0; e < n; e++)
+            indices[e] = u.c[e].i, areas[e] = u.c[e].area;
+        for (size_t e = n / 2; e-- > 0;)
+            sift_down(indices, areas, n, e);
     }
     /* Heap sort: the lowest rank goes to the end, the largest area first. */
     for (size_t e = n; e > 1; e--) {
         swap(indices, areas, 0, e - 1);
         sift_down(indices, areas, e - 1, 0);
     }
+    for (size_t e = 0; e < n; e++)
+        areas[e] = fabsf(areas[e]);
     *npicked = n;
     return SATC_OK;
+}
+
+satc_status satc_occluders_pick(const satc_pyramid *p, const satc_batch *b, size_t first,
+                                size_t count, float min_texels, size_t max, uint32_t *indices,
+                                float *areas, size_t *npicked)
+{
+    return pick(p, b, first, count, NULL, 0, min_texels, max, indices, areas, npicked);
+}
+
+satc_status satc_occluders_pick_first(const satc_pyramid *p, const satc_batch *b, size_t first,
+                                      size_t count, const uint32_t *prev, size_t nprev,
+                                      float min_texels, size_t max, uint32_t *indices,
+                                      float *areas, size_t *npicked)
+{
+    if (nprev && !prev)
+        return SATC_ERR_NULL;
+    /* an empty first set ranks every volume alike: the plain ranking */
+    return pick(p, b, first, count, nprev ? prev : NULL, nprev, min_texels, max, indices, areas,
+                npicked);
 }

@@ -21,7 +21,7 @@ static size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
 
 size_t satc_depth_scratch_bytes(size_t count, unsigned sort)
 {
-    if (!count)
+    if (!count || sort > SATC_SORT_32) /* an unknown order needs nothing: the calls reject it */
         return 0;
     if (count > SIZE_MAX / 16 - HIST16)
         return SIZE_MAX;

@@ -5,8 +5,165 @@
 #include "../occlusion/occlusion.h"
 #include "raster.h"
 
+/*
+ * Occluder boxes: a volume of any form as a box that lies inside the
+ * volume the caller described, for the rasterizer.
+ * Bounds and the exact test use boxes grown outward past every rounding
+ * (core/volume_d.c); an occluder needs the opposite: a box no larger
+ * than the volume, or it would hide what lies just outside it.
+ *
+ * The box is c* + sum s_j H_j, |s_j| <= 1, about the exact center c* of
+ * the described volume, with the H_j computed here inside it and c
+ * within *cerr of c* in each world component (the setup's error model
+ * takes the center's rounding; it needs no inside box for that).
+ */
+
 /* 1 / sqrt(3), lowered by 2^-20: a sphere's inscribed cube stays inside. */
-#define INSCRIBED 0.57735026918962573 * (1.0 - 0x1p-20)
+#define INSCRIBED (0.57735026918962573 * (1.0 - 0x1p-20))
+
+static const float *at(const float *p, size_t stride, size_t i)
+{
+    return (const float *)(const void *)((const char *)p + i * stride);
+}
+
+static void rd3(const satc_vec3s *v, size_t i, double out[3])
+{
+    out[0] = *at(v->x, v->stride, i);
+    out[1] = *at(v->y, v->stride, i);
+    out[2] = *at(v->z, v->stride, i);
+}
+
+/*
+ * TRS: H*_j = R*_j X_j lh_j with R* = R(q) exactly (orthonormal columns),
+ * X_j the exact scale (exp of a stored log scale) and lh the local half.
+ * Here a_j = |sc_j lh_j| <= |X_j lh_j|: the linear scale is exact, a log
+ * scale's satc_expf is lowered by twice its relative error. R in double
+ * errs by below 2^-49 per entry (t = 2 / |q|^2 and each entry a few
+ * roundings of values at most 2), so H_j = R_j a_j differs from a
+ * multiple of H*_j no longer than it by E_j, |E_j|_2 < 2^-47 a_j with
+ * the products' roundings. In H*'s own axes a point
+ * sum s_j (1 - d_j) H_j has coordinate j within
+ * (1 - d_j) + sum_k |E_k|_2 / a_j of 0, so d_j = 2^-44 sum_k a_k / a_j
+ * keeps it inside. Boxes so thin that d_j > 1/2, a zero scale (the box
+ * is flat and R's rounding tilts it out of its plane) and log scales
+ * below -87 (satc_expf raises them) are not drawn.
+ */
+static int trs_box(const satc_batch *b, size_t i, double c[3], double H[3][3], double *cerr)
+{
+    const satc_trs *s = &b->trs;
+    float qf[4], sf[3];
+    satc_trs_quat(s, i, qf);
+    satc_vec3s_get(&s->scale, i, sf);
+    float n2f = ((qf[0] * qf[0] + qf[1] * qf[1]) + qf[2] * qf[2]) + qf[3] * qf[3];
+    if (!(n2f >= SATC_QUAT_N2_MIN && n2f <= SATC_QUAT_N2_MAX))
+        return 0;
+    double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
+    double t = 2.0 / (x * x + y * y + z * z + w * w);
+    double R[3][3] = {{1.0 - t * (y * y + z * z), t * (x * y - w * z), t * (x * z + w * y)},
+                      {t * (x * y + w * z), 1.0 - t * (x * x + z * z), t * (y * z - w * x)},
+                      {t * (x * z - w * y), t * (y * z + w * x), 1.0 - t * (x * x + y * y)}};
+    double lc[3] = {0, 0, 0}, lh[3];
+    const satc_local_boxes *lb = s->local;
+    if (!lb) {
+        lh[0] = lh[1] = lh[2] = satc_trs_k(s);
+    } else {
+        size_t id = i;
+        if (lb->mesh) {
+            id = *(const uint32_t *)(const void *)((const char *)lb->mesh + i * lb->mesh_stride);
+            if (id >= lb->mesh_count)
+                return 0;
+        }
+        rd3(&lb->center, id, lc);
+        rd3(&lb->half, id, lh);
+    }
+    int lg = (s->format & SATC_TRS_LOG_SCALE) != 0;
+    double sc[3], a[3];
+    for (int j = 0; j < 3; j++) {
+        if (lg && !(sf[j] >= SATC_EXP_LO))
+            return 0;
+        sc[j] = lg ? (double)satc_expf_ref(sf[j]) * (1.0 - 2.0 * SATC_EXP_REL_ERROR) : (double)sf[j];
+        a[j] = fabs(sc[j] * lh[j]);
+        if (!(a[j] > 0) || !isfinite(a[j]))
+            return 0;
+    }
+    double p[3], lsum = 0;
+    rd3(&s->position, i, p);
+    for (int r = 0; r < 3; r++) {
+        c[r] = p[r];
+        for (int j = 0; j < 3; j++)
+            c[r] += R[r][j] * sc[j] * lc[j];
+    }
+    /* c against c* = p + sum_j R*_j X_j lc_j: R's error, the scale's
+     * (a log scale's sc within 4 SATC_EXP_REL_ERROR of X), the sums' */
+    double cmag = fabs(p[0]) + fabs(p[1]) + fabs(p[2]);
+    for (int j = 0; j < 3; j++) {
+        double m = fabs(sc[j] * lc[j]);
+        lsum += m * (0x1p-47 + (lg ? 4.0 * SATC_EXP_REL_ERROR : 0.0));
+        cmag += 3.0 * m;
+    }
+    *cerr = lsum > 0 ? lsum + 0x1p-50 * cmag : 0.0;
+    double asum = a[0] + a[1] + a[2];
+    for (int j = 0; j < 3; j++) {
+        double d = 0x1p-44 * asum / a[j];
+        if (!(d <= 0.5))
+            return 0;
+        for (int r = 0; r < 3; r++)
+            H[j][r] = R[r][j] * a[j] * (1.0 - d);
+    }
+    return 1;
+}
+
+/* Min/max: the midpoint and half width are exact in double unless the
+ * two ends are 2^29 apart in magnitude; then the width is at least the
+ * larger magnitude, the midpoint's rounding below 2^-52 of the half
+ * width, and the half width lowered by 2^-48 keeps the box inside. */
+static void minmax_box(double v, double w, double *c, double *h)
+{
+    double s = v + w, d = w - v;
+    double sb = s - v, se = (v - (s - sb)) + (w - sb);
+    double db = d - w, de = (w - (d - db)) + (-v - db);
+    *c = 0.5 * s;
+    *h = 0.5 * fabs(d);
+    if (se != 0 || de != 0)
+        *h *= 1.0 - 0x1p-48;
+}
+
+int satc_occluder_box(const satc_batch *b, size_t i, double c[3], double H[3][3], double *cerr)
+{
+    *cerr = 0;
+    if (b->form == SATC_FORM_TRS)
+        return trs_box(b, i, c, H, cerr);
+    satc_vol_d v;
+    if (!satc_volume_d(b, i, &v))
+        return 0; /* a mesh id past the table */
+    for (int k = 0; k < 3; k++) {
+        c[k] = v.c[k];
+        for (int j = 0; j < 3; j++)
+            H[j][k] = v.H[j][k];
+    }
+    switch (b->form) {
+    case SATC_FORM_SPHERES:
+        for (int j = 0; j < 3; j++)
+            H[j][j] *= INSCRIBED;
+        break;
+    case SATC_FORM_MINMAX: {
+        double lo[3], hi[3];
+        rd3(&b->minmax.min, i, lo);
+        rd3(&b->minmax.max, i, hi);
+        for (int k = 0; k < 3; k++)
+            minmax_box(lo[k], hi[k], &c[k], &H[k][k]);
+        break;
+    }
+    case SATC_FORM_INSTANCES:
+        /* the half axes are products of two floats, exact; the center is
+         * three sums, each rounded below 2^-53 cmag */
+        *cerr = 0x1p-50 * v.cmag;
+        break;
+    default: /* AABB, OBB, half axes: stored floats and exact products */
+        break;
+    }
+    return 1;
+}
 
 static satc_status check_target(const float *level0, uint32_t width, uint32_t height,
                                 const satc_frustum *view, const satc_raster_options *o,
@@ -36,17 +193,11 @@ static satc_status check_target(const float *level0, uint32_t width, uint32_t he
 static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, float *level0,
                         uint32_t width, satc_raster_fill_fn fill)
 {
-    satc_vol_d v;
-    if (!satc_volume_d(b, i, &v))
-        return; /* a mesh id past the table */
-    if (v.sphere) {
-        for (int j = 0; j < 3; j++)
-            v.H[j][j] *= INSCRIBED;
-    }
+    double c[3], H[3][3], cerr;
+    if (!satc_occluder_box(b, i, c, H, &cerr))
+        return;
     satc_rpoly p[3];
-    /* an instance's center is rounded (below 2^-50 cmag); the others are stored */
-    double cerr = b->form == SATC_FORM_INSTANCES ? 0x1p-50 * v.cmag : 0.0;
-    int np = satc_raster_setup_box(rv, v.c, (const double(*)[3])v.H, cerr, p);
+    int np = satc_raster_setup_box(rv, c, (const double(*)[3])H, cerr, p);
     for (int k = 0; k < np; k++)
         fill(&p[k], level0, width);
 }
@@ -160,9 +311,11 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
     }
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
-    /* Each triangle alone, then with the one drawn before it, or with
-     * back faces culled each of the last RECENT - 1 drawn, when they share
-     * an edge: the pair's polygon takes the texels on that edge. Quads
+    /* Each triangle alone, then with the one set up before it, or with
+     * back faces culled each of the last RECENT - 1 set up, when they
+     * share an edge: the pair's polygon takes the texels on that edge.
+     * Set up means over the whole view, so any row tile pairs the same
+     * triangles and writes the whole draw's bits on its rows. Quads
      * come as consecutive triangles in most meshes, a small closed mesh's
      * front faces close together; drawn two-sided, a closed mesh's back
      * faces cover the texels on its front faces' creases already. */
@@ -179,9 +332,14 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
             vertex(m, index_at(m, 3 * t + (size_t)k), c->X[k], &c->mag[k]);
         if (!satc_raster_setup_tri(&rv, (const double(*)[3])c->X, c->mag, &c->p))
             continue;
-        fill(&c->p, level0, width);
+        /* set up whatever the tile (its rows may be empty here): which
+         * triangles pair depends on the mesh alone */
+        if (c->p.j0 < c->p.j1)
+            fill(&c->p, level0, width);
         for (size_t k = 1; k <= back && k <= nr; k++) {
             const struct drawn_tri *b = &r[(nr - k) % RECENT];
+            if ((b->p.j0 < c->p.j0 ? b->p.j0 : c->p.j0) >= (b->p.j1 > c->p.j1 ? b->p.j1 : c->p.j1))
+                continue; /* the pair's rows miss the tile */
             satc_rpoly pair;
             if (satc_raster_setup_pair(&rv, (const double(*)[3])b->X, b->mag, &b->p,
                                        (const double(*)[3])c->X, c->mag, &c->p, &pair))

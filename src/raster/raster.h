@@ -30,6 +30,13 @@ typedef struct satc_rview {
 void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint32_t height,
                      uint32_t row0, uint32_t row1, double min_texels, unsigned flags);
 
+/* Volume i of b as the box the rasterizer draws, inside the volume
+ * described: c* + sum s_j H[j] (|s_j| <= 1) lies in it, where c* is the
+ * volume's exact center and |c[k] - c*[k]| <= *cerr (world units).
+ * Returns 0 when no such box is drawn (a mesh id past the table, a TRS
+ * scale of zero or a TRS box too thin for its rounding). */
+int satc_occluder_box(const satc_batch *b, size_t i, double c[3], double H[3][3], double *cerr);
+
 /* A box (center c, half axes H in world units, double; cerr bounds the
  * rounding of each component of c, 0 when c is stored) as up to 3 polygons (its
  * silhouette, or its front faces when it reaches the near plane): returns

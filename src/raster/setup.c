@@ -84,8 +84,8 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
     rv->b0 = f->y0;
     rv->bk = ((double)f->y1 - (double)f->y0) / height;
     rv->n = f->n;
-    rv->S = fmax(fabs((double)f->x0), fabs((double)f->x1)) +
-            fmax(fabs((double)f->y0), fabs((double)f->y1)) + (rv->ortho ? 0.0 : 1.0);
+    rv->S = satc_dmax(fabs((double)f->x0), fabs((double)f->x1)) +
+            satc_dmax(fabs((double)f->y0), fabs((double)f->y1)) + (rv->ortho ? 0.0 : 1.0);
     for (int k = 0; k < 3; k++) {
         rv->E[k] = f->origin[k];
         for (int c = 0; c < 3; c++)
@@ -130,7 +130,7 @@ static int fold(const satc_rview *rv, double A, double B, double C, double del, 
         a = 0; /* kept normal under flush-to-zero; the margin's last term pays for it */
     if (fabs(b) < tiny)
         b = 0;
-    double cc = up ? c + fmax(a, 0) + fmax(b, 0) + m : c + fmin(a, 0) + fmin(b, 0) - m;
+    double cc = up ? c + satc_dmax(a, 0) + satc_dmax(b, 0) + m : c + satc_dmin(a, 0) + satc_dmin(b, 0) - m;
     if (!isfinite(cc) || fabs(a) > 1 || fabs(b) > 1 || fabs(cc) > P2(100))
         return 0;
     if (fabs(cc) < tiny)
@@ -141,7 +141,7 @@ static int fold(const satc_rview *rv, double A, double B, double C, double del, 
     return 1;
 }
 
-static double maxabs3(double a, double b, double c) { return fmax(fabs(a), fmax(fabs(b), fabs(c))); }
+static double maxabs3(double a, double b, double c) { return satc_dmax(fabs(a), satc_dmax(fabs(b), fabs(c))); }
 
 /* An edge g >= 0, normalized by its largest coefficient. */
 static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, double C, double del)
@@ -160,7 +160,7 @@ static int add_plane(const satc_rview *rv, satc_rpoly *p, const double Z[3], dou
 {
     if (p->np >= SATC_RP_PLANES)
         return 0;
-    double s = fmax(maxabs3(Z[0] * rv->ak, Z[1] * rv->bk, Z[0] * rv->a0 + Z[1] * rv->b0 + Z[2]),
+    double s = satc_dmax(maxabs3(Z[0] * rv->ak, Z[1] * rv->bk, Z[0] * rv->a0 + Z[1] * rv->b0 + Z[2]),
                     maxabs3(L[0] * rv->ak, L[1] * rv->bk, L[0] * rv->a0 + L[1] * rv->b0 + L[2]));
     if (!(s > 0) || !isfinite(s))
         return 0;
@@ -224,8 +224,10 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
 
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
  * any set with poly = 0) clipped to z >= n: texel range into p, returns
- * the area in texels it covers on the view (0: none). */
-static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, satc_rpoly *p)
+ * the area in texels it covers on the view (0: none, or with keep = 0
+ * none in the tile's rows). */
+static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, int keep,
+                   satc_rpoly *p)
 {
     double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
     double n = rv->n;
@@ -247,19 +249,25 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
             if (!rv->ortho)
                 a /= pts[q][2], b /= pts[q][2];
             double u = (a - rv->a0) / rv->ak, v = (b - rv->b0) / rv->bk;
-            umin = fmin(umin, u), umax = fmax(umax, u);
-            vmin = fmin(vmin, v), vmax = fmax(vmax, v);
+            umin = satc_dmin(umin, u), umax = satc_dmax(umax, u);
+            vmin = satc_dmin(vmin, v), vmax = satc_dmax(vmax, v);
         }
     }
     double W = rv->width, H = rv->height;
-    double du = fmin(umax, W) - fmax(umin, 0), dv = fmin(vmax, H) - fmax(vmin, 0);
+    double du = satc_dmin(umax, W) - satc_dmax(umin, 0), dv = satc_dmin(vmax, H) - satc_dmax(vmin, 0);
     /* narrower than a texel (less the projection's rounding): covers none */
     if (!(du > 1 - P2(-30)) || !(dv > 1 - P2(-30)))
         return 0;
     /* one texel of slack for the rounding of the clip and projection */
-    double i0 = fmax(floor(umin) - 1, 0), i1 = fmin(ceil(umax) + 1, W);
-    double j0 = fmax(floor(vmin) - 1, rv->row0), j1 = fmin(ceil(vmax) + 1, rv->row1);
+    double i0 = satc_dmax(floor(umin) - 1, 0), i1 = satc_dmin(ceil(umax) + 1, W);
+    double j0 = satc_dmax(floor(vmin) - 1, 0), j1 = satc_dmin(ceil(vmax) + 1, H);
     if (!(i0 < i1) || !(j0 < j1))
+        return 0;
+    /* the tile's rows; a triangle outside them is still set up (its rows
+     * [j0, j1) then empty), so that its mesh neighbours pair with it
+     * whatever the tile */
+    j0 = satc_dmax(j0, rv->row0), j1 = satc_dmin(j1, rv->row1);
+    if (!(j0 < j1) && !keep)
         return 0;
     p->i0 = (int32_t)i0, p->i1 = (int32_t)i1, p->j0 = (int32_t)j0, p->j1 = (int32_t)j1;
     return du * dv;
@@ -269,7 +277,8 @@ static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) 
 
 /* A convex planar polygon V[0..nv) (frame coordinates, in order, of
  * magnitudes and errors m): its edges, near edge and depth plane. */
-static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, satc_rpoly *p)
+static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, int keep,
+                      satc_rpoly *p)
 {
     p->ne = p->np = 0;
     double e1[3], e2[3], N[3];
@@ -287,7 +296,7 @@ static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, 
             return 0;
         sg = N[2] > 0 ? 1.0 : -1.0;
     }
-    double area = bbox(rv, V, nv, 1, p);
+    double area = bbox(rv, V, nv, 1, keep, p);
     if (!(area > 0) || area < rv->min_texels)
         return 0;
     for (int k = 0; k < nv; k++)
@@ -309,8 +318,8 @@ static int frame_verts(const satc_rview *rv, const double (*X)[3], const double 
             return 0;
         to_frame(rv, X[k], V[k]);
         double d[3] = {X[k][0] - rv->E[0], X[k][1] - rv->E[1], X[k][2] - rv->E[2]};
-        m->M = fmax(m->M, 2 * n1(V[k]) + n1(d));
-        m->e = fmax(m->e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
+        m->M = satc_dmax(m->M, 2 * n1(V[k]) + n1(d));
+        m->e = satc_dmax(m->e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
     }
     m->e += P2(-48) * m->M;
     return m->M <= (double)SATC_MAX_MAGNITUDE;
@@ -337,7 +346,7 @@ int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const doub
         if (!(facing < -tol))
             return 0;
     }
-    return setup_poly(rv, (const double(*)[3])V, 3, m, out);
+    return setup_poly(rv, (const double(*)[3])V, 3, m, 1, out);
 }
 
 static int same3(const double a[3], const double b[3])
@@ -379,7 +388,7 @@ int satc_raster_setup_pair(const satc_rview *rv, const double A[3][3], const dou
                 return 0; /* a repeated vertex, or the same triangle */
             used_a |= 1 << i, used_b |= 1 << j;
             memcpy(X[shared], A[i], sizeof X[0]);
-            mag[shared] = fmax(amag[i], bmag[j]);
+            mag[shared] = satc_dmax(amag[i], bmag[j]);
             shared++;
         }
     }
@@ -394,7 +403,7 @@ int satc_raster_setup_pair(const satc_rview *rv, const double A[3][3], const dou
     mg m;
     if (!frame_verts(rv, (const double(*)[3])X, mag, 4, V, &m))
         return 0;
-    double zmin = fmin(fmin(V[0][2], V[1][2]), fmin(V[2][2], V[3][2])) - 4 * m.e;
+    double zmin = satc_dmin(satc_dmin(V[0][2], V[1][2]), satc_dmin(V[2][2], V[3][2])) - 4 * m.e;
     if (!(zmin >= rv->n) || (!rv->ortho && !(zmin > 0)))
         return 0; /* reaching the near plane or the eye's plane */
     double sa = line_side(rv, V[0], V[1], V[2], m), sb = line_side(rv, V[0], V[1], V[3], m);
@@ -469,7 +478,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
             for (int k = 0; k < 3; k++)
                 V[q][k] = C[k] + (q & 1 ? -Hq[0][k] : Hq[0][k]) + (q & 2 ? -Hq[1][k] : Hq[1][k]) +
                           (q & 4 ? -Hq[2][k] : Hq[2][k]);
-        double area = bbox(rv, (const double(*)[3])V, 8, 0, p);
+        double area = bbox(rv, (const double(*)[3])V, 8, 0, 0, p);
         if (!(area > 0) || area < rv->min_texels)
             return 0;
     }
@@ -480,7 +489,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         int k = hn[0] == 0 ? 0 : hn[1] == 0 ? 1 : 2;
         double F[3], N[3], V[4][3];
         face(C, (const double(*)[3])Hq, 1.0, k, 1.0, F, N, V);
-        return setup_poly(rv, (const double(*)[3])V, 4, m, &out[0]);
+        return setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[0]);
     }
     double x12[3];
     cross(Hq[1], Hq[2], x12);
@@ -546,7 +555,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
                 continue;
             double F[3], N[3], V[4][3];
             face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, F, N, V);
-            if (setup_poly(rv, (const double(*)[3])V, 4, m, &out[np]))
+            if (setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[np]))
                 np++;
         }
     }

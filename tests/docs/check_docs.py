@@ -4,7 +4,9 @@ docs/*.md, CHANGELOG.md, bench/README.md, js/README.md) and the public
 header (include/satc.h) mention must exist: a path as a file or directory
 of the repository (or of the build, for build outputs), a name in the
 sources. Also no tracker references (issue numbers, seeds, SPEC sections)
-anywhere a user reads. Prints each problem; exit status 1 if any.
+anywhere a user reads, and no lab-notebook words (goals, MISS, issues,
+seeds, "tried") in the prose of README.md and docs/*.md. Prints each
+problem; exit status 1 if any.
 
     check_docs.py REPO_ROOT
 """
@@ -23,6 +25,11 @@ EXT = r'(?:c|h|md|mjs|js|ts|py|ini|txt|svg|png|json|cmake|build|in|sh|wasm|pc)'
 PATH_RE = re.compile(r'(?<![\w./-])((?:\.\./)?[\w.-]+(?:/[\w.*-]+)+/?|[\w-]+\.' + EXT + r')(?![\w/])')
 NAME_RE = re.compile(r'\b((?:satc|SATC)_\w+)')
 TRACKER = re.compile(r'(?<![-\w])(?:[Ii]ssues? \d+|[Ss]eeds? \d{3}\b|SPEC\b)')
+# The manual's pages are for users: no project goals, PASS/MISS verdicts,
+# tracker issues, random seeds or experiments ("tried") in their prose.
+# Code spans and blocks may name options such as `--seed`.
+LAB = re.compile(r'\b(?:[Gg]oals?|[Ii]ssues?|[Ss]eeds?|[Ss]eeded|[Tt]ried)\b|\bMISS(?:ED|ES)?\b')
+LAB_DOCS = ['README.md'] + [d for d in DOCS if d.startswith('docs/') and d != 'docs/python.md']
 
 
 def tracked_files():
@@ -99,6 +106,12 @@ def check_text(name, text, code_only):
         for n in NAME_RE.findall(span):
             if n not in NAMES and n.rstrip('_') not in NAMES and not any(x.startswith(n) for x in NAMES):
                 problems.append(f'{name}: names {n}, which no source defines')
+    if name in LAB_DOCS:
+        prose = re.sub(r'```.*?```', lambda m: '\n' * m.group(0).count('\n'), text, flags=re.S)
+        prose = re.sub(r'`[^`\n]*`', '``', prose)
+        for m in LAB.finditer(prose):
+            line = prose.count('\n', 0, m.start()) + 1
+            problems.append(f'{name}:{line}: reads as a lab notebook ("{m.group(0)}"): write what users can rely on')
     for m in TRACKER.finditer(text):
         line = text.count('\n', 0, m.start()) + 1
         problems.append(f'{name}:{line}: cites a tracker or source document ("{m.group(0)}")')

@@ -3,12 +3,13 @@
 
 int main(void)
 {
-    /* A camera at the origin looking down -Z with +Y up: 60 degrees of
-     * vertical field of view, 16:9, near 0.1, far 1000 (world units). */
-    const float eye[3] = {0, 0, 0}, dir[3] = {0, 0, -1}, up[3] = {0, 1, 0};
+    /* A camera 3 units up, tilted down at a point 10 ahead, with +Y up
+     * (any up not along the view will do, as with glm::lookAt): 60 degrees
+     * of vertical field of view, 16:9, near 0.1, far 1000 (world units). */
+    const float eye[3] = {0, 3, 0}, target[3] = {0, 0, -10}, up[3] = {0, 1, 0};
     satc_frustum frustum;
-    satc_status st = satc_frustum_perspective(&frustum, eye, dir, up, 1.0471976f,
-                                              16.0f / 9.0f, 0.1f, 1000.0f);
+    satc_status st = satc_frustum_look_at(&frustum, eye, target, up, 1.0471976f,
+                                          16.0f / 9.0f, 0.1f, 1000.0f);
     if (st != SATC_OK) {
         fprintf(stderr, "frustum: %s\n", satc_status_string(st));
         return 1;

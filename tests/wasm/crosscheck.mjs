@@ -88,7 +88,7 @@ for (const c of cases) {
   // The reference side of "nothing written on error" (scratch included).
   if (c.status !== 0) check(Buffer.compare(c.pre, c.post) === 0, `native ${c.fn} [${c.name}]: wrote on error ${c.status}`);
 }
-for (const fn of ['satc_cull', 'satc_pyramid_init', 'satc_pyramid_clear', 'satc_pyramid_fill',
+for (const fn of ['satc_cull', 'satc_pyramid_init', 'satc_pyramid_clear', 'satc_pyramid_fill', 'satc_pyramid_fill_matrix',
                   'satc_pyramid_rasterize', 'satc_pyramid_rasterize_triangles', 'satc_cull_occluded',
                   'satc_cull_views_occluded', 'satc_cull_depth', 'satc_sort_depth'])
   check(reached.get(fn)?.ok > 0 && reached.get(fn)?.bad > 0, `cases of ${fn}, good and bad input`);

@@ -178,6 +178,29 @@ static void case_fill(const satc_camera *cam, const satc_frustum *view, int fmt,
     snprintf(name, sizeof name, "pyramid_fill format %d conventions %u image %ux%u bad %d", fmt, conv,
              (unsigned)iw, (unsigned)ih, bad);
     emit(name, "satc_pyramid_fill", s, 2, (arg[]){Pt(r.w), Pt(wi)});
+    if ((bad && bad != 3) || fmt == SATC_DEPTH_FORMAT_LINEAR)
+        return;
+    /* the same image through the projection matrix's own depth entries
+     * (bad: unknown layout bits) */
+    double lo = neg ? -1 : 0, zn = rev ? 1 : lo, zf = rev ? lo : 1, P, Q;
+    int inf = (conv & SATC_DEPTH_INFINITE_FAR) != 0;
+    float *m = alloc(64);
+    memset(m, 0, 64);
+    m[0] = m[5] = 1;
+    if (cam->orthographic) {
+        Q = (zf - zn) / ((double)fz - nz), P = zn - Q * nz;
+        m[10] = (float)-Q, m[14] = (float)P, m[15] = 1;
+    } else {
+        Q = inf ? (zn - zf) * nz : (zn - zf) * nz * fz / ((double)fz - nz);
+        P = inf ? zf : zf - Q / fz;
+        m[10] = (float)-P, m[14] = (float)Q, m[11] = -1;
+    }
+    unsigned layout = bad ? 2u : 0u;
+    snap();
+    s = satc_pyramid_fill_matrix(&r.p, &im, m, layout);
+    snprintf(name, sizeof name, "pyramid_fill_matrix format %d conventions %u image %ux%u bad %d", fmt,
+             conv, (unsigned)iw, (unsigned)ih, bad);
+    emit(name, "satc_pyramid_fill_matrix", s, 4, (arg[]){Pt(r.w), Pt(wi), Pt(m), I(layout)});
 }
 
 /* ---- the occluder rasterizer ---- */

@@ -5,8 +5,8 @@
 
 import { BatchedMesh, Box3 } from 'three';
 import { allViews, cullAny } from './views.js';
-import { ObjectOcclusion, solidMaterial } from './object-occlusion.js';
-import { occludable } from './occluder-mesh.js';
+import { ObjectOcclusion } from './object-occlusion.js';
+import { boxOccluder, drawnFor, masksDepthFor, occludable } from './drawn.js';
 
 const P = BatchedMesh.prototype;
 
@@ -114,11 +114,13 @@ export class BatchedCuller {
   // occluders are the solid instances the user leaves visible.
   _cull(views, n, opts) {
     const occ = this._occlusion, mesh = this.mesh, info = mesh._instanceInfo, user = this._user;
-    // a material drawn over nearer depth or moving vertices: occlusion hides none of its instances
-    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders)) {
-      const solid = solidMaterial(mesh, occ.trustShaders); // a see-through material: no instance hides another
+    // a material drawn over nearer depth, moving vertices or masking depth: occlusion hides none of its instances
+    if (occ && views.length === 1 && opts?.occlusion !== false && occludable(mesh, occ.trustShaders) && !masksDepthFor(mesh, views[0])) {
+      // what three does not draw opaque (see boxOccluder): no instance hides another
+      const drawn = drawnFor(mesh, views[0]);
+      const solid = [drawn && boxOccluder(mesh, occ.trustShaders, false), drawn && boxOccluder(mesh, occ.trustShaders, true)];
       const kept = occ.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld,
-        (i) => solid && info[i].active && !!user[i] && occ.chosen(i, i));
+        (i, flat) => solid[flat ? 1 : 0] && info[i].active && !!user[i] && occ.chosen(i, i));
       if (kept) {
         const flags = this._flags.subarray(0, n).fill(0);
         for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;

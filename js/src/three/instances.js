@@ -7,8 +7,7 @@
 import { Box3, DynamicDrawUsage, InstancedBufferAttribute, InstancedMesh, Sphere, Vector3 } from 'three';
 import { allViews, cullAny } from './views.js';
 import { Occlusion } from './occlusion.js';
-import { solidMaterial } from './object-occlusion.js';
-import { occludable } from './occluder-mesh.js';
+import { boxOccluder, drawnFor, flatBox, masksDepthFor, occludable } from './drawn.js';
 
 const P = InstancedMesh.prototype;
 
@@ -60,6 +59,7 @@ export class InstanceCuller {
     this._dirty = true; // bounds (and group bounds) from the sources at the next update
     this.viewVisible = [this._sources];
     this._occlusion = opts.occlusion ? new Occlusion(satc, opts.occlusion, cap, box, 'InstanceCuller') : null;
+    this._flat = flatBox(Array.from(box.half)); // a flat geometry: an open surface
     this._install();
     mesh.instanceMatrix.setUsage(DynamicDrawUsage); // rewritten every frame (takes effect if not yet uploaded)
     mesh.instanceColor?.setUsage(DynamicDrawUsage);
@@ -166,10 +166,33 @@ export class InstanceCuller {
     this.colors[3 * i + 2] = c.b;
   }
 
-  /** Source index of drawn instance k (after the last update): what instanceMatrix[k] came from. */
+  /**
+   * Source index of drawn instance k (after the last update): what
+   * instanceMatrix[k] came from. A raycast's instanceId is a source index
+   * already (drawnIndex gives its slot).
+   */
   sourceIndex(k) {
-    if (!Number.isInteger(k) || k < 0 || k >= this._visible) this.satc._heap.fail(-9, `sourceIndex(${k}): ${this._visible} drawn`);
+    if (!Number.isInteger(k) || k < 0 || k >= this._visible) {
+      this.satc._heap.fail(-9, `sourceIndex(${k}): ${this._visible} drawn (a raycast's instanceId is already the source index; drawnIndex(id) gives its slot)`);
+    }
     return this._drawn[k];
+  }
+
+  /**
+   * The slot k of instanceMatrix where the last update drew source
+   * instance i (sourceIndex(k) === i), or -1 when it was not drawn: e.g.
+   * for a raycast's instanceId.
+   */
+  drawnIndex(i) {
+    this._index(i, 'drawnIndex');
+    const d = this._drawn;
+    let lo = 0, hi = this._visible; // drawn in increasing source order
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this._visible && d[lo] === i ? lo : -1;
   }
 
   // mesh.boundingBox / boundingSphere: every source instance's box
@@ -221,10 +244,13 @@ export class InstanceCuller {
       // ArrayCamera) an instance hidden from the camera may still be seen
       // by another, so those updates are frustum only; nor does it hide
       // instances whose material is drawn over nearer depth or moves vertices
-      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders);
+      const occl = this._occlusion && views.length === 1 && opts?.occlusion !== false && occludable(mesh, this._occlusion.trustShaders) &&
+        !masksDepthFor(mesh, views[0]); // instances masking depth: seen through where occluders do not draw
       let r = null;
       try {
-        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solidMaterial(mesh, this._occlusion.trustShaders));
+        // instances hide each other only where three draws them opaque (see boxOccluder)
+        const solid = occl && drawnFor(mesh, views[0]) && boxOccluder(mesh, this._occlusion.trustShaders, this._flat);
+        if (occl) r = this._occlusion.cull(views[0], this.batch, n, this.mode, this.output, mesh.matrixWorld, solid);
       } catch (e) {
         // a clip volume reaching behind the camera: the frustum pass draws everything
         if (e.statusName !== 'SATC_ERR_NEAR') throw e;

@@ -4,49 +4,20 @@
 // by frustum and pyramid in one pass. Occluders are the helper's own
 // volumes the caller marks solid (each drawn by a box inside its geometry's
 // bounding box), three.js Meshes whose triangles lie on opaque surfaces,
-// or both. Only what three draws occludes: a hidden occluder (its own
-// `visible`, a hidden ancestor, another layer) would hide what is seen.
+// or both. Only what three draws opaque occludes (see drawn.js): anything
+// else would hide what is seen.
 
-import { BackSide, Matrix4 } from 'three';
+import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
-import { kthLargest } from './occlusion.js';
-import { disposeOccluderMeshes, movesVertices, occluderMeshFor, pyramidFor, trustShadersOf, writesDepth } from './occluder-mesh.js';
+import { flatBox, masksDepthFor } from './drawn.js';
+import { disposeOccluderMeshes, drawOccluderMeshes, kthLargest, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
-const _inv = new Matrix4();
 const _m = new Matrix4();
 const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders']);
 const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
 
 function fail(satc, status, what) {
   return satc._heap.fail(status, what);
-}
-
-function materialsShown(m) {
-  return Array.isArray(m) ? m.length > 0 && m.every((x) => x && x.visible !== false) : !!m && m.visible !== false;
-}
-
-/**
- * True when every material of `o` is opaque where it covers its box's
- * front: not transparent, not alpha-tested, not wireframe, its front
- * faces drawn, its vertices where the geometry holds them, its depth
- * written.
- */
-export function solidMaterial(o, trust = false) {
-  const ok = (x) => !!x && x.transparent !== true && !(x.alphaTest > 0) && x.wireframe !== true && x.side !== BackSide &&
-    x.alphaHash !== true && x.colorWrite !== false && !movesVertices(x, trust) && writesDepth(x);
-  const m = o.material;
-  return Array.isArray(m) ? m.length > 0 && m.every(ok) : ok(m);
-}
-
-/**
- * True when three's renderer draws `o` for `camera`: it and every ancestor
- * visible (`shown(x)`, default x.visible), its layers matching the
- * camera's, its material visible.
- */
-export function drawnFor(o, camera, shown = (x) => x.visible) {
-  if (!o.layers.test(camera.layers) || !materialsShown(o.material)) return false;
-  for (let x = o; x; x = x.parent) if (shown(x) === false) return false;
-  return true;
 }
 
 function boxOf(r) {
@@ -118,6 +89,7 @@ export class ObjectOcclusion {
     this._score = this._work = new Float32Array(0);
     this._occ = null; // occluder batch: one local box per geometry
     this._solid = new Uint8Array(0); // per geometry: has an occluder box
+    this._flat = new Uint8Array(0); // per geometry: flat (an open surface)
     this._pyr = null;
     this._geo = new Map(); // geometry -> { version, mesh }
     this._frustum = undefined;
@@ -127,15 +99,17 @@ export class ObjectOcclusion {
 
   /**
    * Occluder boxes for geometries [0, n): `center`/`half` are their
-   * bounding boxes (NaN center: empty), keys[g] what occluderBox is given.
+   * bounding boxes (NaN center: empty), keys[g] what occluderBox is given;
+   * flat[g] is set for a geometry flat along an axis (an open surface).
    * Calls the user's function and checks its answers; changes nothing.
    */
   boxes(center, half, keys) {
     const n = keys.length, oc = new Float32Array(3 * Math.max(n, 1)), oh = new Float32Array(3 * Math.max(n, 1));
-    const solid = new Uint8Array(n);
+    const solid = new Uint8Array(n), flat = new Uint8Array(n);
     for (let g = 0; g < n; g++) {
       const c = [center[3 * g], center[3 * g + 1], center[3 * g + 2]], h = [half[3 * g], half[3 * g + 1], half[3 * g + 2]];
       if (!c.every(Number.isFinite) || !h.every(Number.isFinite)) continue;
+      flat[g] = flatBox(h) ? 1 : 0;
       let lo = [c[0] - h[0], c[1] - h[1], c[2] - h[2]], hi = [c[0] + h[0], c[1] + h[1], c[2] + h[2]];
       if (this.occluderBox) {
         const r = this.occluderBox(keys[g]);
@@ -162,7 +136,7 @@ export class ObjectOcclusion {
       }
       solid[g] = 1;
     }
-    return { center: oc, half: oh, solid };
+    return { center: oc, half: oh, solid, flat };
   }
 
   /** Takes the boxes from boxes() as the occluder boxes for up to `capacity` volumes. */
@@ -176,6 +150,7 @@ export class ObjectOcclusion {
     }
     this._occ.set({ localCenter: b.center, localHalf: b.half });
     this._solid = b.solid;
+    this._flat = b.flat;
     this._boxes = b;
   }
 
@@ -187,12 +162,14 @@ export class ObjectOcclusion {
 
   /**
    * Culls volumes [0, count) of `batch` (in `model`'s frame; null: world)
-   * for one camera: frustum, the kept volumes `isOccluder(i)` says are
-   * drawn and solid, the occluder meshes three draws for `camera`, then
+   * for one camera: frustum, the kept volumes `isOccluder(i, flat)` says
+   * three draws opaque (flat: its geometry is flat), the occluder meshes
+   * three draws for `camera`, then
    * frustum + pyramid (`shown(x)`: x's visibility as the user set it, for
    * the meshes' visible chains). Returns the visible indices (a view of `output`),
    * or null when the view cannot take a pyramid (a plane volume, or a
-   * clip volume reaching behind the camera): cull by frustum then.
+   * clip volume reaching behind the camera) or an occluder mesh masks
+   * depth: cull by frustum then.
    */
   cull(camera, batch, count, mode, output, model, isOccluder, shown = undefined) {
     const satc = this.satc, st = this.stats;
@@ -205,17 +182,19 @@ export class ObjectOcclusion {
       throw e;
     }
     if (f.kind !== 'perspective' && f.kind !== 'orthographic') return null;
+    // an occluder mesh masking depth (see masksDepth): occlusion is not safe
+    if (this.meshes.some((m) => masksDepthFor(m, camera, shown))) return null;
     const pyr = this._pyramid(camera).begin(f);
     let occluders = 0, candidates = 0, tf = t0, ts = t0;
     if (this._occ && this.occluders !== false) {
       satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
       st.frustum = output.visible;
       tf = performance.now();
-      const kept = output.indices, src = batch.matrices, ids = batch.meshIds, solid = this._solid;
+      const kept = output.indices, src = batch.matrices, ids = batch.meshIds, solid = this._solid, flat = this._flat;
       const dst = this._occ.matrices, dids = this._occ.meshIds;
       for (let k = 0; k < kept.length; k++) {
         const i = kept[k], g = ids[i];
-        if (g < solid.length && solid[g] && isOccluder(i)) {
+        if (g < solid.length && solid[g] && isOccluder(i, flat[g] === 1)) {
           for (let j = 0, a = 16 * candidates, b = 16 * i; j < 16; j++) dst[a + j] = src[b + j];
           dids[candidates++] = g;
         }
@@ -224,18 +203,7 @@ export class ObjectOcclusion {
       ts = performance.now();
       if (occluders) pyr.rasterize(this._occ, { first: 0, count: occluders, minTexels: this.minTexels });
     }
-    if (this.meshes.length) {
-      if (model) _inv.copy(model).invert();
-      for (const mesh of this.meshes) {
-        mesh.updateWorldMatrix(true, false);
-        if (!drawnFor(mesh, camera, shown)) continue;
-        const om = occluderMeshFor(this.satc, this._geo, mesh, this.trustShaders);
-        if (!om) continue;
-        const m = model ? _m.multiplyMatrices(_inv, mesh.matrixWorld) : mesh.matrixWorld;
-        pyr.rasterizeMesh(om, { matrix: m.elements, minTexels: this.minTexels });
-        occluders++;
-      }
-    }
+    occluders += drawOccluderMeshes(this, pyr, camera, model, shown);
     pyr.build();
     const t2 = performance.now();
     satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });

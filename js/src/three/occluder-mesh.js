@@ -1,8 +1,38 @@
 // What the occlusion helpers share: the depth pyramid sized for a camera,
-// and the satc occluder mesh of a three.js Mesh, cached per geometry,
-// holding only the triangles three draws (its draw range and, with an
-// array of materials, its groups): a triangle three leaves out must not
-// hide what is seen through it.
+// the satc occluder meshes of three.js Meshes (cached per geometry, only
+// the triangles three draws opaque, one mesh per material side) and
+// their drawing, and the budget's selection.
+
+import { Matrix4 } from 'three';
+import { drawnFor, keptByThree, opaqueSpans, sideFlags, threeFrusta } from './drawn.js';
+
+const _inv = new Matrix4();
+const _m = new Matrix4();
+// per geometry, the triangle sets of its last few material set-ups
+const MAX_SELECTIONS = 4;
+
+// The k-th largest (k >= 1) of a[0 .. n), reordering a (Hoare's selection).
+export function kthLargest(a, n, k) {
+  let lo = 0, hi = n - 1;
+  const want = k - 1;
+  while (lo < hi) {
+    const x = a[(lo + hi) >> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] > x) i++;
+      while (a[j] < x) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else return a[want];
+  }
+  return a[want];
+}
 
 /**
  * The pyramid for `camera`: `size` is [width, height], height 0 following
@@ -23,22 +53,6 @@ export function pyramidFor(satc, pyr, size, camera) {
   return satc.depthPyramid(w, h);
 }
 
-// The [start, end) index ranges three draws of `mesh` (whole triangles).
-function drawnRanges(mesh, total) {
-  const g = mesh.geometry, dr = g.drawRange;
-  const lo = Math.max(0, dr.start), hi = Math.min(total, dr.start + dr.count);
-  const spans = [];
-  if (Array.isArray(mesh.material) && g.groups.length) {
-    for (const grp of g.groups) {
-      if (!mesh.material[grp.materialIndex]) continue; // three draws nothing there
-      spans.push([Math.max(lo, grp.start), Math.min(hi, grp.start + grp.count)]);
-    }
-  } else {
-    spans.push([lo, hi]);
-  }
-  return spans.map(([s, e]) => [s, s + 3 * Math.floor(Math.max(0, e - s) / 3)]).filter(([s, e]) => e > s);
-}
-
 /** The occlusion option trustShaders: a boolean, default false. */
 export function trustShadersOf(satc, opts, what) {
   const t = opts.trustShaders ?? false;
@@ -46,92 +60,94 @@ export function trustShadersOf(satc, opts, what) {
   return t;
 }
 
-/**
- * Does material `m` move vertices on the GPU: a displacement map, or a
- * vertex stage of the user's own (a shader material, onBeforeCompile, a
- * position node) unless `trust` (the occlusion option trustShaders: such
- * stages place the geometry as three's own do)? Then its triangles are
- * not where they are stored.
- */
-export function movesVertices(m, trust = false) {
-  return !!(m.displacementMap && m.displacementScale !== 0) ||
-    (!trust && (m.isShaderMaterial === true || !!m.positionNode || Object.hasOwn(m, 'onBeforeCompile')));
+function disposeEntry(e) {
+  for (const list of e.sel.values()) for (const x of list) x.mesh.dispose();
+  e.sel.clear();
 }
 
-/**
- * Does material `m` write its depth wherever its triangles lie (so they
- * can hide what lies behind)? Not without depth writes or the depth
- * test, nor with clipping planes of its own (cut away parts draw nothing).
- */
-export function writesDepth(m) {
-  return m.depthWrite !== false && m.depthTest !== false && !(m.clippingPlanes && m.clippingPlanes.length);
-}
-
-/**
- * May occlusion hide `o`: does three hide its fragments behind nearer
- * depth, within its geometry's box? Not where a material skips the depth
- * test or passes it farther (depthFunc other than never, less,
- * less-or-equal, equal): such an object is seen through any occluder;
- * nor where a material moves vertices (its box does not bound what it
- * draws).
- */
-export function occludable(o, trust = false) {
-  const ok = (m) => !!m && m.depthTest !== false && [0, 2, 3, 4].includes(m.depthFunc ?? 3) && !movesVertices(m, trust);
-  return Array.isArray(o.material) ? o.material.every(ok) : ok(o.material);
-}
-
-/**
- * Is `mesh`'s geometry drawn where it is stored, as far as the mesh itself
- * goes (its materials are checked apart)? Not for instances, skinning or
- * active morph targets: such a mesh occludes nothing.
- */
-export function drawnAsStored(mesh) {
-  if (mesh.isSkinnedMesh || mesh.isInstancedMesh || mesh.isBatchedMesh) return false;
-  const morph = mesh.geometry.morphAttributes?.position;
-  return !(morph && morph.length && (mesh.morphTargetInfluences ?? []).some((w) => w !== 0));
-}
-
-/**
- * The satc occluder mesh of `mesh` (null: nothing three would draw, a
- * position that is not finite, triangles three moves on the GPU, or a
- * material that writes no depth),
- * kept in `cache` (geometry -> entry) until the geometry's positions,
- * index, draw range or the groups drawn change.
- */
-export function occluderMeshFor(satc, cache, mesh, trust = false) {
-  const mats = [mesh.material].flat();
-  if (!drawnAsStored(mesh) || !mats.every((m) => m && writesDepth(m) && !movesVertices(m, trust))) return null;
-  const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
-  const total = idx ? idx.count : pos.count;
-  const spans = drawnRanges(mesh, total);
-  const version = `${pos.version}|${idx ? idx.version : -1}|${pos.count}|${spans.join(';')}`;
-  let e = cache.get(g);
-  if (e && e.version === version) return e.mesh;
-  e?.mesh?.dispose();
-  cache.delete(g);
-  const p = new Float32Array(3 * pos.count);
-  for (let i = 0; i < pos.count; i++) {
-    p[3 * i] = pos.getX(i);
-    p[3 * i + 1] = pos.getY(i);
-    p[3 * i + 2] = pos.getZ(i);
-  }
+// The satc mesh of the triangles of `spans` (index ranges) of geometry g.
+function satcMesh(satc, e, g, spans) {
+  const pos = g.attributes.position, idx = g.index;
   const n = spans.reduce((a, [s, t]) => a + t - s, 0);
+  const whole = spans.length === 1 && spans[0][0] === 0 && (idx ? n === idx.array.length : n === pos.count);
   let ind = null;
-  if (n > 0 && !(spans.length === 1 && spans[0][0] === 0 && (idx ? n === idx.array.length : n === pos.count))) {
+  if (whole && idx) {
+    ind = idx.array instanceof Uint16Array || idx.array instanceof Uint32Array ? idx.array : Uint32Array.from(idx.array);
+  } else if (!whole) {
     ind = new Uint32Array(n);
     let k = 0;
     for (const [s, t] of spans) for (let i = s; i < t; i++) ind[k++] = idx ? idx.array[i] : i;
-  } else if (idx && n > 0) {
-    ind = idx.array instanceof Uint16Array || idx.array instanceof Uint32Array ? idx.array : Uint32Array.from(idx.array);
   }
-  const usable = n > 0 && p.every(Number.isFinite);
-  const m = usable ? satc.occluderMesh(p, ind) : null;
-  cache.set(g, { version, mesh: m });
-  return m;
+  return satc.occluderMesh(e.positions, ind);
 }
 
+/**
+ * The satc occluder meshes of `mesh`: [{ side, mesh }], one per material
+ * side, of the triangles three draws opaque (see opaqueSpans); empty when
+ * there are none or a position is not finite. Kept in `cache` (geometry ->
+ * entry) until the geometry's positions or index change.
+ */
+export function occluderMeshesFor(satc, cache, mesh, trust = false) {
+  const parts = opaqueSpans(mesh, trust);
+  if (!parts.length) return [];
+  const g = mesh.geometry, pos = g.attributes.position, idx = g.index;
+  const base = `${pos.version}|${idx ? idx.version : -1}|${pos.count}|${idx ? idx.count : -1}`;
+  let e = cache.get(g);
+  if (e && e.base !== base) {
+    disposeEntry(e);
+    cache.delete(g);
+    e = undefined;
+  }
+  if (!e) {
+    const p = new Float32Array(3 * pos.count);
+    for (let i = 0; i < pos.count; i++) {
+      p[3 * i] = pos.getX(i);
+      p[3 * i + 1] = pos.getY(i);
+      p[3 * i + 2] = pos.getZ(i);
+    }
+    e = { base, positions: p, finite: p.length > 0 && p.every(Number.isFinite), sel: new Map() };
+    cache.set(g, e);
+  }
+  const key = parts.map(({ side, spans }) => `${side}:${spans.join(';')}`).join('|');
+  let out = e.sel.get(key);
+  if (out) return out;
+  out = e.finite ? parts.map(({ side, spans }) => ({ side, mesh: satcMesh(satc, e, g, spans) })) : [];
+  if (e.sel.size >= MAX_SELECTIONS) {
+    const [k0, old] = e.sel.entries().next().value;
+    for (const x of old) x.mesh.dispose();
+    e.sel.delete(k0);
+  }
+  e.sel.set(key, out);
+  return out;
+}
+
+/**
+ * Draws into `pyr` the occluder meshes of `occ` (its meshes, geometry
+ * cache, trustShaders and minTexels) that three draws for `camera`, each
+ * only from the side three draws; `model` (or null: world) is the
+ * pyramid's frame, `shown(x)` an object's visibility as the user set it.
+ * Returns how many meshes were drawn.
+ */
+export function drawOccluderMeshes(occ, pyr, camera, model, shown) {
+  if (!occ.meshes.length) return 0;
+  const frusta = threeFrusta(camera);
+  if (model) _inv.copy(model).invert();
+  let n = 0;
+  for (const mesh of occ.meshes) {
+    mesh.updateWorldMatrix(true, false);
+    // a mesh three does not draw for this camera (hidden itself or by an
+    // ancestor, another layer, outside three's frustum) hides nothing
+    if (!drawnFor(mesh, camera, shown) || !keptByThree(mesh, frusta)) continue;
+    const parts = occluderMeshesFor(occ.satc, occ._geo, mesh, occ.trustShaders);
+    if (!parts.length) continue;
+    const m = (model ? _m.multiplyMatrices(_inv, mesh.matrixWorld) : mesh.matrixWorld).elements;
+    for (const { side, mesh: om } of parts) pyr.rasterizeMesh(om, { matrix: m, minTexels: occ.minTexels, ...sideFlags(side, m, camera) });
+    n++;
+  }
+  return n;
+}
 /** Disposes every occluder mesh of `cache` and empties it. */
 export function disposeOccluderMeshes(cache) {
-  for (const e of cache.values()) e.mesh?.dispose();
+  for (const e of cache.values()) disposeEntry(e);
   cache.clear();
 }

@@ -7,40 +7,15 @@
 
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
-import { drawnFor } from './object-occlusion.js';
-import { disposeOccluderMeshes, occluderMeshFor, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { masksDepthFor } from './drawn.js';
+import { disposeOccluderMeshes, drawOccluderMeshes, kthLargest, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
-const _inv = new Matrix4();
-const _m = new Matrix4();
 const _mv = new Matrix4();
 
 // Default occluder budget and pyramid width: measured on the demo's city
 // (100 k buildings, the frustum keeping about 26 k), see README.md.
 const DEFAULT_MAX_OCCLUDERS = 1024;
 const DEFAULT_PYRAMID_WIDTH = 320;
-
-// The k-th largest (k >= 1) of a[0 .. n), reordering a (Hoare's selection).
-export function kthLargest(a, n, k) {
-  let lo = 0, hi = n - 1;
-  const want = k - 1;
-  while (lo < hi) {
-    const x = a[(lo + hi) >> 1];
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (a[i] > x) i++;
-      while (a[j] < x) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i++] = a[j];
-        a[j--] = t;
-      }
-    }
-    if (want <= j) hi = j;
-    else if (want >= i) lo = i;
-    else return a[want];
-  }
-  return a[want];
-}
 
 function copy16(d, o, s, i) {
   for (let j = 0; j < 16; j++) d[o + j] = s[i + j];
@@ -128,8 +103,9 @@ export class Occlusion {
   /**
    * Culls volumes [0, count) of `batch` (in `model`'s frame) for one
    * camera: frustum, occluders, then frustum + pyramid. Returns the
-   * visible indices (a view of `output`) and the count. `solid` false:
-   * the volumes hide nothing (a see-through material), only the meshes do.
+   * visible indices (a view of `output`) and the count, or null when
+   * occlusion is not safe for this view (cull by frustum). `solid` false:
+   * the volumes hide nothing (see boxOccluder), only the meshes do.
    */
   cull(camera, batch, count, mode, output, model, solid = true) {
     const satc = this.satc, st = this.stats;
@@ -140,6 +116,8 @@ export class Occlusion {
       st.frustum = st.drawn = output.visible;
       return { indices: output.indices, visible: [output.visible] };
     }
+    // an occluder mesh masking depth (see masksDepth): occlusion is not safe
+    if (this.meshes.some((m) => masksDepthFor(m, camera))) return null;
     const pyr = this._pyramid(camera).begin(f);
     let occluders = 0, candidates = 0;
     let t1 = t0, t2 = t0;
@@ -152,20 +130,7 @@ export class Occlusion {
     }
     st.ms.frustum = t1 - t0;
     st.ms.select = t2 - t1;
-    if (this.meshes.length) {
-      _inv.copy(model).invert();
-      for (const mesh of this.meshes) {
-        // a mesh three does not draw for this camera (hidden itself or by an
-        // ancestor, another layer, an invisible material) hides nothing
-        if (!drawnFor(mesh, camera)) continue;
-        const om = occluderMeshFor(this.satc, this._geo, mesh, this.trustShaders);
-        if (!om) continue;
-        mesh.updateWorldMatrix(true, false);
-        _m.multiplyMatrices(_inv, mesh.matrixWorld);
-        pyr.rasterizeMesh(om, { matrix: _m.elements, minTexels: this.minTexels });
-        occluders++;
-      }
-    }
+    occluders += drawOccluderMeshes(this, pyr, camera, model);
     if (candidates) {
       const n = this._place(batch.matrices, candidates);
       if (n) pyr.rasterize(this._occ, { first: 0, count: n, minTexels: this.minTexels });

@@ -6,8 +6,8 @@
 // batched meshes, sprites, frustumCulled = false) is left to three.
 
 import { allViews, cullAny } from './views.js';
-import { ObjectOcclusion, drawnFor, solidMaterial } from './object-occlusion.js';
-import { drawnAsStored, occludable } from './occluder-mesh.js';
+import { ObjectOcclusion } from './object-occlusion.js';
+import { boxOccluder, drawnAsStored, drawnFor, keptByThree, masksDepthFor, occludable, threeFrusta } from './drawn.js';
 
 const STATE = Symbol('satc.SceneCuller');
 
@@ -176,9 +176,13 @@ export class SceneCuller {
   // nonzero when kept.
   _cull(views, n, opts) {
     const occ = this._occlusion, objs = this._managed;
-    if (occ && views.length === 1 && opts?.occlusion !== false) {
+    // an object masking depth (see masksDepth) lets what is behind an occluder be seen through it
+    if (occ && views.length === 1 && opts?.occlusion !== false && !this.objects.some((o) => masksDepthFor(o, views[0], this._shown))) {
       const camera = views[0];
-      const kept = occ.cull(camera, this.batch, n, this.mode, this.output, null, (i) => this._occluder(objs[i], camera), this._shown);
+      let frusta = null; // three's frustum tests, made for the first candidate
+      const memo = new Map(); // this update's boxOccluder answers per geometry and material
+      const isOccluder = (i, flat) => this._occluder(objs[i], camera, flat, () => (frusta ??= threeFrusta(camera)), memo);
+      const kept = occ.cull(camera, this.batch, n, this.mode, this.output, null, isOccluder, this._shown);
       if (kept) {
         const flags = new Uint8Array(n);
         for (let k = 0; k < kept.length; k++) flags[kept[k]] = 1;
@@ -203,15 +207,19 @@ export class SceneCuller {
     return flags;
   }
 
-  // A solid Mesh three draws for `camera` (the user's `visible` on it and
-  // its ancestors: what the culler hides is out of view or behind what
-  // is drawn) with an opaque material, whose box is where it draws
-  // (frustumCulled) and its triangles where the geometry holds them (no
-  // active morph target).
-  _occluder(o, camera) {
-    if (o.isMesh !== true || o.frustumCulled === false || !solidMaterial(o, this._occlusion.trustShaders) || !drawnAsStored(o)) return false;
-    if (!drawnFor(o, camera, this._shown)) return false;
-    return this._occlusion.chosen(-1, o);
+  // A Mesh three draws opaque for `camera` in full (the user's `visible`
+  // on it and its ancestors: what the culler hides is out of view or
+  // behind what is drawn; see boxOccluder), whose box is where it draws
+  // (frustumCulled, three's own frustum test keeps it) and its triangles
+  // where the geometry holds them (no active morph target).
+  _occluder(o, camera, flat, frusta, memo) {
+    if (o.isMesh !== true || o.frustumCulled === false || !drawnAsStored(o)) return false;
+    let byMat = memo.get(o.geometry);
+    if (!byMat) memo.set(o.geometry, (byMat = new Map()));
+    let solid = byMat.get(o.material);
+    if (solid === undefined) byMat.set(o.material, (solid = boxOccluder(o, this._occlusion.trustShaders, flat)));
+    if (!solid || !drawnFor(o, camera, this._shown)) return false;
+    return keptByThree(o, frusta()) && this._occlusion.chosen(-1, o);
   }
 
   /** Occlusion figures of the last update (frustum-kept, drawn, occluders, ms per stage), or null without occlusion. */

@@ -2,35 +2,28 @@
 // unique colour), rendered from poses of the demo's camera path with every
 // instance drawn and again culled by InstanceCuller. Every building with a
 // pixel in the full frame must be drawn in the culled one; the two frames
-// should be identical pixel for pixel. Ends with "N passed, N failed".
+// should be identical pixel for pixel. Then random scenes of walls three
+// may or may not draw opaque (idbuffer/scenes.js): every box three shows
+// (removing it changes a pixel) must stay drawn by every helper's
+// occlusion. Ends with "N passed, N failed".
 // Prints, per culler, the whole culling time (InstanceCuller.update) and
 // the frame time (culling, rendering and a one-pixel readback: SwiftShader
 // renders on the CPU), each the best of two runs, medians over the poses.
 //   CHROMIUM=/usr/bin/chromium  SATC_IDBUF_POSES=0,12.5,...  SATC_IDBUF_SIZE=1280x720
 //   SATC_IDBUF_PYRAMID=640 (pyramid width)  SATC_IDBUF_OCCLUDERS=Infinity  SATC_IDBUF_REPS=2
-//   SATC_BENCH_GOALS=1 (goal lines)
-import { chromium } from 'playwright-core';
+//   SATC_BENCH_GOALS=1 (goal lines)  SATC_IDBUF_SCENES=200 (random wall scenes)
 import { startServer } from '../../demo/server.mjs';
+import { checker, launch, pageWithErrors } from './chromium.mjs';
 
 const N = 100000;
 const poses = (process.env.SATC_IDBUF_POSES ?? '0,12.5,25,40,60,80').split(',').map(Number);
 const [W, H] = (process.env.SATC_IDBUF_SIZE ?? '1280x720').split('x').map(Number);
-let passed = 0, failed = 0;
-function check(ok, what) {
-  if (ok) passed++; else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-}
+const { check, done } = checker();
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-});
+const browser = await launch();
 const { server, url } = await startServer({ port: 0 });
 try {
-  const page = await browser.newPage({ viewport: { width: W, height: H } });
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page, errors } = await pageWithErrors(browser, { viewport: { width: W, height: H } });
   const extra = [['pyramid', 'SATC_IDBUF_PYRAMID'], ['occluders', 'SATC_IDBUF_OCCLUDERS'], ['reps', 'SATC_IDBUF_REPS']]
     .filter(([, e]) => process.env[e]).map(([k, e]) => `&${k}=${process.env[e]}`).join('');
   await page.goto(`${url}/test/browser/idbuffer/?w=${W}&h=${H}${extra}`);
@@ -79,9 +72,21 @@ try {
     }
   }
   check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  await page.close();
+  // random wall scenes: three's own frames against every helper's occlusion
+  const { page: sp, errors: serr } = await pageWithErrors(browser, { viewport: { width: 256, height: 160 } });
+  await sp.goto(`${url}/test/browser/idbuffer/scenes.html`);
+  await sp.waitForFunction(() => window.scenes?.ready, null, { timeout: 180000 });
+  const count = Number(process.env.SATC_IDBUF_SCENES ?? 200);
+  const r = await sp.evaluate((n) => window.scenes.run(1, n), count);
+  console.log(`# ${r.scenes} random wall scenes, ${r.boxes} boxes, ${r.seen} shown by three`);
+  for (const [name, o] of Object.entries(r.helpers)) {
+    check(o.hiddenSeen === 0, `${name}: ${o.hiddenSeen} of ${o.seen} boxes three shows are hidden${o.examples.length ? ` (${o.examples.join(', ')})` : ''}`);
+    check(o.occluded > 0.05 * r.boxes, `${name}: occlusion hides ${o.occluded} boxes in the frustum`);
+  }
+  check(serr.length === 0, `wall scenes: no console errors${serr.length ? ': ' + serr.join(' | ') : ''}`);
 } finally {
   server.close();
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

@@ -6,7 +6,6 @@
 // lines with --goals or SATC_BENCH_GOALS=1); the installed tarball works in
 // the browser too. Ends with "N passed, N failed".
 //   CHROMIUM=/usr/bin/chromium  SATC_SCREENSHOT=path  SATC_BENCH_FRAMES=61
-import { chromium } from 'playwright-core';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -17,17 +16,14 @@ import { frustumFromCamera } from '../../src/three.js';
 import { makeCity, buildingGeometry, placeCamera, makeCamera } from '../../demo/city.js';
 import { startServer } from '../../demo/server.mjs';
 import { packAndInstall, CONSUMER } from '../pack.mjs';
+import { checker, launch, pageWithErrors } from './chromium.mjs';
 
 const W = 1280, H = 720, T = 12.5, N = 100000;
 const SHOT = process.argv.includes('--update-docs')
   ? fileURLToPath(new URL('../../../docs/demo.png', import.meta.url))
   : process.env.SATC_SCREENSHOT ?? join(tmpdir(), 'satc-demo.png');
 const GOALS = process.argv.includes('--goals') || !['', '0', undefined].includes(process.env.SATC_BENCH_GOALS);
-let passed = 0, failed = 0;
-function check(ok, what) {
-  if (ok) passed++; else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-}
+const { check, done } = checker();
 
 // node's answer for the page's camera at time T.
 const satc = await load();
@@ -46,16 +42,10 @@ const s = new THREE.Sphere(), m = new THREE.Matrix4();
 let nodeThree = 0;
 for (let i = 0; i < N; i++) if (tf.intersectsSphere(s.copy(geo.boundingSphere).applyMatrix4(m.fromArray(city.matrices, 16 * i)))) nodeThree++;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-});
+const browser = await launch();
 const { server, url } = await startServer({ port: 0 });
 try {
-  const page = await browser.newPage({ viewport: { width: W, height: H } });
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page, errors } = await pageWithErrors(browser, { viewport: { width: W, height: H } });
   await page.goto(`${url}/demo/?t=${T}`);
   await page.waitForFunction(() => window.demo?.state.frames >= 5, null, { timeout: 180000 });
   const st = await page.evaluate(() => window.demo.state);
@@ -91,9 +81,7 @@ try {
   await page.close();
   // the demo with occlusion culling on: fewer drawn than the frustum keeps
   {
-    const occ = await browser.newPage({ viewport: { width: W, height: H } });
-    const oerr = [];
-    occ.on('pageerror', (e) => oerr.push(String(e)));
+    const { page: occ, errors: oerr } = await pageWithErrors(browser, { viewport: { width: W, height: H } }, { console: false });
     await occ.goto(`${url}/demo/?t=${T}&occlusion=1`);
     await occ.waitForFunction(() => window.demo?.state.frames >= 2 && window.demo.state.occl, null, { timeout: 180000 });
     const o = await occ.evaluate(() => window.demo.state);
@@ -123,10 +111,7 @@ try {
 <script type="module">import { answer } from './consumer.mjs'; document.title = answer;</script>`);
   const { server: s2, url: u2 } = await startServer({ root: dir, port: 0 });
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    const { page, errors } = await pageWithErrors(browser);
     await page.goto(`${u2}/index.html`);
     await page.waitForFunction(() => document.title.length > 0, null, { timeout: 60000 });
     const title = await page.title();
@@ -143,10 +128,7 @@ try {
   check(assets.filter((f) => f.endsWith('.wasm')).length === 2, `vite bundle ships both modules: ${assets.join(' ')}`);
   const { server: s3, url: u3 } = await startServer({ root: join(dir, 'bundle'), port: 0 });
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    const { page, errors } = await pageWithErrors(browser);
     await page.goto(`${u3}/index.html`);
     await page.waitForFunction(() => document.title.length > 0, null, { timeout: 60000 });
     const title = await page.title();
@@ -156,5 +138,4 @@ try {
   }
 }
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

@@ -29,7 +29,7 @@ add_library(satc STATIC
   ${SATC_DIR}/src/scalar/cull_planes.c ${SATC_DIR}/src/scalar/cull_w1.c
   ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c
   ${SATC_DIR}/src/scalar/occl_ref.c
-  ${SATC_DIR}/src/volumes/frustum.c ${SATC_DIR}/src/volumes/frustum_double.c
+  ${SATC_DIR}/src/volumes/clip_corners.c ${SATC_DIR}/src/volumes/frustum.c ${SATC_DIR}/src/volumes/frustum_double.c ${SATC_DIR}/src/volumes/frustum_look.c
   ${SATC_DIR}/src/volumes/frustum_matrix.c ${SATC_DIR}/src/volumes/planes.c
   ${SATC_DIR}/src/volumes/query_volumes.c)
 target_include_directories(satc PUBLIC ${SATC_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/satc_include

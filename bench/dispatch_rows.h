@@ -1,12 +1,11 @@
 /*
- * The dispatch section (satc_bench_dispatch): every main row of
- * satc_bench, satc_bench_views and satc_bench_queries timed on every
- * native path and on the default one (what a call without a path picks:
- * satc_isa_active(), with its per-operation choices on some CPU families),
- * and the default path's time over the fastest path's.
+ * The rows of satc_bench_dispatch (dispatch_rows.c): every main row of
+ * satc_bench, satc_bench_views and satc_bench_queries, rebuilt as a pass
+ * through the default entry points. dispatch.c times them on every path;
+ * this part calls nothing of it.
  */
-#ifndef BENCH_DISPATCH_H
-#define BENCH_DISPATCH_H
+#ifndef BENCH_DISPATCH_ROWS_H
+#define BENCH_DISPATCH_ROWS_H
 
 #include "bench.h"
 
@@ -30,14 +29,6 @@ typedef struct drows {
 
 /* Appends a row (printf-style name); the context must outlive the run. */
 void drow_add(drows *rs, bench_fn fn, void *ctx, size_t n, int cached, const char *fmt, ...);
-
-/* Times rows [from, rs->n) (those whose name contains match; all when
- * match is NULL) on the default path and every native path
- * (round-robin, reps samples each) and prints them; the goal lines,
- * `PASS [dispatch]` / `MISS [dispatch]`, when the goals switch is on.
- * Returns the number of rows whose default path is more than 5 % over
- * the fastest. */
-int dispatch_time(const drows *rs, int from, int reps, const char *match);
 
 /* Row builders (dispatch_rows.c): each adds its program's main rows and
  * keeps what they read until dispatch_rows_free. large: the size of

@@ -1,0 +1,621 @@
+/* satc.Pyramid: a depth pyramid of one view, filled from a numpy depth
+ * image (linear, window or NDC depth, every convention, holes never
+ * hiding anything) or drawn from occluders (batches, triangle meshes). */
+#include "_satc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static float f_up(double x)
+{
+    float f = (float)x;
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+static float f_down(double x)
+{
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
+const satc_frustum *satc_py_as_view(PyObject *o, const char *name, const satc_pyramid **pyr)
+{
+    *pyr = NULL;
+    if (PyObject_TypeCheck(o, &satc_py_PyramidType)) {
+        *pyr = &((PyramidObject *)o)->p;
+        return &(*pyr)->view;
+    }
+    if (PyObject_TypeCheck(o, &satc_py_FrustumType))
+        return &((FrustumObject *)o)->f;
+    PyErr_Format(PyExc_TypeError, "%s: expected a satc.Frustum or a satc.Pyramid, got %s", name,
+                 Py_TYPE(o)->tp_name);
+    return NULL;
+}
+
+static PyObject *pyr_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwl[] = {"frustum", "width", "height", NULL};
+    PyObject *of, *ow = NULL, *oh = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:Pyramid", kwl, &of, &ow, &oh))
+        return NULL;
+    if (!PyObject_TypeCheck(of, &satc_py_FrustumType)) {
+        PyErr_Format(PyExc_TypeError, "frustum: expected a satc.Frustum, got %s", Py_TYPE(of)->tp_name);
+        return NULL;
+    }
+    const satc_frustum *f = &((FrustumObject *)of)->f;
+    Py_ssize_t w = 256, h = 128;
+    if ((ow && satc_py_index_arg(ow, "width", &w) < 0) || (oh && satc_py_index_arg(oh, "height", &h) < 0))
+        return NULL;
+    if (w < SATC_PYRAMID_MIN_WIDTH || w > SATC_PYRAMID_MAX_WIDTH) {
+        PyErr_Format(PyExc_ValueError, "width: must be in %u..%u texels, got %zd", SATC_PYRAMID_MIN_WIDTH,
+                     SATC_PYRAMID_MAX_WIDTH, w);
+        return NULL;
+    }
+    if (h < SATC_PYRAMID_MIN_HEIGHT || h > SATC_PYRAMID_MAX_HEIGHT) {
+        PyErr_Format(PyExc_ValueError, "height: must be in %u..%u texels, got %zd",
+                     SATC_PYRAMID_MIN_HEIGHT, SATC_PYRAMID_MAX_HEIGHT, h);
+        return NULL;
+    }
+    if (f->kind == SATC_FRUSTUM_PLANES) {
+        PyErr_SetString(PyExc_ValueError,
+                        "frustum: a pyramid needs a perspective or orthographic view, not planes");
+        return NULL;
+    }
+    size_t bytes = satc_pyramid_bytes((uint32_t)w, (uint32_t)h);
+    PyramidObject *o = (PyramidObject *)type->tp_alloc(type, 0);
+    if (!o)
+        return NULL;
+    o->storage = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!o->storage) {
+        Py_DECREF(o);
+        return PyErr_NoMemory();
+    }
+    satc_status st = satc_pyramid_init(&o->p, f, (uint32_t)w, (uint32_t)h, o->storage, bytes);
+    if (st != SATC_OK) {
+        Py_DECREF(o);
+        return satc_py_status_error(st, "Pyramid: frustum");
+    }
+    return (PyObject *)o;
+}
+
+static void pyr_dealloc(PyramidObject *o)
+{
+    free(o->storage);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+/* ---- fill from a depth image ---- */
+
+enum kind { K_LINEAR, K_WINDOW, K_NDC };
+
+/* The image as the caller gave it, and how its pixels are read. */
+typedef struct {
+    const char *data;
+    npy_intp rs, cs, h, w;
+    int type, kind, rev, z01, ints, has_hole;
+    double scale, hole;
+} src_t;
+
+static double px(const src_t *s, npy_intp j, npy_intp i)
+{
+    const char *p = s->data + j * s->rs + i * s->cs;
+    switch (s->type) {
+    case NPY_FLOAT32: return *(const float *)p;
+    case NPY_FLOAT64: return *(const double *)p;
+    case NPY_UINT16: return *(const uint16_t *)p;
+    default: return *(const uint32_t *)p;
+    }
+}
+
+static int is_hole(const src_t *s, double v)
+{
+    if (isnan(v) || (s->has_hole && v == s->hole))
+        return 1;
+    return s->kind == K_LINEAR && !(v > 0);
+}
+
+/* Any hole? (the in-place path only: float32 or the unorm types) */
+static int any_hole(const src_t *s)
+{
+    if (s->type == NPY_FLOAT32) {
+        float hole = (float)s->hole;
+        int lin = s->kind == K_LINEAR, hh = s->has_hole;
+        for (npy_intp j = 0; j < s->h; j++) {
+            const float *r = (const float *)(s->data + j * s->rs);
+            for (npy_intp i = 0; i < s->w; i++) {
+                float v = r[i];
+                if (v != v || (hh && v == hole) || (lin && !(v > 0)))
+                    return 1;
+            }
+        }
+        return 0;
+    }
+    if (!s->has_hole)
+        return 0;
+    for (npy_intp j = 0; j < s->h; j++)
+        for (npy_intp i = 0; i < s->w; i++)
+            if (px(s, j, i) == s->hole)
+                return 1;
+    return 0;
+}
+
+/* One pixel in the fill's format: holes become what means nothing drawn;
+ * values round toward the far end. */
+static void convert(const src_t *s, int fmt, void *out)
+{
+    for (npy_intp j = 0; j < s->h; j++)
+        for (npy_intp i = 0; i < s->w; i++) {
+            double v = px(s, j, i);
+            size_t k = (size_t)(j * s->w + i);
+            int hole = is_hole(s, v);
+            if (fmt == SATC_DEPTH_FORMAT_UNORM16) {
+                ((uint16_t *)out)[k] = hole ? (s->rev ? 0 : 65535) : (uint16_t)v;
+            } else if (fmt == SATC_DEPTH_FORMAT_UNORM32) {
+                ((uint32_t *)out)[k] = hole ? (s->rev ? 0 : UINT32_MAX) : (uint32_t)v;
+            } else if (s->kind == K_LINEAR) {
+                double d = s->ints ? (v + 1) * s->scale : v * s->scale;
+                ((float *)out)[k] = hole ? INFINITY : f_up(d);
+            } else {
+                float far_end = !s->rev ? 1.0f : (s->kind == K_NDC && !s->z01) ? -1.0f : 0.0f;
+                ((float *)out)[k] = hole ? far_end : s->rev ? f_down(v) : f_up(v);
+            }
+        }
+}
+
+static int kind_arg(PyObject *o, int *k)
+{
+    const char *s = o && PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (s && !strcmp(s, "linear"))
+        *k = K_LINEAR;
+    else if (s && !strcmp(s, "window"))
+        *k = K_WINDOW;
+    else if (s && !strcmp(s, "ndc"))
+        *k = K_NDC;
+    else {
+        PyErr_SetString(s ? PyExc_ValueError : PyExc_TypeError,
+                        "kind: expected 'linear', 'window' or 'ndc'");
+        return -1;
+    }
+    return 0;
+}
+
+/* The fill's pixel format for this kind and dtype, -1 (TypeError) when none. */
+static int format_of(int kind, int type, int *ints)
+{
+    *ints = type == NPY_UINT16 || type == NPY_UINT32;
+    int fl = type == NPY_FLOAT32 || type == NPY_FLOAT64;
+    if (kind == K_LINEAR && (fl || *ints))
+        return SATC_DEPTH_FORMAT_LINEAR;
+    if (kind == K_WINDOW && type == NPY_UINT16)
+        return SATC_DEPTH_FORMAT_UNORM16;
+    if (kind == K_WINDOW && type == NPY_UINT32)
+        return SATC_DEPTH_FORMAT_UNORM32;
+    if (fl)
+        return kind == K_WINDOW ? SATC_DEPTH_FORMAT_FLOAT : SATC_DEPTH_FORMAT_FLOAT_NDC;
+    return -1;
+}
+
+static PyObject *pyr_fill(PyramidObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwl[] = {"depth", "kind", "near", "far", "zero_to_one", "reversed", "infinite_far",
+                          "top_down", "scale", "hole", NULL};
+    PyObject *od, *okind = NULL, *onear = Py_None, *ofar = Py_None, *oscale = Py_None, *ohole = Py_None;
+    int z01 = 0, rev = 0, inf = 0, top = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OOppppOO:fill", kwl, &od, &okind, &onear, &ofar,
+                                     &z01, &rev, &inf, &top, &oscale, &ohole))
+        return NULL;
+    src_t s = {.rev = rev, .z01 = z01, .scale = 1.0};
+    if (okind && kind_arg(okind, &s.kind) < 0)
+        return NULL;
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_O(od);
+    if (!a) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "depth: expected a 2-D numpy array");
+        return NULL;
+    }
+    PyObject *res = NULL;
+    void *copy = NULL;
+    s.type = PyArray_TYPE(a);
+    int fmt = PyArray_ISNOTSWAPPED(a) ? format_of(s.kind, s.type, &s.ints) : -1;
+    if (fmt < 0) {
+        PyObject *d = PyObject_Str((PyObject *)PyArray_DESCR(a));
+        PyErr_Format(PyExc_TypeError,
+                     "depth: kind '%s' takes %s in native byte order, got dtype %s",
+                     s.kind == K_LINEAR ? "linear" : s.kind == K_WINDOW ? "window" : "ndc",
+                     s.kind == K_LINEAR   ? "float32/64 or uint16/uint32 (integers times scale)"
+                     : s.kind == K_WINDOW ? "float32/64, uint16 or uint32 (unorm)"
+                                          : "float32/64",
+                     d ? PyUnicode_AsUTF8(d) : "?");
+        Py_XDECREF(d);
+        goto done;
+    }
+    if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 0) < 1 || PyArray_DIM(a, 1) < 1 ||
+        PyArray_DIM(a, 0) > 65536 || PyArray_DIM(a, 1) > 65536) {
+        PyErr_SetString(PyExc_ValueError,
+                        "depth: expected a 2-D image (rows, columns) of 1..65536 pixels each");
+        goto done;
+    }
+    double near = 0, far = 0, scale = s.ints ? 0.001 : 1.0;
+    if (s.kind != K_LINEAR) {
+        if (onear == Py_None || (ofar == Py_None && !inf)) {
+            PyErr_Format(PyExc_TypeError, "%s: kind '%s' needs the projection's near and far",
+                         onear == Py_None ? "near" : "far", s.kind == K_WINDOW ? "window" : "ndc");
+            goto done;
+        }
+        if (satc_py_num_arg(onear, "near", &near) < 0 ||
+            (ofar != Py_None && satc_py_num_arg(ofar, "far", &far) < 0))
+            goto done;
+    } else if (oscale != Py_None) {
+        if (satc_py_num_arg(oscale, "scale", &scale) < 0)
+            goto done;
+        if (!(scale > 0) || !isfinite(scale)) {
+            PyErr_SetString(PyExc_ValueError, "scale: must be finite and > 0 (world units per unit)");
+            goto done;
+        }
+    }
+    if (oscale != Py_None && s.kind != K_LINEAR) {
+        PyErr_SetString(PyExc_TypeError, "scale: only linear depth takes a scale");
+        goto done;
+    }
+    s.scale = scale;
+    if (ohole != Py_None) {
+        if (satc_py_num_arg(ohole, "hole", &s.hole) < 0)
+            goto done;
+        s.has_hole = 1;
+    }
+    s.data = PyArray_DATA(a);
+    s.h = PyArray_DIM(a, 0);
+    s.w = PyArray_DIM(a, 1);
+    s.rs = PyArray_STRIDE(a, 0);
+    s.cs = PyArray_STRIDE(a, 1);
+    size_t es = fmt == SATC_DEPTH_FORMAT_UNORM16 ? 2 : 4;
+    npy_intp rs = s.h > 1 ? s.rs : (npy_intp)(s.w * (npy_intp)es);
+    int same = (fmt == SATC_DEPTH_FORMAT_UNORM16 || fmt == SATC_DEPTH_FORMAT_UNORM32 ||
+                s.type == NPY_FLOAT32) && !(s.kind == K_LINEAR && (s.ints || scale != 1.0));
+    int in_place = same && (s.w == 1 || s.cs == (npy_intp)es) && rs % (npy_intp)es == 0 &&
+                   (rs < 0 ? -rs : rs) >= s.w * (npy_intp)es && (uintptr_t)s.data % es == 0;
+    satc_depth_image img = {.width = (uint32_t)s.w, .height = (uint32_t)s.h, .format = (satc_depth_format)fmt,
+                            .near_z = (float)near, .far_z = (float)far};
+    unsigned conv = (z01 ? SATC_DEPTH_ZERO_TO_ONE : SATC_DEPTH_NEG_ONE_TO_ONE) |
+                    (rev ? SATC_DEPTH_REVERSED : 0u) | (inf ? SATC_DEPTH_INFINITE_FAR : 0u);
+    satc_status st = SATC_OK;
+    int nomem = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (in_place && !any_hole(&s)) {
+        /* rows upward in memory: start at the last row, the other row order */
+        int flip = rs < 0;
+        img.data = flip ? s.data + (s.h - 1) * rs : s.data;
+        img.row_bytes = (size_t)(flip ? -rs : rs);
+        img.conventions = conv | ((top ^ flip) ? SATC_IMAGE_TOP_DOWN : 0u);
+    } else {
+        copy = malloc((size_t)(s.h * s.w) * es);
+        if (copy) {
+            convert(&s, fmt, copy);
+            img.data = copy;
+            img.row_bytes = (size_t)s.w * es;
+            img.conventions = conv | (top ? SATC_IMAGE_TOP_DOWN : 0u);
+        } else {
+            nomem = 1;
+        }
+    }
+    if (!nomem)
+        st = satc_pyramid_fill(&self->p, &img);
+    Py_END_ALLOW_THREADS
+    if (nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (st != SATC_OK) {
+        const char *what = st == SATC_ERR_NEAR  ? "fill: near"
+                           : st == SATC_ERR_FAR ? "fill: far"
+                           : st == SATC_ERR_NONFINITE ? "fill: near, far"
+                           : st == SATC_ERR_FLAGS ? "fill: infinite_far (an orthographic view has a far plane)"
+                                                   : "fill: depth";
+        satc_py_status_error(st, what);
+        goto done;
+    }
+    Py_INCREF(self);
+    res = (PyObject *)self;
+done:
+    free(copy);
+    Py_DECREF(a);
+    return res;
+}
+
+/* ---- occluders ---- */
+
+static int raster_opts(PyObject *omin, satc_raster_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    double m = 0;
+    if (omin && satc_py_num_arg(omin, "min_texels", &m) < 0)
+        return -1;
+    if (!(m >= 0) || !isfinite(m)) {
+        PyErr_SetString(PyExc_ValueError, "min_texels: must be finite and >= 0");
+        return -1;
+    }
+    opt->min_texels = (float)m;
+    return 0;
+}
+
+static PyObject *pyr_rasterize(PyramidObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwl[] = {"batch", "first", "count", "min_texels", NULL};
+    PyObject *ob, *ofirst = NULL, *ocount = NULL, *omin = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$O:rasterize", kwl, &ob, &ofirst, &ocount, &omin))
+        return NULL;
+    BatchObject *bo = satc_py_as_batch(ob);
+    size_t fst, cnt;
+    satc_raster_options opt;
+    if (!bo || satc_py_range(bo, ofirst, ocount, &fst, &cnt) < 0 || raster_opts(omin, &opt) < 0)
+        return NULL;
+    satc_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = satc_pyramid_rasterize(&self->p, &bo->b, fst, cnt, &opt);
+    if (st == SATC_OK)
+        st = satc_pyramid_build(&self->p);
+    Py_END_ALLOW_THREADS
+    if (st != SATC_OK)
+        return satc_py_status_error(st, "rasterize");
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+/* (V, 3) float32 vertices in place when rows are 3 adjacent floats with a
+ * non-negative stride, else a float32 copy (rounded to nearest). */
+static PyArrayObject *take_vertices(PyObject *o, size_t *stride)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_O(o);
+    if (!a || PyArray_DESCR(a)->kind != 'f') {
+        Py_XDECREF(a);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "vertices: expected a (V, 3) float array");
+        return NULL;
+    }
+    if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 1) != 3) {
+        Py_DECREF(a);
+        PyErr_SetString(PyExc_ValueError, "vertices: expected shape (V, 3)");
+        return NULL;
+    }
+    npy_intp rs = PyArray_DIM(a, 0) > 1 ? PyArray_STRIDE(a, 0) : 12;
+    if (!(PyArray_TYPE(a) == NPY_FLOAT32 && PyArray_ISNOTSWAPPED(a) && PyArray_STRIDE(a, 1) == 4 &&
+          rs >= 12 && rs % 4 == 0 && (uintptr_t)PyArray_DATA(a) % 4 == 0)) {
+        PyArrayObject *c = (PyArrayObject *)PyArray_FROMANY((PyObject *)a, NPY_FLOAT32, 2, 2,
+                                                            NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
+        Py_DECREF(a);
+        if (!(a = c))
+            return NULL;
+        rs = 12;
+    }
+    *stride = (size_t)rs;
+    return a;
+}
+
+/* (F, 3) indices: uint32 or uint16 in place when each row's three are
+ * adjacent and rows packed, else uint32 after a range check. */
+static PyArrayObject *take_faces(PyObject *o, npy_intp nv, unsigned *bits)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_O(o);
+    if (!a || !PyArray_ISINTEGER(a)) {
+        Py_XDECREF(a);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "faces: expected an (F, 3) integer array of vertex indices");
+        return NULL;
+    }
+    if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 1) != 3) {
+        Py_DECREF(a);
+        PyErr_SetString(PyExc_ValueError, "faces: expected shape (F, 3)");
+        return NULL;
+    }
+    int t = PyArray_TYPE(a);
+    npy_intp es = t == NPY_UINT16 ? 2 : 4;
+    if ((t == NPY_UINT32 || t == NPY_UINT16) && PyArray_ISNOTSWAPPED(a) && PyArray_ISCARRAY_RO(a) &&
+        PyArray_STRIDE(a, 1) == es) {
+        *bits = t == NPY_UINT16 ? 16 : 32;
+        return a;
+    }
+    PyArrayObject *w = (PyArrayObject *)PyArray_FROMANY((PyObject *)a, NPY_INT64, 2, 2,
+                                                        NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
+    Py_DECREF(a);
+    if (!w)
+        return NULL;
+    npy_intp dims[2] = {PyArray_DIM(w, 0), 3};
+    PyArrayObject *u = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT32);
+    const int64_t *src = PyArray_DATA(w);
+    for (npy_intp k = 0; u && k < 3 * dims[0]; k++) {
+        if (src[k] < 0 || src[k] >= nv) {
+            PyErr_Format(PyExc_ValueError, "faces: index %lld at (%ld, %d) is not one of the %ld vertices",
+                         (long long)src[k], (long)(k / 3), (int)(k % 3), (long)nv);
+            Py_CLEAR(u);
+            break;
+        }
+        ((uint32_t *)PyArray_DATA(u))[k] = (uint32_t)src[k];
+    }
+    Py_DECREF(w);
+    *bits = 32;
+    return u;
+}
+
+static PyObject *pyr_rasterize_mesh(PyramidObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwl[] = {"vertices", "faces", "cull_back", "front_cw", "min_texels", NULL};
+    PyObject *ov, *of = Py_None, *omin = NULL;
+    int back = 0, cw = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$ppO:rasterize_mesh", kwl, &ov, &of, &back, &cw,
+                                     &omin))
+        return NULL;
+    satc_raster_options opt;
+    if (raster_opts(omin, &opt) < 0)
+        return NULL;
+    opt.flags = (back ? SATC_RASTER_CULL_BACK : 0u) | (cw ? SATC_RASTER_FRONT_CW : 0u);
+    satc_mesh m;
+    memset(&m, 0, sizeof m);
+    PyArrayObject *v = take_vertices(ov, &m.stride), *f = NULL;
+    if (!v)
+        return NULL;
+    m.positions = PyArray_DATA(v);
+    m.vertex_count = (size_t)PyArray_DIM(v, 0);
+    if (of != Py_None) {
+        if (!(f = take_faces(of, PyArray_DIM(v, 0), &m.index_bits))) {
+            Py_DECREF(v);
+            return NULL;
+        }
+        m.indices = PyArray_DATA(f);
+        m.triangle_count = (size_t)PyArray_DIM(f, 0);
+    } else if (m.vertex_count % 3) {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_ValueError, "vertices: without faces, V must be a multiple of 3");
+        return NULL;
+    } else {
+        m.triangle_count = m.vertex_count / 3;
+    }
+    satc_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = satc_pyramid_rasterize_triangles(&self->p, &m, &opt);
+    if (st == SATC_OK)
+        st = satc_pyramid_build(&self->p);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(v);
+    Py_XDECREF(f);
+    if (st != SATC_OK)
+        return satc_py_status_error(st, st == SATC_ERR_RANGE ? "rasterize_mesh: faces" : "rasterize_mesh");
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *pyr_clear(PyramidObject *self, PyObject *unused)
+{
+    (void)unused;
+    satc_pyramid_clear(&self->p);
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+/* Level k as a read-only (rows, columns) view kept alive by the pyramid. */
+static PyObject *level_view(PyramidObject *self, Py_ssize_t k)
+{
+    if (k < 0 || k >= (Py_ssize_t)self->p.levels) {
+        PyErr_Format(PyExc_ValueError, "level: must be in 0..%u, got %zd", self->p.levels - 1, k);
+        return NULL;
+    }
+    npy_intp dims[2] = {self->p.level_h[k], self->p.level_w[k]};
+    PyObject *a = PyArray_New(&PyArray_Type, 2, dims, NPY_FLOAT32, NULL,
+                              self->p.depth + self->p.level_off[k], 0, NPY_ARRAY_C_CONTIGUOUS, NULL);
+    if (!a)
+        return NULL;
+    PyArray_CLEARFLAGS((PyArrayObject *)a, NPY_ARRAY_WRITEABLE);
+    Py_INCREF(self);
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)self) < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+static PyObject *pyr_level(PyramidObject *self, PyObject *arg)
+{
+    Py_ssize_t k;
+    if (satc_py_index_arg(arg, "level", &k) < 0)
+        return NULL;
+    return level_view(self, k);
+}
+
+static PyObject *pyr_depth(PyramidObject *self, void *c)
+{
+    (void)c;
+    return level_view(self, 0);
+}
+
+static PyObject *pyr_view(PyramidObject *self, void *c)
+{
+    (void)c;
+    FrustumObject *o = PyObject_New(FrustumObject, &satc_py_FrustumType);
+    if (o)
+        o->f = self->p.view;
+    return (PyObject *)o;
+}
+
+static PyObject *pyr_width(PyramidObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromUnsignedLong(self->p.width);
+}
+
+static PyObject *pyr_height(PyramidObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromUnsignedLong(self->p.height);
+}
+
+static PyObject *pyr_levels(PyramidObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromUnsignedLong(self->p.levels);
+}
+
+static PyObject *pyr_repr(PyramidObject *self)
+{
+    return PyUnicode_FromFormat("satc.Pyramid(%u x %u texels, %u levels)", self->p.width,
+                                self->p.height, self->p.levels);
+}
+
+static PyGetSetDef pyr_getset[] = {
+    {"depth", (getter)pyr_depth, NULL,
+     "Level 0, (height, width) float32, read-only: row 0 is the view's bottom, column 0 its left.\n"
+     "A texel is a view depth beyond which everything in its rectangle is hidden (inf: nothing).",
+     NULL},
+    {"view", (getter)pyr_view, NULL, "The pyramid's view (a copy of the frustum it was made for).", NULL},
+    {"width", (getter)pyr_width, NULL, "Level-0 columns.", NULL},
+    {"height", (getter)pyr_height, NULL, "Level-0 rows.", NULL},
+    {"levels", (getter)pyr_levels, NULL, "Number of levels, down to one texel.", NULL},
+    {NULL}};
+
+#define PYR_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+
+static PyMethodDef pyr_methods[] = {
+    {"fill", PYR_KW(pyr_fill),
+     "fill(depth, kind='linear', *, near=None, far=None, zero_to_one=False, reversed=False,\n"
+     "     infinite_far=False, top_down=True, scale=None, hole=None) -> Pyramid\n\n"
+     "Replaces the pyramid by a depth image of its view (any size, spanning the whole view).\n"
+     "kind 'linear': view depth along the camera axis times scale (float: 1; uint16/uint32:\n"
+     "0.001, millimetres; an integer k stands for (k + 1) * scale); 'window': a depth buffer\n"
+     "in [0, 1] (float, or uint16/uint32 unorm); 'ndc': z/w. window and ndc take the\n"
+     "projection's near, far and conventions (zero_to_one: Direct3D/Vulkan/Metal; reversed;\n"
+     "infinite_far). top_down: row 0 is the image's top (image files, datasets, D3D/Vulkan);\n"
+     "False for OpenGL readbacks. Holes hide nothing: NaN, the value `hole`, and for linear\n"
+     "depth any value <= 0. Read in place (strides, flipped rows) unless holes or a\n"
+     "conversion need one copy. The GIL is released."},
+    {"rasterize", PYR_KW(pyr_rasterize),
+     "rasterize(batch, first=0, count=None, *, min_texels=0) -> Pyramid\n\n"
+     "Draws volumes of a batch (any form) as occluders: each stands for the solid it bounds,\n"
+     "so give volumes inside opaque geometry (a building's inner box, a wall). Texels only\n"
+     "get nearer. Then rebuilds the levels."},
+    {"rasterize_mesh", PYR_KW(pyr_rasterize_mesh),
+     "rasterize_mesh(vertices, faces=None, *, cull_back=False, front_cw=False, min_texels=0)\n"
+     "    -> Pyramid\n\n"
+     "Draws triangles inside opaque geometry: vertices (V, 3) world positions (float32 in\n"
+     "place; other floats rounded to float32), faces (F, 3) vertex indices (uint32/uint16 in\n"
+     "place; None: consecutive triples). cull_back skips triangles not facing the eye (closed\n"
+     "meshes; counter-clockwise front faces unless front_cw)."},
+    {"clear", (PyCFunction)pyr_clear, METH_NOARGS, "clear() -> Pyramid: every texel +inf (nothing hidden)."},
+    {"level", (PyCFunction)pyr_level, METH_O,
+     "level(k) -> (rows, columns) float32, read-only: level k, each texel the farthest of the\n"
+     "level-0 texels it covers."},
+    {NULL}};
+
+PyTypeObject satc_py_PyramidType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satc.Pyramid",
+    .tp_basicsize = sizeof(PyramidObject),
+    .tp_dealloc = (destructor)pyr_dealloc,
+    .tp_repr = (reprfunc)pyr_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Pyramid(frustum, width=256, height=128)\n\n"
+              "A depth pyramid of one view (perspective or orthographic), width 64..2048 and\n"
+              "height 32..1024 texels, every texel +inf (nothing hidden) until filled from a\n"
+              "depth image or drawn from occluders. cull(), cull_views() and visibility() take\n"
+              "it in place of its frustum. Do not fill it while another thread culls with it.",
+    .tp_getset = pyr_getset,
+    .tp_methods = pyr_methods,
+    .tp_new = pyr_new,
+};

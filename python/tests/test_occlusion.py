@@ -1,0 +1,331 @@
+"""Occlusion from Python: pyramids filled from numpy depth images in every
+convention and hole encoding, and drawn from boxes and meshes, against
+satc's own pyramids (oracle_occlusion.c) bit for bit, and against a ray
+cast in double through the depth image's pixels: no box a ray sees is
+reported hidden."""
+
+import os
+import subprocess
+import tempfile
+import threading
+
+import numpy as np
+import pytest
+
+import satc
+from conftest import QUICK
+
+W, H = 160, 90  # the depth image, pixels
+NEAR, FAR = 0.5, 200.0
+K = np.array([[120.0, 0, 80.0], [0, 120.0, 45.0], [0, 0, 1]])
+FORMATS = {"float": 1, "ndc": 2, "linear": 3, "unorm16": 4, "unorm32": 7}
+ZERO_TO_ONE, REVERSED, INFINITE_FAR, TOP_DOWN = 2, 4, 8, 16  # satc's convention bits
+NEG_ONE_TO_ONE = 0
+
+
+def yaw_camera(a, pos=(0.0, 0.0, 1.5)):
+    """Dataset extrinsics (x right, y down, z forward; world z up) looking along yaw a."""
+    f = np.array([np.cos(a), np.sin(a), 0.0])
+    R = np.stack([np.cross(f, [0, 0, 1]), [0, 0, -1], f])
+    return R, -R @ np.array(pos)
+
+
+def scene(rng, n_occ=6, n_box=400):
+    """Walls across the view and boxes in front, behind and beside them."""
+    R, t = yaw_camera(rng.uniform(0, 2 * np.pi))
+    C = -R.T @ t
+    fwd, right = R[2], R[0]
+    occ_c, occ_h = [], []
+    for _ in range(n_occ):
+        d = rng.uniform(8, 40)
+        c = C + d * fwd + rng.uniform(-0.6, 0.6) * d * right + [0, 0, rng.uniform(-1, 2)]
+        h = np.abs(rng.uniform(0.3, 1, 3)) + np.abs(right) * rng.uniform(2, 8) + [0, 0, 1.5]
+        occ_c.append(c)
+        occ_h.append(h)
+    d = rng.uniform(2, 80, n_box)
+    c = C + d[:, None] * fwd + (rng.uniform(-0.8, 0.8, n_box) * d)[:, None] * right
+    c[:, 2] += rng.uniform(-3, 4, n_box)
+    h = rng.uniform(0.1, 1.2, (n_box, 3))
+    return (R, t, np.array(occ_c, np.float32), np.array(occ_h, np.float32),
+            c.astype(np.float32), h.astype(np.float32))
+
+
+def seen_by(C, dirs, c, h, zmax):
+    """Which boxes a ray meets at a view depth <= zmax[ray] (rays in chunks)."""
+    out = np.zeros(len(c), bool)
+    for k in range(0, len(dirs), 1024):
+        t = ray_hits(C, dirs[k:k + 1024], c, h)
+        out |= (np.isfinite(t) & (t <= zmax[k:k + 1024, None])).any(axis=0)
+    return out
+
+
+def nearest_hit(C, dirs, c, h):
+    return np.concatenate([ray_hits(C, dirs[k:k + 1024], c, h).min(axis=1)
+                           for k in range(0, len(dirs), 1024)])
+
+
+def ray_hits(C, dirs, c, h):
+    """Entry parameter t (>= 0) of each ray into each box (inf: a miss), double."""
+    c, h = c.astype(np.float64), h.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / dirs[:, None, :]
+        t0 = (c - h - C)[None] * inv
+        t1 = (c + h - C)[None] * inv
+    lo = np.nanmax(np.minimum(t0, t1), axis=2)
+    hi = np.nanmin(np.maximum(t0, t1), axis=2)
+    lo = np.maximum(lo, 0)
+    return np.where(lo <= hi, lo, np.inf)
+
+
+def pixel_rays(R, t):
+    """World origin and directions through the pixel centers (rows top-down);
+    each direction's camera z is 1, so t is the view depth."""
+    u, v = np.meshgrid(np.arange(W) + 0.5, np.arange(H) + 0.5)
+    dc = np.stack([(u - K[0, 2]) / K[0, 0], (v - K[1, 2]) / K[1, 1], np.ones_like(u)], -1)
+    return -R.T @ t, (dc.reshape(-1, 3) @ R)
+
+
+def f_up(x):
+    f = np.asarray(x, np.float64).astype(np.float32)
+    return np.where(f.astype(np.float64) < x, np.nextafter(f, np.float32(np.inf)), f)
+
+
+def window(z, z01, rev, inf):
+    """Window depth in [0, 1] of view depth z for a projection with NEAR, FAR."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _window(z, z01, rev, inf)
+
+
+def _window(z, z01, rev, inf):
+    if inf:
+        d = NEAR / z if rev else 1 - NEAR / z
+    else:
+        d = FAR / (FAR - NEAR) - FAR * NEAR / ((FAR - NEAR) * z)
+        if rev:
+            d = NEAR * (FAR - z) / ((FAR - NEAR) * z)
+    return np.where(np.isfinite(z), d, 0.0 if rev else 1.0)
+
+
+# name: (fill kwargs, encode(z, holes) -> image, the image satc's fill gets, its format and bits)
+def encodings():
+    out = {}
+    for hole in ("nan", "zero"):
+        def lin(z, holes, hole=hole):
+            img = np.where(np.isfinite(z), z, np.nan if hole == "nan" else 0).astype(np.float32)
+            img[holes] = np.nan if hole == "nan" else 0
+            ref = np.where(np.isfinite(img) & (img > 0), img, np.inf).astype(np.float32)
+            return img, ref
+        out[f"linear-f32-{hole}"] = ({"kind": "linear"}, lin, "linear", 0)
+
+    def mm(z, holes):
+        img = np.where(np.isfinite(z), np.minimum(np.round(z * 1000), 65535), 0).astype(np.uint16)
+        img[holes] = 0
+        ref = np.where(img > 0, f_up((img.astype(np.float64) + 1) * 0.001), np.inf).astype(np.float32)
+        return img, ref
+    out["linear-u16-mm"] = ({"kind": "linear"}, mm, "linear", 0)
+    for z01 in (False, True):
+        for rev in (False, True):
+            for inf in ((False, True) if rev else (False,)):
+                def win(z, holes, z01=z01, rev=rev, inf=inf):
+                    img = window(z, z01, rev, inf).astype(np.float32)
+                    img[holes] = np.nan
+                    ref = np.where(np.isnan(img), np.float32(0 if rev else 1), img).astype(np.float32)
+                    return img, ref
+                bits = (ZERO_TO_ONE if z01 else NEG_ONE_TO_ONE) | (REVERSED if rev else 0) | \
+                    (INFINITE_FAR if inf else 0)
+                kw = {"kind": "window", "near": NEAR, "far": FAR, "zero_to_one": z01, "reversed": rev,
+                      "infinite_far": inf}
+                out[f"window-f32-{'d3d' if z01 else 'gl'}{'-rev' if rev else ''}{'-inf' if inf else ''}"] = \
+                    (kw, win, "float", bits)
+
+    def u16(z, holes):  # holes as a chosen value (0 here), given as hole=0
+        img = np.round(window(z, True, False, False) * 65535).astype(np.uint16)
+        img[holes] = 0
+        return img, np.where(img == 0, np.uint16(65535), img)
+    out["window-unorm16-hole0"] = ({"kind": "window", "near": NEAR, "far": FAR, "zero_to_one": True,
+                                    "hole": 0}, u16, "unorm16", ZERO_TO_ONE)
+
+    def ndc(z, holes):
+        img = (2 * window(z, False, False, False) - 1).astype(np.float32)
+        img[holes] = np.nan
+        ref = np.where(np.isnan(img), np.float32(1), img).astype(np.float32)
+        return img, ref
+    out["ndc-gl"] = ({"kind": "ndc", "near": NEAR, "far": FAR}, ndc, "ndc", NEG_ONE_TO_ONE)
+    return out
+
+
+ENCODINGS = encodings()
+
+
+def oracle(frustum, pw, ph, op, payload, mode, qc, qh):
+    """satc's pyramid levels and occlusion classes (scalar and active path)."""
+    exe = os.environ.get("SATC_PY_ORACLE_OCCLUSION")
+    if not exe:
+        pytest.skip("SATC_PY_ORACLE_OCCLUSION is not set: run through `meson test` (python suite)")
+    with tempfile.TemporaryDirectory() as d:
+        inp, out = os.path.join(d, "in"), os.path.join(d, "out")
+        with open(inp, "wb") as fh:
+            fh.write(frustum.raw)
+            fh.write(np.array([pw, ph], np.uint32).tobytes() + np.array([op], np.int32).tobytes())
+            fh.write(payload)
+            fh.write(np.array([{"exact": 1, "conservative": 0}[mode]], np.int32).tobytes())
+            fh.write(np.array([len(qc)], np.int64).tobytes())
+            fh.write(np.ascontiguousarray(np.concatenate([qc.T, qh.T]), np.float32).tobytes())
+        subprocess.run([exe, inp, out], check=True)
+        res = np.fromfile(out, np.uint8)
+    n = len(qc)
+    texels = res[: len(res) - 2 * n].view(np.float32)
+    scalar, active = res[len(res) - 2 * n: len(res) - n], res[len(res) - n:]
+    assert np.array_equal(scalar, active), "oracle: the active path differs from scalar"
+    return texels, scalar
+
+
+def levels(p):
+    return np.concatenate([p.level(k).ravel() for k in range(p.levels)])
+
+
+def image_payload(ref, fmt, bits):
+    es = ref.dtype.itemsize
+    return (np.array([FORMATS[fmt]], np.int32).tobytes() + np.array([bits | TOP_DOWN], np.uint32).tobytes()
+            + np.array([NEAR, FAR], np.float32).tobytes() + np.array([W, H], np.uint32).tobytes()
+            + np.array([es], np.int32).tobytes() + np.ascontiguousarray(ref).tobytes())
+
+
+def depth_of(R, t, oc, oh, rng):
+    C, dirs = pixel_rays(R, t)
+    z = nearest_hit(C, dirs, oc, oh)
+    holes = np.zeros(W * H, bool)
+    holes[rng.choice(W * H, W * H // 20, replace=False)] = True  # sensor dropouts
+    return C, dirs, z.reshape(H, W), holes.reshape(H, W)
+
+
+@pytest.mark.parametrize("name", sorted(ENCODINGS))
+def test_fill_against_c_and_rays(name, rng):
+    kw, enc, fmt, bits = ENCODINGS[name]
+    hidden_total = 0
+    for trial in range(1 if QUICK else 2):
+        R, t, oc, oh, qc, qh = scene(rng)
+        cam = satc.from_intrinsics(K, R, t, W, H, NEAR, FAR)
+        C, dirs, z, holes = depth_of(R, t, oc, oh, rng)
+        img, ref = enc(z, holes)
+        before = img.copy()
+        p = satc.Pyramid(cam, 64 + 16 * trial, 32 + 8 * trial).fill(img, **kw)
+        assert np.array_equal(img, before, equal_nan=img.dtype.kind == "f")  # read only
+        boxes = satc.aabbs(qc, qh)
+        for mode in ("exact", "conservative"):
+            texels, cls = oracle(cam, p.width, p.height, 1, image_payload(ref, fmt, bits), mode, qc, qh)
+            assert np.array_equal(levels(p), texels)
+            got = satc.cull(p, boxes, mode, "classes")
+            assert np.array_equal(got, cls)
+            for isa in satc.isa_runnable() if mode == "exact" else ():
+                assert np.array_equal(satc.cull(p, boxes, mode, "classes", isa=isa), cls)
+        # rays through the pixels the image holds: a box a ray meets before the
+        # surface the pixel saw (or through a hole) is never hidden
+        zq = np.where(holes.ravel(), np.inf, z.ravel())
+        seen = seen_by(C, dirs, qc, qh, zq)
+        cls = satc.cull(p, boxes, "exact", "classes")
+        assert not (seen & (cls == satc.OCCLUDED)).any()
+        vis = satc.visibility(p, boxes)
+        assert (vis[seen] > 0).all() and ((vis >= 0) & (vis <= 1)).all()
+        assert (vis[cls == satc.OCCLUDED] == 0).all() and (vis[cls == 0] == 0).all()
+        hidden_total += int((cls == satc.OCCLUDED).sum())
+        # the same image upside down with top_down=False, read in place: the same pyramid
+        q = satc.Pyramid(cam, p.width, p.height).fill(img[::-1], **kw, top_down=False)
+        assert np.array_equal(levels(q), levels(p))
+    assert hidden_total > 0  # the scenes hide something
+
+
+def test_rasterized_occluders_against_c(rng):
+    for trial in range(3):
+        R, t, oc, oh, qc, qh = scene(rng)
+        cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
+        p = satc.Pyramid(cam, 128, 64).rasterize(satc.aabbs(oc, oh))
+        payload = np.array([len(oc)], np.int64).tobytes() + np.ascontiguousarray(
+            np.concatenate([oc.T, oh.T]), np.float32).tobytes()
+        texels, cls = oracle(cam, 128, 64, 2, payload, "exact", qc, qh)
+        assert np.array_equal(levels(p), texels)
+        assert np.array_equal(satc.cull(p, satc.aabbs(qc, qh), output="classes"), cls)
+        assert (cls == satc.OCCLUDED).any()
+        # the boxes as triangle meshes ((V, 3), (F, 3)), int64 faces converted
+        corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], np.float64)
+        quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+        tri = np.array([[a, b, c] for q in quads for a, b, c in ((q[0], q[1], q[2]), (q[0], q[2], q[3]))])
+        V = np.concatenate([oc[i] + corners * oh[i] for i in range(len(oc))]).astype(np.float32)
+        F = np.concatenate([tri + 8 * i for i in range(len(oc))]).astype(np.int64)
+        m = satc.Pyramid(cam, 128, 64).rasterize_mesh(V, F)
+        payload = (np.array([len(V)], np.int64).tobytes() + V.tobytes() +
+                   np.array([len(F)], np.int64).tobytes() + F.astype(np.uint32).tobytes() +
+                   np.array([0], np.uint32).tobytes())
+        texels, cls = oracle(cam, 128, 64, 3, payload, "exact", qc, qh)
+        assert np.array_equal(levels(m), texels)
+        assert np.array_equal(satc.cull(m, satc.aabbs(qc, qh), output="classes"), cls)
+        assert np.array_equal(levels(satc.Pyramid(cam, 128, 64).rasterize_mesh(V, F.astype(np.uint32))),
+                              texels)
+
+
+def test_views_and_groups_with_pyramids(rng):
+    R, t, oc, oh, qc, qh = scene(rng)
+    cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
+    p = satc.Pyramid(cam).rasterize(satc.aabbs(oc, oh))
+    b = satc.aabbs(qc, qh)
+    one = satc.cull(p, b, output="classes")
+    other = satc.look_at([0, 0, 1.5], [1, 0, 1.5], [0, 0, 1], 1.0, 1.6, 0.5)
+    got = satc.cull_views([p, other, p], b, output="classes")
+    assert np.array_equal(got[0], one) and np.array_equal(got[2], one)
+    assert np.array_equal(got[1], satc.cull(other, b, output="classes"))
+    assert np.array_equal(satc.cull_views([p], b), one[None] % 3 > 0)
+    assert np.array_equal(satc.cull(p, b, output="indices"), np.flatnonzero(one % 3 > 0))
+    # threads cull one pyramid at once
+    res = [None] * 4
+    q = len(qc) // 4
+
+    def work(k):
+        res[k] = satc.cull(p, b, output="classes", first=k * q, count=q)
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    [x.start() for x in ts]
+    [x.join() for x in ts]
+    assert np.array_equal(np.concatenate(res), one[: 4 * q])
+
+
+def test_bad_input_names_the_argument_and_writes_nothing(rng):
+    R, t, oc, oh, qc, qh = scene(rng)
+    cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
+    p = satc.Pyramid(cam, 64, 32).rasterize(satc.aabbs(oc, oh))
+    kept = levels(p).copy()
+    img = np.full((H, W), 10, np.float32)
+    bad = [
+        (lambda: satc.Pyramid(cam, 32, 32), ValueError, "width"),
+        (lambda: satc.Pyramid(cam, 64, 2048), ValueError, "height"),
+        (lambda: satc.Pyramid(cam, 64.0, 32), TypeError, "width"),
+        (lambda: satc.Pyramid(satc.from_planes([[1, 0, 0, 1]]), 64, 32), ValueError, "frustum"),
+        (lambda: satc.Pyramid("cam"), TypeError, "frustum"),
+        (lambda: p.fill(img.astype(np.int8)), TypeError, "depth"),
+        (lambda: p.fill(img[0]), ValueError, "depth"),
+        (lambda: p.fill(img, "meters"), ValueError, "kind"),
+        (lambda: p.fill(img, "window", far=10), TypeError, "near"),
+        (lambda: p.fill(img, "window", near=1), TypeError, "far"),
+        (lambda: p.fill(img, "window", near=1, far=0.5), ValueError, "far"),
+        (lambda: p.fill(img, "window", near=-1, far=5), ValueError, "near"),
+        (lambda: p.fill(img, scale=0), ValueError, "scale"),
+        (lambda: p.fill(img, "window", near=1, far=5, scale=2), TypeError, "scale"),
+        (lambda: p.fill(img, hole="x"), TypeError, "hole"),
+        (lambda: p.rasterize(qc), TypeError, "batch"),
+        (lambda: p.rasterize(satc.aabbs(qc, qh), min_texels=-1), ValueError, "min_texels"),
+        (lambda: p.rasterize(satc.aabbs(qc, qh), count=10 ** 6), ValueError, "count"),
+        (lambda: p.rasterize_mesh(np.zeros((3, 2))), ValueError, "vertices"),
+        (lambda: p.rasterize_mesh(np.zeros((4, 3))), ValueError, "vertices"),
+        (lambda: p.rasterize_mesh(np.zeros((3, 3)), np.array([[0, 1, 5]])), ValueError, "faces"),
+        (lambda: p.rasterize_mesh(np.zeros((3, 3)), np.array([[0, 1, 2.0]])), TypeError, "faces"),
+        (lambda: p.rasterize_mesh(np.zeros((3, 3)), np.array([[0, 1, 3]], np.uint32)), ValueError, "faces"),
+        (lambda: p.level(p.levels), ValueError, "level"),
+        (lambda: satc.visibility(cam, satc.aabbs(qc, qh)), TypeError, "pyramid"),
+        (lambda: satc.cull_views([p], satc.aabbs(qc, qh), isa="scalar"), ValueError, "isa"),
+        (lambda: satc.cull(oc, satc.aabbs(qc, qh)), TypeError, "frustum"),
+    ]
+    for call, exc, word in bad:
+        with pytest.raises(exc) as e:
+            call()
+        assert str(e.value).startswith(word) or f"{word}:" in str(e.value), (word, str(e.value))
+    assert np.array_equal(levels(p), kept)
+    with pytest.raises(ValueError):
+        p.depth[0, 0] = 1.0  # read-only views

@@ -1,0 +1,188 @@
+/*
+ * The test's finer reads: a volume whose coarse texels are undecided
+ * (they hold a far value from outside its rectangle) is read down to
+ * level 0. Hand-made pyramids over one view: near texels everywhere but
+ * one +Inf texel beside each side of a box's rectangle (projected in
+ * double, widened by a texel), at every offset against the coarse levels'
+ * texel boundaries: the box must be occluded. The same with one texel inside its true rectangle set
+ * far: never occluded. Random pyramids of near and far texels: a box is
+ * occluded only when every level-0 texel over its true rectangle is
+ * nearer than its nearest depth. Every path gives the scalar bits.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "satc.h"
+
+static int g_fail, g_pass;
+#define CHECK(c, ...)                                                                             \
+    do {                                                                                          \
+        if (c) {                                                                                  \
+            g_pass++;                                                                             \
+        } else {                                                                                  \
+            g_fail++;                                                                             \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
+            printf(__VA_ARGS__);                                                                  \
+            printf("\n");                                                                         \
+        }                                                                                         \
+    } while (0)
+
+static const satc_isa k_isas[] = {SATC_ISA_SCALAR, SATC_ISA_SSE41, SATC_ISA_AVX2,
+                                  SATC_ISA_AVX512, SATC_ISA_NEON, SATC_ISA_SIMD128};
+#define NISA (sizeof k_isas / sizeof k_isas[0])
+
+enum { PW = 256, PH = 128, NB = 64 };
+
+static uint64_t g_rng = 0x5eed0ccu;
+static double urand(void)
+{
+    g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(g_rng >> 11) / 9007199254740992.0;
+}
+
+/* A box's true screen rectangle in level-0 texels (closed, as floor of
+ * the extreme corners' coordinates) and its nearest view depth. The view
+ * looks along +z from the origin, L = +x (so columns grow as x falls). */
+typedef struct rect {
+    int i0, i1, j0, j1;
+    double zmin;
+} rect;
+
+static rect project(const satc_frustum *f, const float c[3], const float h[3])
+{
+    double u0 = INFINITY, u1 = -INFINITY, v0 = INFINITY, v1 = -INFINITY, zmin = INFINITY;
+    for (int q = 0; q < 8; q++) {
+        double x = (double)c[0] + (q & 1 ? h[0] : -(double)h[0]);
+        double y = (double)c[1] + (q & 2 ? h[1] : -(double)h[1]);
+        double z = (double)c[2] + (q & 4 ? h[2] : -(double)h[2]);
+        double u = ((double)f->x1 - x / z) * PW / ((double)f->x1 - f->x0);
+        double v = (y / z - (double)f->y0) * PH / ((double)f->y1 - f->y0);
+        u0 = fmin(u0, u), u1 = fmax(u1, u), v0 = fmin(v0, v), v1 = fmax(v1, v), zmin = fmin(zmin, z);
+    }
+    rect r = {(int)floor(u0), (int)floor(u1), (int)floor(v0), (int)floor(v1), zmin};
+    return r;
+}
+
+static int clampi(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* Level 0 near (at zn) but for one +Inf texel beside each side of r
+ * widened by a texel (each at a random place along the side), so the
+ * coarse texels over r that hold one cannot decide alone. */
+static void paint(satc_pyramid *p, const rect *r, float zn)
+{
+    for (size_t t = 0; t < (size_t)PW * PH; t++)
+        p->depth[t] = zn;
+    int ri = r->i0 + (int)(urand() * (r->i1 - r->i0 + 1));
+    int rj = r->j0 + (int)(urand() * (r->j1 - r->j0 + 1));
+    int si = r->i0 + (int)(urand() * (r->i1 - r->i0 + 1));
+    int sj = r->j0 + (int)(urand() * (r->j1 - r->j0 + 1));
+    p->depth[(size_t)(r->j0 - 2) * PW + ri] = INFINITY;
+    p->depth[(size_t)(r->j1 + 2) * PW + si] = INFINITY;
+    p->depth[(size_t)rj * PW + r->i0 - 2] = INFINITY;
+    p->depth[(size_t)sj * PW + r->i1 + 2] = INFINITY;
+}
+
+/* Every compiled path's occluded bits for boxes (cs, hs) [0, n) against
+ * p; 1 when they all agree (the scalar bits to occ). */
+static int cull_all(const satc_pyramid *p, const satc_batch *b, size_t n, uint8_t *occ)
+{
+    uint8_t mine[NB / 8 + 1];
+    int agree = 1, ran = 0;
+    for (size_t s = 0; s < NISA; s++) {
+        satc_results r = {NULL, NULL, NULL, 0};
+        memset(mine, 0, sizeof mine);
+        satc_status st = satc_cull_occluded_isa(k_isas[s], p, b, 0, n, SATC_CONSERVATIVE, &r, mine,
+                                                NULL);
+        if (st == SATC_ERR_ISA)
+            continue;
+        if (st != SATC_OK)
+            return 0;
+        if (!ran)
+            memcpy(occ, mine, sizeof mine);
+        else if (memcmp(occ, mine, (n + 7) / 8))
+            agree = 0;
+        ran = 1;
+    }
+    return agree && ran;
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    satc_camera cam = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, -0.8f, 0.8f, -0.45f, 0.45f,
+                       0.25f, 1000.0f, 0};
+    satc_frustum f;
+    satc_frustum_from_camera(&f, &cam);
+    size_t bytes = satc_pyramid_bytes(PW, PH);
+    float *st = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    satc_pyramid p;
+    satc_pyramid_init(&p, &f, PW, PH, st, bytes);
+    static float cx[NB], cy[NB], cz[NB], hx[NB], hy[NB], hz[NB];
+    satc_batch b;
+    memset(&b, 0, sizeof b);
+    b.form = SATC_FORM_AABB;
+    b.aabb.center = (satc_vec3s){cx, cy, cz, sizeof(float)};
+    b.aabb.half = (satc_vec3s){hx, hy, hz, sizeof(float)};
+    size_t hid = 0, cases = 0, unsound = 0, leaked = 0, total = 0, tight = 0;
+    for (int round = 0; round < 40; round++) {
+        /* one box per pyramid: its rectangle painted near, the rest far */
+        for (int t = 0; t < NB; t++) {
+            double z = 20 + 40 * urand();
+            double s = (0.02 + 0.2 * urand()) * z; /* 3 to 40 texels across */
+            cx[t] = (float)((urand() - 0.5) * 1.2 * z), cy[t] = (float)((urand() - 0.5) * 0.6 * z);
+            cz[t] = (float)z;
+            hx[t] = (float)(s * (0.3 + urand())), hy[t] = (float)(s * (0.3 + urand()));
+            hz[t] = (float)(s * urand());
+        }
+        uint8_t occ[NB / 8 + 1];
+        for (int t = 0; t < NB; t++) {
+            float c[3] = {cx[t], cy[t], cz[t]}, h[3] = {hx[t], hy[t], hz[t]};
+            rect r = project(&f, c, h);
+            if (r.i0 < 2 || r.i1 > PW - 3 || r.j0 < 2 || r.j1 > PH - 3)
+                continue; /* wholly on screen only: its rectangle is not clipped */
+            float zn = (float)(r.zmin * 0.5);
+            paint(&p, &r, zn);
+            satc_pyramid_build(&p);
+            CHECK(cull_all(&p, &b, NB, occ), "paths differ (round %d, box %d)", round, t);
+            cases++;
+            hid += occ[t / 8] >> (t % 8) & 1;
+            /* a texel of the true rectangle far: the box shows there */
+            int fi = clampi(r.i0 + (int)(urand() * (r.i1 - r.i0 + 1)), r.i0, r.i1);
+            int fj = clampi(r.j0 + (int)(urand() * (r.j1 - r.j0 + 1)), r.j0, r.j1);
+            p.depth[(size_t)fj * PW + fi] = (float)(r.zmin * 1.001);
+            satc_pyramid_build(&p);
+            CHECK(cull_all(&p, &b, NB, occ), "paths differ (round %d, box %d)", round, t);
+            unsound += occ[t / 8] >> (t % 8) & 1;
+        }
+        /* random level 0 near or far per texel, the whole batch at once */
+        for (int j = 0; j < PH; j++)
+            for (int i = 0; i < PW; i++)
+                st[(size_t)j * PW + i] = urand() < 0.995 ? 5.0f : INFINITY;
+        satc_pyramid_build(&p);
+        CHECK(cull_all(&p, &b, NB, occ), "paths differ (round %d, random)", round);
+        for (int t = 0; t < NB; t++) {
+            float c[3] = {cx[t], cy[t], cz[t]}, h[3] = {hx[t], hy[t], hz[t]};
+            rect r = project(&f, c, h);
+            int all = 1;
+            for (int j = clampi(r.j0, 0, PH - 1); j <= clampi(r.j1, 0, PH - 1); j++)
+                for (int i = clampi(r.i0, 0, PW - 1); i <= clampi(r.i1, 0, PW - 1); i++)
+                    all &= st[(size_t)j * PW + i] < r.zmin;
+            int o = occ[t / 8] >> (t % 8) & 1;
+            total++;
+            leaked += o && !all;
+            tight += all && o;
+        }
+    }
+    printf("%zu boxes, %zu occluded over near rectangles; %zu of %zu random-pyramid boxes occluded\n",
+           cases, hid, tight, total);
+    CHECK(cases > 500, "enough boxes wholly on screen: %zu", cases);
+    CHECK(hid == cases, "boxes over near rectangles read down to level 0: %zu of %zu occluded",
+          hid, cases);
+    CHECK(unsound == 0, "boxes with a far texel inside their rectangle occluded: %zu", unsound);
+    CHECK(leaked == 0, "random pyramids: %zu boxes occluded with a far texel over them", leaked);
+    free(st);
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail != 0;
+}

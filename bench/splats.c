@@ -8,14 +8,19 @@
  *              sigma box), visible indices out;
  *  - sorted:   satc_cull_depth: cull plus the visible indices back to
  *              front by a 16-bit key (depth and order of the visible only);
- *  - viewer:   what web viewers do today, written from the description of
- *              antimatter15/splat's worker: the depth of every splat
- *              (view-projection row times position, scaled by 4096 to an
- *              integer), the range, a 16-bit key per splat and one
- *              counting sort of all of them.
- * The orders are checked before timing: satc's sorted list must be the
- * visible splats, each key16 order back to front. With --goals, prints
- * PASS/MISS [trs] lines; nothing here fails on a figure.
+ *  - sort-all: what web viewers do today (antimatter15/splat's worker):
+ *              the depth of every splat, a 16-bit counting sort of all;
+ *  - ball:     a careful viewer's cull then sort: center and radius
+ *              3 max(sigma) against the six planes, then a 16-bit
+ *              counting sort of the kept, back to front.
+ * Both viewers are plain C built with the instruction set of the satc
+ * path (splat_viewers.c). Each row gives the wall time and the thread's
+ * CPU time (the medians; the goals use CPU time, which other load on the
+ * machine disturbs less) and the splats each way hands the renderer. The
+ * orders are checked before timing: satc's sorted list must be the
+ * visible splats back to front, the ball viewer's its kept ones back to
+ * front. With --goals, prints PASS/MISS [trs] lines; nothing here fails
+ * on a figure.
  *
  *   satc_bench_splats [--quick] [--goals]
  */
@@ -23,10 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "goals.h"
 #include "satc.h"
 #include "scenes.h"
+#include "splat_viewers.h"
 #include "stream.h"
 #include "timing.h"
 
@@ -78,17 +85,33 @@ static void make_cloud(cloud *c, size_t n, uint64_t seed)
 }
 
 /* A camera at height 1.6 m on the room's axis at z, looking along +z
- * (60 degrees vertical, 16:9), and its view-projection's depth row. */
+ * (60 degrees vertical, 16:9), and the six planes and view direction a
+ * viewer derives from it. */
 typedef struct view {
     satc_frustum f;
-    float vp_z[3]; /* the clip depth row's xyz (what the viewer dots with positions) */
+    sv_planes pl;
 } view;
+
+#define FOVY 1.0471976f
+#define ASPECT (16.0f / 9.0f)
+#define ZNEAR 0.1f
+#define ZFAR 100.0f
 
 static void make_view(view *v, float z)
 {
     const float eye[3] = {0.0f, 1.6f, z}, dir[3] = {0, 0, 1}, up[3] = {0, 1, 0};
-    satc_frustum_perspective(&v->f, eye, dir, up, 1.0471976f, 16.0f / 9.0f, 0.1f, 100.0f);
-    v->vp_z[0] = 0, v->vp_z[1] = 0, v->vp_z[2] = 1; /* view z along +z */
+    satc_frustum_perspective(&v->f, eye, dir, up, FOVY, ASPECT, ZNEAR, ZFAR);
+    /* view axes x (right), y (up), z (dir) are the world's here */
+    float ty = tanf(0.5f * FOVY), tx = ASPECT * ty;
+    float cx = 1.0f / sqrtf(1.0f + tx * tx), cy = 1.0f / sqrtf(1.0f + ty * ty);
+    const float pl[6][4] = {{cx, 0, tx * cx, 0},  {-cx, 0, tx * cx, 0}, {0, cy, ty * cy, 0},
+                            {0, -cy, ty * cy, 0}, {0, 0, 1, -ZNEAR},   {0, 0, -1, ZFAR}};
+    for (int p = 0; p < 6; p++) { /* planes through the eye: d = -n.E */
+        for (int c = 0; c < 4; c++)
+            v->pl.p[p][c] = pl[p][c];
+        v->pl.p[p][3] -= pl[p][0] * eye[0] + pl[p][1] * eye[1] + pl[p][2] * eye[2];
+    }
+    v->pl.dir[0] = 0, v->pl.dir[1] = 0, v->pl.dir[2] = 1;
 }
 
 /* The fraction of splats outside v (conservative cull). */
@@ -117,6 +140,34 @@ static void place(const cloud *c, view *v, double frac)
     make_view(v, 0.5f * (lo + hi));
 }
 
+/* The viewers' build for the active satc path (the same instruction set). */
+static sv_sort_all_fn sort_all_fn;
+static sv_ball_fn ball_fn;
+static const char *viewer_flags;
+
+static void pick_viewers(void)
+{
+    unsigned run = satc_isa_runnable();
+    (void)run;
+#if defined(SATC_BENCH_PEER_AVX512)
+    if (satc_isa_active() == SATC_ISA_AVX512 && (run & SATC_ISA_AVX512)) {
+        sort_all_fn = sv_sort_all_avx512, ball_fn = sv_ball_avx512;
+        viewer_flags = "-O3 -mavx512f -mavx512vl -mavx512dq -mavx512bw";
+        return;
+    }
+#endif
+#if defined(SATC_BENCH_PEER_AVX2)
+    if (run & SATC_ISA_AVX2) {
+        sort_all_fn = sv_sort_all_avx2, ball_fn = sv_ball_avx2, viewer_flags = "-O3 -mavx2";
+        return;
+    }
+#endif
+#if defined(SATC_BENCH_PEER_BASE)
+    sort_all_fn = sv_sort_all_base, ball_fn = sv_ball_base;
+    viewer_flags = "-O3 (the project's target flags)";
+#endif
+}
+
 /* ---- the jobs ---- */
 
 typedef struct job_ctx {
@@ -126,8 +177,10 @@ typedef struct job_ctx {
     uint32_t *idx, *sorted;
     void *scratch;
     size_t scratch_bytes, visible;
-    /* the viewer's arrays */
+    /* the viewers' arrays */
     int32_t *depth;
+    float *kd;
+    uint16_t *key;
     uint32_t *counts, *order;
 } job_ctx;
 
@@ -135,6 +188,7 @@ static void job_read(void *p)
 {
     job_ctx *x = p;
     bench_sink ^= bench_read(x->c->rec, x->c->n * 32);
+    x->visible = x->c->n;
 }
 
 static void job_cull(void *p)
@@ -154,36 +208,61 @@ static void job_sorted(void *p)
     x->visible = r.visible;
 }
 
-/* antimatter15/splat's sort, from its description: integer depths of all
- * splats, their range, one 16-bit counting sort of all of them. */
-static void job_viewer(void *p)
+static void job_sort_all(void *p)
 {
     job_ctx *x = p;
-    const float *f = x->c->rec, *m = x->v->vp_z;
-    size_t n = x->c->n;
-    int32_t lo = INT32_MAX, hi = INT32_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const float *q = f + 8 * i;
-        int32_t d = (int32_t)((m[0] * q[0] + m[1] * q[1] + m[2] * q[2]) * 4096.0f);
-        x->depth[i] = d;
-        lo = d < lo ? d : lo, hi = d > hi ? d : hi;
+    x->visible = sort_all_fn(x->c->rec, x->c->n, x->v->pl.dir, x->depth, x->counts, x->order);
+}
+
+static void job_ball(void *p)
+{
+    job_ctx *x = p;
+    x->visible = ball_fn(&x->v->pl, x->c->rec, x->c->n, x->kd, x->idx, x->key, x->counts, x->order);
+}
+
+/* Thread CPU time of each pass, besides bench_time_jobs' wall clock. */
+typedef struct timed {
+    bench_fn fn;
+    void *ctx;
+    int ns;
+    double cpu[BENCH_MAX_SAMPLES + 1];
+} timed;
+
+static double cpu_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void job_timed(void *p)
+{
+    timed *t = p;
+    double t0 = cpu_now_ns();
+    t->fn(t->ctx);
+    if (t->ns <= BENCH_MAX_SAMPLES)
+        t->cpu[t->ns++] = cpu_now_ns() - t0;
+}
+
+/* Every index in [0, n) at most once (seen: n bytes, zeroed). */
+static int distinct(const uint32_t *a, size_t v, size_t n, unsigned char *seen)
+{
+    int ok = 1;
+    for (size_t j = 0; ok && j < v; j++)
+        ok = a[j] < n && !seen[a[j]]++;
+    return ok;
+}
+
+/* Back to front along +z, within one key's width (range / 65535: far
+ * below 1 cm here). */
+static int back_to_front(const cloud *c, const uint32_t *o, size_t v)
+{
+    double span = 0;
+    for (size_t j = 0; j + 1 < v; j++) {
+        double a = c->rec[8 * o[j] + 2], b = c->rec[8 * o[j + 1] + 2];
+        span = a - b < span ? a - b : span;
     }
-    float inv = (256.0f * 256.0f - 1.0f) / (float)(hi - lo ? hi - lo : 1);
-    memset(x->counts, 0, 65536 * sizeof *x->counts);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = (uint32_t)((float)(x->depth[i] - lo) * inv);
-        x->depth[i] = (int32_t)k;
-        x->counts[k]++;
-    }
-    uint32_t at = 0;
-    for (size_t k = 0; k < 65536; k++) {
-        uint32_t c = x->counts[k];
-        x->counts[k] = at;
-        at += c;
-    }
-    for (size_t i = 0; i < n; i++)
-        x->order[x->counts[x->depth[i]]++] = (uint32_t)i;
-    x->visible = n;
+    return span > -0.01;
 }
 
 /* satc's sorted list: the cull's visible set, back to front by depth. */
@@ -193,22 +272,48 @@ static int check_sorted(job_ctx *x)
     size_t v = x->visible;
     satc_results r = {NULL, NULL, x->idx, 0};
     satc_cull(&x->v->f, &x->c->b, 0, x->c->n, x->mode, &r);
-    if (r.visible != v)
-        return 0;
     unsigned char *seen = calloc(x->c->n, 1);
-    int ok = seen != NULL;
-    for (size_t j = 0; ok && j < v; j++)
-        ok = x->sorted[j] < x->c->n && !seen[x->sorted[j]]++;
+    int ok = seen && r.visible == v && distinct(x->sorted, v, x->c->n, seen);
     for (size_t j = 0; ok && j < v; j++)
         ok = seen[x->idx[j]];
-    /* back to front: depth along +z decreases, within one key's width */
-    double span = 0;
-    for (size_t j = 0; ok && j + 1 < v; j++) {
-        double a = x->c->rec[8 * x->sorted[j] + 2], b = x->c->rec[8 * x->sorted[j + 1] + 2];
-        span = a - b < span ? a - b : span;
-    }
     free(seen);
-    return ok && span > -0.01; /* a key is (range / 65535) wide: far below 1 cm here */
+    return ok && back_to_front(x->c, x->sorted, v);
+}
+
+/* The ball viewer's order: its kept splats, distinct, back to front. */
+static int check_ball(job_ctx *x)
+{
+    job_ball(x);
+    unsigned char *seen = calloc(x->c->n, 1);
+    int ok = seen && distinct(x->order, x->visible, x->c->n, seen);
+    free(seen);
+    return ok && back_to_front(x->c, x->order, x->visible);
+}
+
+enum { J_READ, J_CULL_C, J_CULL_E, J_SORT_C, J_SORT_E, J_ALL, J_BALL, NJOBS };
+
+static const char *const job_names[NJOBS] = {
+    "read of the 32-byte records",      "satc cull, conservative",
+    "satc cull, exact",                 "satc cull + sorted (16-bit), conservative",
+    "satc cull + sorted (16-bit), exact", "viewer: sort-all (depth + 16-bit sort of all)",
+    "viewer: ball test, then 16-bit sort of the kept"};
+
+static void goals(const char *what, double frac, const double *cpu)
+{
+    bench_goals_heading("splats");
+    double rd = cpu[J_READ], sc = cpu[J_SORT_C], se = cpu[J_SORT_E];
+    bench_goal(cpu[J_BALL] >= 1.3 * sc, "trs",
+               "%s: cull + sorted >= 1.3 x faster than the ball-test viewer: %.2f x (exact %.2f x)",
+               what, cpu[J_BALL] / sc, cpu[J_BALL] / se);
+    double g = frac < 0.65 ? 1.6 : 3.0;
+    bench_goal(cpu[J_ALL] >= g * sc, "trs",
+               "%s: cull + sorted >= %.1f x faster than sort-all: %.2f x (exact %.2f x)", what, g,
+               cpu[J_ALL] / sc, cpu[J_ALL] / se);
+    bench_goal(cpu[J_CULL_C] <= 1.3 * rd, "trs",
+               "%s: conservative cull <= 1.3 x the read of the records: %.2f x", what,
+               cpu[J_CULL_C] / rd);
+    bench_goal(cpu[J_CULL_E] <= 1.3 * rd, "trs", "%s: exact cull <= 1.3 x the read of the records: %.2f x",
+               what, cpu[J_CULL_E] / rd);
 }
 
 int main(int argc, char **argv)
@@ -217,7 +322,13 @@ int main(int argc, char **argv)
     int quick = (argc > 1 && !strcmp(argv[1], "--quick")) || bench_quick_env();
     int reps = quick ? 3 : 7;
     bench_scrub_init();
-    printf("satc splat benchmark: path %s, one thread\n", satc_isa_name(satc_isa_active()));
+    pick_viewers();
+    printf("satc splat benchmark: path %s, one thread; viewers built with %s\n",
+           satc_isa_name(satc_isa_active()), viewer_flags ? viewer_flags : "(none)");
+    if (!sort_all_fn) {
+        printf("ERROR: no build of the viewers\n");
+        return 3;
+    }
     static const size_t sizes[2] = {1u << 20, 4u << 20};
     static const double fracs[2] = {0.5, 0.8};
     int bad = 0;
@@ -230,6 +341,7 @@ int main(int argc, char **argv)
         x.c = &c;
         x.idx = xalloc(n * 4), x.sorted = xalloc(n * 4), x.order = xalloc(n * 4);
         x.depth = xalloc(n * 4), x.counts = xalloc(65536 * 4);
+        x.kd = xalloc(n * 4), x.key = xalloc(n * 2);
         x.scratch_bytes = satc_depth_scratch_bytes(n, SATC_SORT_16);
         x.scratch = xalloc(x.scratch_bytes);
         for (int fi = 0; fi < 2; fi++) {
@@ -237,47 +349,60 @@ int main(int argc, char **argv)
             place(&c, &v, fracs[fi]);
             x.v = &v;
             double out = outside(&c, &v);
-            job_ctx xs[6];
-            for (int j = 0; j < 6; j++)
+            job_ctx xs[NJOBS];
+            for (int j = 0; j < NJOBS; j++)
                 xs[j] = x;
-            xs[2].mode = xs[4].mode = SATC_EXACT;
-            xs[1].mode = xs[3].mode = SATC_CONSERVATIVE;
-            if (!check_sorted(&xs[3]) || !check_sorted(&xs[4])) {
+            xs[J_CULL_E].mode = xs[J_SORT_E].mode = SATC_EXACT;
+            xs[J_CULL_C].mode = xs[J_SORT_C].mode = SATC_CONSERVATIVE;
+            if (!check_sorted(&xs[J_SORT_C]) || !check_sorted(&xs[J_SORT_E])) {
                 printf("ERROR: satc_cull_depth's order is not the visible set back to front\n");
                 bad = 1;
             }
-            static bench_job jobs[6];
-            const bench_fn fns[6] = {job_read, job_cull, job_cull, job_sorted, job_sorted, job_viewer};
-            for (int j = 0; j < 6; j++) {
-                memset(&jobs[j], 0, sizeof jobs[j]);
-                jobs[j].fn = fns[j], jobs[j].ctx = &xs[j], jobs[j].k = 1;
+            if (!check_ball(&xs[J_BALL])) {
+                printf("ERROR: the ball viewer's order is not its kept set back to front\n");
+                bad = 1;
             }
-            bench_time_jobs(jobs, 6, n, 0, reps);
-            const char *names[6] = {"read of the 32-byte records", "cull, conservative",
-                                    "cull, exact", "cull + sorted (16-bit), conservative",
-                                    "cull + sorted (16-bit), exact",
-                                    "viewer: depth of all + 16-bit counting sort of all"};
-            printf("\n%zu splats (%.0f MB), %.1f %% outside the view:\n", n, n * 32 / 1e6,
-                   100.0 * out);
-            for (int j = 0; j < 6; j++)
-                printf("  %-52s %7.2f ns/splat (%.2f-%.2f)  %6.2f ms\n", names[j], jobs[j].st.med,
-                       jobs[j].st.min, jobs[j].st.max, jobs[j].st.med * n / 1e6);
-            double rd = jobs[0].st.med, cull = jobs[1].st.med, viewer = jobs[5].st.med;
-            double sorted = jobs[3].st.med;
-            printf("  cull / read %.2f; viewer / (cull + sorted) %.2f (exact %.2f)\n", cull / rd,
-                   viewer / sorted, viewer / jobs[4].st.med);
-            bench_goals_heading("splats");
+            static bench_job jobs[NJOBS];
+            static timed tm[NJOBS];
+            const bench_fn fns[NJOBS] = {job_read,   job_cull,     job_cull, job_sorted,
+                                         job_sorted, job_sort_all, job_ball};
+            for (int j = 0; j < NJOBS; j++) {
+                memset(&jobs[j], 0, sizeof jobs[j]);
+                tm[j].fn = fns[j], tm[j].ctx = &xs[j], tm[j].ns = 0;
+                jobs[j].fn = job_timed, jobs[j].ctx = &tm[j], jobs[j].k = 1;
+            }
+            bench_time_jobs(jobs, NJOBS, n, 0, reps);
+            printf("\n%zu splats (%.0f MB), %.1f %% outside the view (satc conservative):\n", n,
+                   n * 32 / 1e6, 100.0 * out);
+            printf("  %-47s %8s %8s %9s %9s\n", "ns per splat (medians)", "wall", "CPU", "CPU ms",
+                   "handed");
+            double cpu[NJOBS];
+            for (int j = 0; j < NJOBS; j++) {
+                /* the first pass is bench_time_jobs' warm-up */
+                bench_stats cs = bench_stats_from(tm[j].cpu + 1, tm[j].ns - 1);
+                cpu[j] = cs.med / (double)n;
+                if (j == J_READ)
+                    printf("  %-47s %8.2f %8.2f %9.1f\n", job_names[j], jobs[j].st.med, cpu[j],
+                           cs.med / 1e6);
+                else
+                    printf("  %-47s %8.2f %8.2f %9.1f %9zu\n", job_names[j], jobs[j].st.med, cpu[j],
+                           cs.med / 1e6, xs[j].visible);
+            }
+            printf("  CPU time ratios: cull / read %.2f (exact %.2f); ball viewer / read %.2f;\n"
+                   "  ball viewer / (satc cull + sorted) %.2f (exact %.2f); sort-all / (satc cull + "
+                   "sorted) %.2f (exact %.2f)\n",
+                   cpu[J_CULL_C] / cpu[J_READ], cpu[J_CULL_E] / cpu[J_READ],
+                   cpu[J_BALL] / cpu[J_READ], cpu[J_BALL] / cpu[J_SORT_C],
+                   cpu[J_BALL] / cpu[J_SORT_E], cpu[J_ALL] / cpu[J_SORT_C],
+                   cpu[J_ALL] / cpu[J_SORT_E]);
             char what[64];
             snprintf(what, sizeof what, "%zu M splats, %.0f %% outside", n >> 20, 100.0 * out);
-            if (fi == 0)
-                bench_goal(cull <= 1.5 * rd, "trs", "%s: cull from the records <= 1.5 x their read: %.2f x",
-                           what, cull / rd);
-            double goal = fi == 0 ? 1.6 : 3.0;
-            bench_goal(viewer >= goal * sorted, "trs",
-                       "%s: cull + sorted indices >= %.1f x faster than the viewer's sort of all: %.2f x",
-                       what, goal, viewer / sorted);
+            if (quick)
+                snprintf(what, sizeof what, "%zu k splats, %.0f %% outside", n >> 10, 100.0 * out);
+            goals(what, out, cpu);
         }
         free(x.idx), free(x.sorted), free(x.order), free(x.depth), free(x.counts), free(x.scratch);
+        free(x.kd), free(x.key);
         free(c.rec);
     }
     bench_scrub_free();

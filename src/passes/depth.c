@@ -4,8 +4,9 @@
  * depths right after its cull (run.c), satc_sort_depth keys and sorts
  * them. Scalar code shared by every path, so the keys and the order are
  * the same bits everywhere; the sorts are stable (equal keys keep
- * increasing index order), by counting (16-bit keys, one pass) or by
- * three 11-bit least-significant-digit passes (32-bit keys).
+ * increasing index order), by counting (16-bit keys; two 8-bit
+ * least-significant-digit passes for large calls) or by three 11-bit
+ * passes (32-bit keys).
  */
 #include <math.h>
 #include <string.h>
@@ -67,28 +68,66 @@ static range16 range_of(const float *depth, size_t n)
 
 /* floor((d - lo) * scale) clamped to [0, 65535]: d >= lo for every
  * finite d, so the product is >= 0 and truncation is the floor. NaN and
- * +Inf give NaN or +Inf products (65535), -Inf -Inf or NaN (0). */
+ * +Inf give NaN or +Inf products (65535), -Inf -Inf or NaN (0). Written
+ * without branches so that the compiler vectorizes the loops over it. */
 static inline uint16_t key16_of(float d, range16 r)
 {
-    if (d == -INFINITY)
-        return 0;
     double t = ((double)d - r.lo) * r.scale;
-    if (!(t < 65535.0))
-        return 65535;
-    return t > 0.0 ? (uint16_t)(int32_t)t : 0;
+    t = t < 65535.0 ? t : 65535.0; /* NaN too */
+    t = t > 0.0 ? t : 0.0;
+    return (uint16_t)(d == -INFINITY ? 0 : (int32_t)t);
 }
 
-/* Keys and decreasing key16 order, stable: a counting sort, the keys
- * counted as they are made. */
+/* Keys of a block small enough to stay in L1 for the counts that follow. */
+#define KEY_BLOCK 2048
+
+/* From this many keys, two radix passes beat one counting pass (Zen 2:
+ * 15.6 against 18-19.5 ns per splat for 2.2 M kept of 4 M; at 0.56 M kept
+ * one pass is ahead, 13.3 against 15). */
+#define RADIX_MIN ((size_t)1 << 20)
+
+/* Decreasing key16 order, stable (equal keys in input order). From
+ * RADIX_MIN keys, indices below 2^24, with tmp (4 n bytes): two 8-bit
+ * passes over c = 65535 - key, each element's index and its high digit
+ * packed in one word between them, so each pass writes to 256 places at
+ * a time rather than 65536 (the counting sort's random writes miss the
+ * cache once the order outgrows it). Otherwise one counting pass. The
+ * same permutation either way: a stable sort by key is unique. */
 static void sort16(const float *depth, range16 rg, uint16_t *k, const uint32_t *idx, size_t n,
-                   uint32_t *hist, uint32_t *sorted)
+                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted)
 {
-    memset(hist, 0, HIST16 * sizeof *hist);
-    for (size_t i = 0; i < n; i++) {
-        uint16_t v = key16_of(depth[i], rg);
-        k[i] = v;
-        hist[v]++;
+    uint32_t *h0 = hist, *h1 = hist + 256, big = 0;
+    memset(hist, 0, 512 * sizeof *hist);
+    for (size_t b = 0; b < n; b += KEY_BLOCK) {
+        size_t e = n - b < KEY_BLOCK ? n : b + KEY_BLOCK;
+        for (size_t i = b; i < e; i++)
+            k[i] = key16_of(depth[i], rg);
+        for (size_t i = b; i < e; i++) {
+            uint32_t c = 65535u - k[i];
+            h0[c & 255]++, h1[c >> 8]++;
+            big |= idx[i];
+        }
     }
+    if (tmp && n >= RADIX_MIN && big < (1u << 24)) {
+        uint32_t a0 = 0, a1 = 0;
+        for (size_t v = 0; v < 256; v++) {
+            uint32_t c0 = h0[v], c1 = h1[v];
+            h0[v] = a0, h1[v] = a1;
+            a0 += c0, a1 += c1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = 65535u - k[i];
+            tmp[h0[c & 255]++] = idx[i] << 8 | c >> 8;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t w = tmp[i];
+            sorted[h1[w & 255]++] = w >> 8;
+        }
+        return;
+    }
+    memset(hist, 0, HIST16 * sizeof *hist);
+    for (size_t i = 0; i < n; i++)
+        hist[k[i]]++;
     uint32_t at = 0;
     for (size_t v = HIST16; v-- > 0;) {
         uint32_t c = hist[v];
@@ -137,22 +176,24 @@ static void sort32(const float *depth, const uint32_t *key32, const uint32_t *id
 }
 
 /* Keys and order of validated arguments; scr: the part of the scratch
- * after the depths. */
+ * after the depths; tmp: the depths' part (4 n bytes), free once the
+ * 16-bit keys are made (the depths may lie there: key32 comes first). */
 static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigned sort,
-                      uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr)
+                      uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr,
+                      uint32_t *tmp)
 {
+    if (key32)
+        for (size_t i = 0; i < n; i++)
+            key32[i] = key32_of(depth[i]);
     if (key16 || (sorted && sort == SATC_SORT_16)) {
         range16 r = range_of(depth, n);
         uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
         if (sorted && sort == SATC_SORT_16)
-            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), sorted);
+            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted);
         else
             for (size_t i = 0; i < n; i++)
                 k[i] = key16_of(depth[i], r);
     }
-    if (key32)
-        for (size_t i = 0; i < n; i++)
-            key32[i] = key32_of(depth[i]);
     if (sorted && sort == SATC_SORT_32)
         sort32(depth, key32, idx, n, scr, sorted);
 }
@@ -173,7 +214,7 @@ satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t 
     if (!depth || !indices || ((key16 || sorted) && (!scratch || scratch_bytes < need)))
         return SATC_ERR_NULL;
     unsigned char *scr = scratch ? (unsigned char *)scratch + round8(4 * n) : NULL;
-    sort_core(depth, indices, n, sort, key16, key32, sorted, scr);
+    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch);
     return SATC_OK;
 }
 
@@ -200,7 +241,7 @@ static satc_status cull_depth(const satc_kernels *k, const satc_frustum *f, cons
     satc_cull_chunks(k, f, b, first, count, mode, out, depth);
     if (need_depth && out->visible)
         sort_core(depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
-                  (unsigned char *)d->scratch + round8(4 * count));
+                  (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch);
     return SATC_OK;
 }
 

@@ -647,7 +647,27 @@ static void test_depth(void)
             rb_check(satc_sort_depth(rdep, ridx, v, SATC_SORT_32, NULL, NULL, s2, scr, sb) == SATC_OK &&
                          !memcmp(s2, rs32, v * 4),
                      "satc_sort_depth equals the fused sort");
-            free(s2), free(ord), free(ek16);
+            /* indices from 2^24 take the one-pass counting sort: the same permutation */
+            uint32_t *bi = xcalloc(v, 4), *s3 = xcalloc(v, 4);
+            for (size_t j = 0; j < v; j++)
+                bi[j] = ridx[j] + (1u << 24);
+            size_t obig = satc_sort_depth(rdep, bi, v, SATC_SORT_16, NULL, NULL, s3, scr, sb) != SATC_OK;
+            for (size_t j = 0; j < v; j++)
+                obig += s3[j] != rs16[j] + (1u << 24);
+            rb_check(!obig, "mode %d: %zu positions of the order differ for indices from 2^24", mode, obig);
+            /* the order's set against the double oracle: each index once, every touching splat in it */
+            unsigned char *in = xcalloc(n, 1);
+            size_t twice = 0, lost = 0;
+            for (size_t j = 0; j < v; j++)
+                twice += rs16[j] >= n || in[rs16[j]]++;
+            for (size_t i = 0; i < n; i++) {
+                double c[3], ax[3][3], ext[3];
+                if (!quat_rejected(&vols[i], 0) && oracle_box(&vols[i], 0, 0, c, ax, ext))
+                    lost += orc_intersects_pp(&cam, c, ext, ax) && !in[i];
+            }
+            rb_check(!twice && !lost, "%s mode %d: %zu indices out of range or twice, %zu touching "
+                     "splats missing from the order", scn_cam_name((scn_cam_kind)k), mode, twice, lost);
+            free(s2), free(ord), free(ek16), free(bi), free(s3), free(in);
         }
         /* bad calls write nothing */
         satc_frustum pv;
@@ -674,6 +694,104 @@ static void test_depth(void)
     free(vols);
 }
 
+/* The 3DGS PLY vertex read in place (62 floats: x, y, z at 0, log scales
+ * at 55, rot_0..3 = w, x, y, z at 58; the other floats NaN, never read)
+ * gives the bits and the order of the same floats as packed arrays, on
+ * every path and in both modes. */
+static void test_ply(void)
+{
+    rb_rng r = {0x706c79ull};
+    scn_rng sr;
+    scn_seed(&sr, 0x706c79ull);
+    size_t n = quick ? 1000 : 4000;
+    trs_vol *vols = xcalloc(n, sizeof *vols);
+    float *ply = xcalloc(n * 62, 4), *pos = xcalloc(n * 3, 4), *scl = xcalloc(n * 3, 4);
+    float *quat = xcalloc(n * 4, 4);
+    satc_isa paths[8];
+    int np = fr_paths(paths);
+    satc_camera cam;
+    satc_frustum f;
+    scn_random_camera(&sr, SCN_CAM_SYMMETRIC, &cam);
+    make_vols(&r, &sr, &cam, 1, vols, n);
+    const float eye[3] = {0, 0, 0}, dir[3] = {0, 0, 1}, up[3] = {0, 1, 0};
+    satc_frustum_perspective(&f, eye, dir, up, 1.0f, 1.5f, 0.1f, 50.0f);
+    for (size_t i = 0; i < n; i++) { /* about half in view, some across its planes */
+        for (int c = 0; c < 3; c++)
+            vols[i].p[c] = (float)rb_uniform(&r, c == 2 ? -5 : -20, 40);
+        for (int c = 0; c < 3 && i % 7; c++)
+            vols[i].s[c] = (float)rb_uniform(&r, -6, 0.5);
+    }
+    for (size_t i = 0; i < n; i++) {
+        float *v = ply + 62 * i;
+        for (int c = 0; c < 62; c++)
+            v[c] = NAN;
+        for (int c = 0; c < 3; c++)
+            v[c] = pos[3 * i + c] = vols[i].p[c], v[55 + c] = scl[3 * i + c] = vols[i].s[c];
+        for (int c = 0; c < 4; c++) /* w first */
+            v[58 + c] = quat[4 * i + c] = vols[i].q[(c + 3) & 3];
+    }
+    const unsigned fmt = SATC_QUAT_F32 | SATC_QUAT_WXYZ | SATC_TRS_LOG_SCALE;
+    satc_batch a = {0}, b = {0};
+    a.form = b.form = SATC_FORM_TRS;
+    a.trs.position = SATC_VEC3S_AOS(ply, 248), a.trs.scale = SATC_VEC3S_AOS(ply + 55, 248);
+    a.trs.rotation = ply + 58, a.trs.rotation_stride = 248, a.trs.format = fmt;
+    b.trs.position = SATC_VEC3S_AOS(pos, 12), b.trs.scale = SATC_VEC3S_AOS(scl, 12);
+    b.trs.rotation = quat, b.trs.rotation_stride = 16, b.trs.format = fmt;
+    size_t sb = satc_depth_scratch_bytes(n, SATC_SORT_16);
+    void *scr = xcalloc(sb, 1);
+    uint32_t *ia = xcalloc(n, 4), *ib = xcalloc(n, 4), *sa = xcalloc(n, 4), *sbo = xcalloc(n, 4);
+    for (int p = 0; p < np; p++) {
+        for (int mode = 0; mode < 2; mode++) {
+            satc_results ra = {NULL, NULL, ia, 0}, rb = {NULL, NULL, ib, 0};
+            satc_depth_results da = {NULL, NULL, NULL, sa, SATC_SORT_16, scr, sb};
+            satc_depth_results db = {NULL, NULL, NULL, sbo, SATC_SORT_16, scr, sb};
+            satc_status s1 = satc_cull_depth_isa(paths[p], &f, &a, 0, n, (satc_mode)mode, &ra, &da);
+            satc_status s2 = satc_cull_depth_isa(paths[p], &f, &b, 0, n, (satc_mode)mode, &rb, &db);
+            int same = s1 == SATC_OK && s2 == SATC_OK && ra.visible == rb.visible &&
+                       !memcmp(ia, ib, 4 * ra.visible) && !memcmp(sa, sbo, 4 * ra.visible);
+            rb_check(same && ra.visible > 0 && ra.visible < n,
+                     "PLY records path %s mode %d: %zu / %zu visible, outputs %s", satc_isa_name(paths[p]),
+                     mode, ra.visible, rb.visible, same ? "equal" : "differ");
+        }
+    }
+    free(vols), free(ply), free(pos), free(scl), free(quat), free(scr);
+    free(ia), free(ib), free(sa), free(sbo);
+}
+
+/* A call of a million keys and more (the radix passes) against the same
+ * depths with indices from 2^24 (one counting pass) and against the
+ * definition: keys not increasing, equal keys in increasing index order. */
+static void test_sort_large(void)
+{
+    size_t n = ((size_t)1 << 20) + 37;
+    rb_rng r = {0x736f7274ull};
+    float *dep = xcalloc(n, 4);
+    uint32_t *ia = xcalloc(n, 4), *ib = xcalloc(n, 4), *sa = xcalloc(n, 4), *sb = xcalloc(n, 4);
+    uint16_t *k = xcalloc(n, 2);
+    for (size_t j = 0; j < n; j++) { /* ties: depths on a coarse grid, a few NaN */
+        dep[j] = (float)(int)rb_uniform(&r, 0, 30000) * 0.01f - 50.0f;
+        if (j % 4099 == 0)
+            dep[j] = NAN;
+        ia[j] = (uint32_t)(3 * j), ib[j] = (uint32_t)(3 * j) + (1u << 24);
+    }
+    size_t bytes = satc_depth_scratch_bytes(n, SATC_SORT_16);
+    void *scr = xcalloc(bytes, 1);
+    int ok = satc_sort_depth(dep, ia, n, SATC_SORT_16, k, NULL, sa, scr, bytes) == SATC_OK &&
+             satc_sort_depth(dep, ib, n, SATC_SORT_16, NULL, NULL, sb, scr, bytes) == SATC_OK;
+    size_t diff = 0, bad = 0;
+    for (size_t j = 0; ok && j < n; j++) {
+        diff += sb[j] != sa[j] + (1u << 24);
+        bad += sa[j] % 3 || sa[j] / 3 >= n;
+    }
+    for (size_t j = 0; ok && !bad && j + 1 < n; j++) {
+        uint16_t a = k[sa[j] / 3], b = k[sa[j + 1] / 3];
+        bad += a < b || (a == b && sa[j] >= sa[j + 1]);
+    }
+    rb_check(ok && !diff && !bad, "%zu keys: %zu positions differ between the sorts, %zu out of order",
+             n, diff, bad);
+    free(dep), free(ia), free(ib), free(sa), free(sb), free(k), free(scr);
+}
+
 int main(int argc, char **argv)
 {
     quick = getenv("SATC_TEST_QUICK") != NULL;
@@ -683,5 +801,7 @@ int main(int argc, char **argv)
     test_descriptors();
     test_volumes();
     test_depth();
+    test_sort_large();
+    test_ply();
     return rb_finish();
 }

@@ -29,7 +29,7 @@ TRACKER = re.compile(r'(?<![-\w])(?:[Ii]ssues? \d+|[Ss]eeds? \d{3}\b|SPEC\b)')
 # tracker issues, random seeds or experiments ("tried") in their prose.
 # Code spans and blocks may name options such as `--seed`.
 LAB = re.compile(r'\b(?:[Gg]oals?|[Ii]ssues?|[Ss]eeds?|[Ss]eeded|[Tt]ried)\b|\bMISS(?:ED|ES)?\b')
-LAB_DOCS = ['README.md'] + [d for d in DOCS if d.startswith('docs/') and d != 'docs/python.md']
+LAB_DOCS = ['README.md'] + [d for d in DOCS if d.startswith('docs/')]
 
 
 def tracked_files():

@@ -21,18 +21,7 @@
 #define satc_pyramid_fill_matrix(p, d, m, l) satc_pyramid_fill(p, d)
 #endif
 
-static int g_fail, g_pass;
-#define CHECK(c, ...)                                                                             \
-    do {                                                                                          \
-        if (c) {                                                                                  \
-            g_pass++;                                                                             \
-        } else {                                                                                  \
-            g_fail++;                                                                             \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
-            printf(__VA_ARGS__);                                                                  \
-            printf("\n");                                                                         \
-        }                                                                                         \
-    } while (0)
+#include "occl_check.h"
 
 typedef long double ld;
 

@@ -17,18 +17,7 @@
 
 #include "occ_forms.h"
 
-static int g_fail, g_pass;
-#define CHECK(c, ...)                                                                             \
-    do {                                                                                          \
-        if (c) {                                                                                  \
-            g_pass++;                                                                             \
-        } else {                                                                                  \
-            g_fail++;                                                                             \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
-            printf(__VA_ARGS__);                                                                  \
-            printf("\n");                                                                         \
-        }                                                                                         \
-    } while (0)
+#include "occl_check.h"
 
 static const satc_isa k_isas[] = {SATC_ISA_SCALAR, SATC_ISA_SSE41, SATC_ISA_AVX2,
                                   SATC_ISA_AVX512, SATC_ISA_NEON, SATC_ISA_SIMD128};

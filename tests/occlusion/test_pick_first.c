@@ -14,18 +14,7 @@
 
 #include "satc.h"
 
-static int g_fail, g_pass;
-#define CHECK(c, ...)                                                                             \
-    do {                                                                                          \
-        if (c) {                                                                                  \
-            g_pass++;                                                                             \
-        } else {                                                                                  \
-            g_fail++;                                                                             \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
-            printf(__VA_ARGS__);                                                                  \
-            printf("\n");                                                                         \
-        }                                                                                         \
-    } while (0)
+#include "occl_check.h"
 
 enum { NB = 6000, PW = 256, PH = 128 };
 static float cx[NB], cy[NB], cz[NB], hx[NB], hy[NB], hz[NB];

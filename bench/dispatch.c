@@ -141,10 +141,10 @@ static int dispatch_time(const drows *rs, int from, int reps, const char *match)
     return slow;
 }
 
-/* The CPU, as the dispatcher sees it: vendor and family. */
+/* The CPU, as the dispatcher sees it: vendor, family and model. */
 static void print_cpu(void)
 {
-    char buf[96] = "";
+    char buf[128] = "";
     const char *table = buf;
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
@@ -160,14 +160,17 @@ static void print_cpu(void)
         printf("cpu: %s family %02Xh model %02Xh; ", vendor, fam, model);
         /* The per-family table applies only where AVX-512 is the default
          * and AVX2 runs too (not on Zen 2, family 17h: no AVX-512). */
-        unsigned ops = satc_dispatch_ops_for(vendor, fam);
+        unsigned small = satc_dispatch_ops_for(vendor, fam, model, 0),
+                 large = satc_dispatch_ops_for(vendor, fam, model, 1);
         if (!(satc_isa_native() & SATC_ISA_AVX512))
-            table = "per-family table: not used (no native AVX-512)";
-        else if (!ops)
-            table = "per-family table: no entry for this family (AVX-512 for every operation)";
+            table = "per-CPU table: not used (no native AVX-512)";
+        else if (!small && !large)
+            table = "per-CPU table: no entry for this CPU (AVX-512 for every operation)";
         else
-            snprintf(buf, sizeof buf, "per-family table: operations 0x%03X on AVX2 (%s)", ops,
-                     satc_dispatch_narrow() ? "in use" : "not in use");
+            snprintf(buf, sizeof buf,
+                     "per-CPU table: on AVX2 operations 0x%03X below %u volumes, 0x%03X from %u (%s)",
+                     small, SATC_DISPATCH_LARGE, large, SATC_DISPATCH_LARGE,
+                     satc_dispatch_narrow(0) | satc_dispatch_narrow(1) ? "in use" : "not in use");
     }
 #endif
     printf("native paths:");

@@ -1419,10 +1419,11 @@ SATC_API unsigned satc_isa_native(void);
  * is runnable (emulated ones too) and allowed by the mask; otherwise the
  * best native path the mask allows (SIMD128 in the SIMD128 module). The mask always wins:
  * satc_isa_set_mask(0) gives scalar whatever SATC_ISA says. When the
- * automatic choice is AVX-512 and AVX2 is native and allowed, the CPU
- * families listed in docs/platforms.md (x86 vendor and family, read once)
- * run the operations listed there on the AVX2 kernels (none at present);
- * the answers are the same bits. SATC_ISA=avx512 runs AVX-512 throughout.
+ * automatic choice is AVX-512 and AVX2 is native and allowed, the CPUs
+ * listed in docs/platforms.md (x86 vendor, family and model, read once)
+ * run the operations listed there on the AVX2 kernels, for calls of the
+ * sizes listed; the answers are the same bits. SATC_ISA=avx512 runs
+ * AVX-512 throughout.
  */
 SATC_API satc_isa satc_isa_active(void);
 

@@ -66,7 +66,7 @@ satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f, const satc_
 satc_status satc_cull(const satc_frustum *f, const satc_batch *b, size_t first, size_t count,
                       satc_mode mode, satc_results *out)
 {
-    return satc_cull_run(satc_kernels_default(), f, b, first, count, mode, out);
+    return satc_cull_run(satc_kernels_default_n(count), f, b, first, count, mode, out);
 }
 
 satc_status satc_cull_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b, size_t first,

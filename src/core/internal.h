@@ -314,24 +314,31 @@ const satc_kernels *satc_kernels_named(satc_isa isa, satc_status *st);
 #define SATC_OP_SOA (1u << 10)
 #define SATC_OP_ALL (0xFEu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
 
+/* Calls on at least this many volumes count as large: their data streams
+ * from memory (more than a core's L2 holds in any form). */
+#define SATC_DISPATCH_LARGE 32768u
+
 /* The operations the default path runs on the AVX2 kernels when it is
- * AVX-512, for an x86 CPU of this vendor (CPUID leaf 0) and family
- * (leaf 1, base + extended): the ones measured slower on 512-bit
- * kernels there; 0 for every other CPU. */
-unsigned satc_dispatch_ops_for(const char *vendor, unsigned family);
+ * AVX-512, for an x86 CPU of this vendor (CPUID leaf 0), family and model
+ * (leaf 1, base + extended), for small or large (SATC_DISPATCH_LARGE)
+ * calls: the ones measured slower on 512-bit kernels there; 0 for every
+ * other CPU. */
+unsigned satc_dispatch_ops_for(const char *vendor, unsigned family, unsigned model, int large);
 
-/* The table the entry points without a path use: satc_isa_active()'s,
- * except that when that is AVX-512 chosen automatically, with AVX2
- * native and allowed by the mask, the operations satc_dispatch_ops_for
- * names for this CPU come from the AVX2 table (every kernel gives the
- * scalar path's bits, so any mix does). */
-const satc_kernels *satc_kernels_default(void);
+/* The table an entry point without a path uses for a call on count
+ * volumes: satc_isa_active()'s, except that when that is AVX-512 chosen
+ * automatically, with AVX2 native and allowed by the mask, the operations
+ * satc_dispatch_ops_for names for this CPU and call size come from the
+ * AVX2 table (every kernel gives the scalar path's bits, so any mix
+ * does). */
+const satc_kernels *satc_kernels_default_n(size_t count);
 
-/* The operations satc_kernels_default takes from AVX2 now (0: none). */
-unsigned satc_dispatch_narrow(void);
+/* The operations satc_kernels_default_n takes from AVX2 now for small
+ * (large = 0) or large calls (0: none). */
+unsigned satc_dispatch_narrow(int large);
 
 /* Tests: replaces this CPU's operations (satc_dispatch_ops_for) by ops
- * and re-selects; ~0u goes back to the CPU's. */
+ * for calls of every size and re-selects; ~0u goes back to the CPU's. */
 void satc_dispatch_override(unsigned ops);
 
 /* Tests and the benchmark: while on (process-wide), SATC_ISA_SCALAR runs

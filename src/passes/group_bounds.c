@@ -346,7 +346,7 @@ static satc_status bounds_run(const satc_batch *b, size_t count, size_t size,
     satc_status st = satc_check_volumes(b, 0, count);
     if (st != SATC_OK)
         return st;
-    const satc_kernels *k = satc_kernels_default();
+    const satc_kernels *k = satc_kernels_default_n(count);
     satc_bounds_fn fn = k ? k->bounds : NULL;
     satc_groups gs = {size, offsets, ngroups, {0}, {0}};
     runs R;

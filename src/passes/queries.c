@@ -87,11 +87,12 @@ static void run(const satc_kernels *k, const satc_frustum *f, const satc_batch *
         *q->nearest = best;
 }
 
-/* The kernels of path isa (0: the active one), or the status. */
-static satc_status kernels(unsigned isa, const satc_kernels **k)
+/* The kernels of path isa (0: the default one for count volumes), or
+ * the status. */
+static satc_status kernels(unsigned isa, size_t count, const satc_kernels **k)
 {
     if (!isa) {
-        *k = satc_kernels_default();
+        *k = satc_kernels_default_n(count);
         return *k ? SATC_OK : SATC_ERR_ISA;
     }
     satc_status st;
@@ -114,7 +115,7 @@ static satc_status sphere_call(unsigned isa, const float center[3], float radius
     if (!center || !out)
         return SATC_ERR_NULL;
     const satc_kernels *k = NULL;
-    satc_status st = kernels(isa, &k);
+    satc_status st = kernels(isa, count, &k);
     if (st != SATC_OK)
         return st;
     /* The bounding cube [c - r, c + r]^3: exactly the floats given. */
@@ -145,7 +146,7 @@ static satc_status ray_call(unsigned isa, const float origin[3], const float dir
     if (!origin || !dir || !out)
         return SATC_ERR_NULL;
     const satc_kernels *k = NULL;
-    satc_status st = kernels(isa, &k);
+    satc_status st = kernels(isa, count, &k);
     if (st != SATC_OK)
         return st;
     query q;

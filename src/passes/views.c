@@ -357,7 +357,7 @@ static satc_status run_views(const satc_kernels *k, const satc_frustum *views, s
 satc_status satc_cull_views(const satc_frustum *views, size_t nviews, const satc_batch *b,
                             size_t first, size_t count, satc_mode mode, satc_view_results *out)
 {
-    return run_views(satc_kernels_default(), views, nviews, b, first, count, mode,
+    return run_views(satc_kernels_default_n(count), views, nviews, b, first, count, mode,
                      out);
 }
 

@@ -3,13 +3,15 @@
  * on the CPU families the table lists, the default path AVX-512 runs the
  * listed operations on the AVX2 kernels; SATC_ISA=avx512 (or a mask
  * without AVX2) runs AVX-512 throughout, SATC_ISA=avx2 AVX2 throughout.
- *  - the table answers as the documentation says (its entries and
- *    nothing for other vendors and families), and this CPU's entry,
- *    read here independently from CPUID, is what the default path uses;
+ *  - the table answers as the documentation says (its entries, for small
+ *    and large calls, and nothing for other vendors, families and
+ *    models), and this CPU's entries, read here independently from
+ *    CPUID, are what the default path uses on each side of the size
+ *    threshold;
  *  - with every operation set (a test hook stands in for a listed CPU),
  *    each slot of the default table comes from the AVX2 table exactly
- *    for the operations set, from AVX-512 otherwise; forcing by SATC_ISA
- *    or by the mask gives the plain tables;
+ *    for the operations set, from AVX-512 otherwise, for small and large
+ *    calls; forcing by SATC_ISA or by the mask gives the plain tables;
  *  - mixed tables give the bits of the plain paths: single culls (every
  *    form, both modes), a views pass (shared-frame cascades and a
  *    perspective view, so bounds, row copies and kernels mix), queries
@@ -30,17 +32,21 @@
 #include "../../src/core/internal.h"
 #include "robust_util.h"
 
-/* The table as the header documents it (vendor, family, operations). */
+/* The table as docs/platforms.md documents it (vendor, family, model,
+ * operations of small calls, of large calls). */
+#define FROM_MEMORY_A7                                                                            \
+    (SATC_OP_CULL(SATC_FORM_INSTANCES) | SATC_OP_CULL(SATC_FORM_HALF_AXES) | SATC_OP_BOUNDS)
 static const struct {
     const char *vendor;
-    unsigned family, ops;
+    unsigned family, model, small, large;
 } documented[] = {
-    {"AuthenticAMD", 0x19, 0},
-    {"AuthenticAMD", 0x1A, 0},
-    {"GenuineIntel", 0x06, 0},
+    {"AuthenticAMD", 0x19, 0x61, 0, 0},
+    {"AuthenticAMD", 0x1A, 0x02, 0, 0},
+    {"GenuineIntel", 0x06, 0xA7, 0, FROM_MEMORY_A7},
+    {"GenuineIntel", 0x06, 0x8F, 0, 0},
 };
 
-static unsigned cpu_entry(void)
+static unsigned cpu_entry(int large)
 {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
@@ -49,12 +55,15 @@ static unsigned cpu_entry(void)
         return 0;
     memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
     __get_cpuid(1, &a, &b, &c, &d);
-    unsigned fam = (a >> 8) & 15u;
+    unsigned fam = (a >> 8) & 15u, model = (a >> 4) & 15u;
     if (fam == 15u)
         fam += (a >> 20) & 255u;
-    printf("cpu: %s family %02Xh\n", vendor, fam);
-    return satc_dispatch_ops_for(vendor, fam);
+    if (fam >= 6u)
+        model |= ((a >> 16) & 15u) << 4;
+    printf("cpu: %s family %02Xh model %02Xh\n", vendor, fam, model);
+    return satc_dispatch_ops_for(vendor, fam, model, large);
 #else
+    (void)large;
     return 0;
 #endif
 }
@@ -74,11 +83,11 @@ static void use(const char *isa, unsigned mask)
     satc_isa_set_mask(mask);
 }
 
-/* Slot by slot: the default table against the AVX2 table for ops, the
- * AVX-512 table otherwise. */
-static int slots_are(unsigned ops)
+/* Slot by slot: the default table of a call on count volumes against the
+ * AVX2 table for ops, the AVX-512 table otherwise. */
+static int slots_n(unsigned ops, size_t count)
 {
-    const satc_kernels *k = satc_kernels_default(), *w = satc_kernels_for(SATC_ISA_AVX512),
+    const satc_kernels *k = satc_kernels_default_n(count), *w = satc_kernels_for(SATC_ISA_AVX512),
                        *n = satc_kernels_for(SATC_ISA_AVX2);
     int ok = k && w && n;
     for (int f = 1; ok && f <= SATC_NFORMS; f++) {
@@ -90,32 +99,56 @@ static int slots_are(unsigned ops)
     return ok;
 }
 
+/* The same ops for small and large calls (either side of the threshold). */
+static int slots_are(unsigned ops)
+{
+    return slots_n(ops, 0) && slots_n(ops, SATC_DISPATCH_LARGE - 1) && slots_n(ops, SATC_DISPATCH_LARGE) &&
+           slots_n(ops, (size_t)1 << 20);
+}
+
+static const satc_kernels *default_small(void) { return satc_kernels_default_n(1); }
+
 static int child_table(void)
 {
     int bad = 0;
     for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++) {
-        unsigned got = satc_dispatch_ops_for(documented[i].vendor, documented[i].family);
-        if (got != documented[i].ops)
-            printf("  %s family %02Xh: ops 0x%x, documented 0x%x\n", documented[i].vendor,
-                   documented[i].family, got, documented[i].ops), bad = 1;
+        for (int large = 0; large < 2; large++) {
+            unsigned got = satc_dispatch_ops_for(documented[i].vendor, documented[i].family,
+                                                 documented[i].model, large);
+            unsigned want = large ? documented[i].large : documented[i].small;
+            if (got != want)
+                printf("  %s family %02Xh model %02Xh, %s calls: ops 0x%x, documented 0x%x\n",
+                       documented[i].vendor, documented[i].family, documented[i].model,
+                       large ? "large" : "small", got, want), bad = 1;
+        }
     }
     const char *others[] = {"AuthenticAMD", "GenuineIntel", "HygonGenuine", "", "AuthenticAM"};
     for (size_t v = 0; v < sizeof others / sizeof others[0]; v++)
-        for (unsigned fam = 0; fam < 0x30; fam++) {
-            int listed = 0;
-            for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++)
-                listed |= !strcmp(documented[i].vendor, others[v]) && documented[i].family == fam;
-            if (!listed && satc_dispatch_ops_for(others[v], fam))
-                printf("  %s family %02Xh: not documented, ops 0x%x\n", others[v], fam,
-                       satc_dispatch_ops_for(others[v], fam)), bad = 1;
-        }
-    if (satc_dispatch_ops_for(NULL, 0x1A))
+        for (unsigned fam = 0; fam < 0x30; fam++)
+            for (unsigned model = 0; model < 0x100; model++) {
+                int listed = 0;
+                for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++)
+                    listed |= !strcmp(documented[i].vendor, others[v]) && documented[i].family == fam &&
+                              documented[i].model == model;
+                unsigned got = satc_dispatch_ops_for(others[v], fam, model, 0) |
+                               satc_dispatch_ops_for(others[v], fam, model, 1);
+                if (!listed && got)
+                    printf("  %s family %02Xh model %02Xh: not documented, ops 0x%x\n", others[v], fam,
+                           model, got), bad = 1;
+            }
+    if (satc_dispatch_ops_for(NULL, 0x06, 0xA7, 1))
         printf("  NULL vendor: ops\n"), bad = 1;
-    /* This CPU, automatic choice: its entry where AVX-512 is the default. */
+    /* This CPU, automatic choice: its entries where AVX-512 is the default. */
     use(NULL, satc_isa_compiled());
-    unsigned want = wide_and_narrow() && satc_isa_active() == SATC_ISA_AVX512 ? cpu_entry() : 0;
-    if (satc_dispatch_narrow() != want || (wide_and_narrow() && !slots_are(want)))
-        printf("  this CPU: narrowed 0x%x, want 0x%x\n", satc_dispatch_narrow(), want), bad = 1;
+    int auto512 = wide_and_narrow() && satc_isa_active() == SATC_ISA_AVX512;
+    unsigned ws = auto512 ? cpu_entry(0) : 0, wl = auto512 ? cpu_entry(1) : 0;
+    if (satc_dispatch_narrow(0) != ws || satc_dispatch_narrow(1) != wl)
+        printf("  this CPU: narrowed 0x%x / 0x%x, want 0x%x / 0x%x\n", satc_dispatch_narrow(0),
+               satc_dispatch_narrow(1), ws, wl), bad = 1;
+    if (wide_and_narrow() &&
+        !(slots_n(ws, 1) && slots_n(ws, SATC_DISPATCH_LARGE - 1) && slots_n(wl, SATC_DISPATCH_LARGE) &&
+          slots_n(wl, (size_t)1 << 24)))
+        printf("  this CPU: the tables do not follow the entries\n"), bad = 1;
     return bad;
 }
 
@@ -128,24 +161,24 @@ static int child_forcing(void)
         unsigned ops = sets[s], all = satc_isa_compiled();
         satc_dispatch_override(ops);
         use(NULL, all);
-        if (satc_isa_active() != SATC_ISA_AVX512 || satc_dispatch_narrow() != ops || !slots_are(ops))
+        if (satc_isa_active() != SATC_ISA_AVX512 || (satc_dispatch_narrow(0) != ops || satc_dispatch_narrow(1) != ops) || !slots_are(ops))
             printf("  ops 0x%x, automatic: active %s, narrowed 0x%x\n", ops, satc_isa_name(satc_isa_active()),
-                   satc_dispatch_narrow()), bad = 1;
+                   satc_dispatch_narrow(1)), bad = 1;
         use("avx512", all);
-        if (satc_isa_active() != SATC_ISA_AVX512 || satc_dispatch_narrow() || !slots_are(0) ||
-            satc_kernels_default() != satc_kernels_for(SATC_ISA_AVX512))
+        if (satc_isa_active() != SATC_ISA_AVX512 || (satc_dispatch_narrow(0) | satc_dispatch_narrow(1)) || !slots_are(0) ||
+            default_small() != satc_kernels_for(SATC_ISA_AVX512))
             printf("  ops 0x%x, SATC_ISA=avx512: not AVX-512 throughout\n", ops), bad = 1;
         use(NULL, SATC_ISA_AVX512 | SATC_ISA_SSE41);
-        if (satc_isa_active() != SATC_ISA_AVX512 || satc_dispatch_narrow() ||
-            satc_kernels_default() != satc_kernels_for(SATC_ISA_AVX512))
+        if (satc_isa_active() != SATC_ISA_AVX512 || (satc_dispatch_narrow(0) | satc_dispatch_narrow(1)) ||
+            default_small() != satc_kernels_for(SATC_ISA_AVX512))
             printf("  ops 0x%x, mask without avx2: not AVX-512 throughout\n", ops), bad = 1;
         use("avx2", all);
-        if (satc_isa_active() != SATC_ISA_AVX2 || satc_dispatch_narrow() ||
-            satc_kernels_default() != satc_kernels_for(SATC_ISA_AVX2))
+        if (satc_isa_active() != SATC_ISA_AVX2 || (satc_dispatch_narrow(0) | satc_dispatch_narrow(1)) ||
+            default_small() != satc_kernels_for(SATC_ISA_AVX2))
             printf("  ops 0x%x, SATC_ISA=avx2: not AVX2 throughout\n", ops), bad = 1;
         use(NULL, all);
-        if (satc_dispatch_narrow() != ops || !slots_are(ops))
-            printf("  ops 0x%x, automatic again: narrowed 0x%x\n", ops, satc_dispatch_narrow()), bad = 1;
+        if ((satc_dispatch_narrow(0) != ops || satc_dispatch_narrow(1) != ops) || !slots_are(ops))
+            printf("  ops 0x%x, automatic again: narrowed 0x%x\n", ops, satc_dispatch_narrow(1)), bad = 1;
     }
     return bad;
 }

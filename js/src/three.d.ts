@@ -73,6 +73,14 @@ export interface OcclusionOptions {
    */
   maxOccluders?: number;
   /**
+   * Candidates this helper found visible in its previous update rank
+   * above the others (largest first within each rank): what was seen is
+   * in front, so it hides the most per occluder drawn. Default true; it
+   * changes only which occluders are drawn, never whether a visible
+   * volume is kept.
+   */
+  visibleFirst?: boolean;
+  /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,
    * onBeforeCompile, a position node) place the geometry as three's own
    * materials do. Default false: such objects neither occlude nor are
@@ -108,6 +116,8 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   minTexels?: number;
   /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 1024; Infinity: all). */
   maxOccluders?: number;
+  /** Candidates visible in the helper's previous update rank above the others (default true); only which occluders are drawn changes. */
+  visibleFirst?: boolean;
   /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,
    * onBeforeCompile, a position node) place the geometry as three's own

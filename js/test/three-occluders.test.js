@@ -37,7 +37,8 @@ function scene(seed, n) {
 }
 
 // The occluders the culler should draw, chosen in double from world space.
-function expectedOccluders(src, model, camera, kept, { width, height, minTexels, maxOccluders }) {
+// `first`: a Set of indices ranked above the rest (what was visible before).
+function expectedOccluders(src, model, camera, kept, { width, height, minTexels, maxOccluders }, first = new Set()) {
   const P = camera.projectionMatrix.elements, V = camera.matrixWorldInverse.elements, W = model.elements;
   const texelsPerArea = 2 * Math.abs(P[0] * P[5]) * (width / 2) * (height / 2);
   const mul = (A, x, y, z, w) => [0, 1, 2].map((k) => A[k] * x + A[4 + k] * y + A[8 + k] * z + A[12 + k] * w);
@@ -55,7 +56,8 @@ function expectedOccluders(src, model, camera, kept, { width, height, minTexels,
   const near = (x, y) => Math.abs(x - y) <= 1e-5 * Math.max(x, y);
   // the float32 selection may round a borderline case the other way: the scene must have none
   assert.ok(!list.some((o) => near(o.texels, minTexels)), 'an occluder on the minTexels border');
-  const cand = list.filter((o) => o.texels >= minTexels).sort((x, y) => y.area - x.area);
+  const rank = (o) => (first.has(o.i) ? 1 : 0);
+  const cand = list.filter((o) => o.texels >= minTexels).sort((x, y) => rank(y) - rank(x) || y.area - x.area);
   if (cand.length > maxOccluders && maxOccluders > 0) assert.ok(!near(cand[maxOccluders - 1].area, cand[maxOccluders].area), 'a tie at the budget');
   return { chosen: cand.slice(0, maxOccluders).map((o) => o.i), candidates: cand.length };
 }
@@ -105,7 +107,7 @@ for (const [seed, maxOccluders, minTexels] of [[11, 40, 4], [12, 150, 4], [13, 7
 test('after the matrices change, the choice follows them', () => {
   const { mesh, camera } = scene(41, 2000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 50, opts = { width, height, minTexels, maxOccluders };
-  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders } });
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, visibleFirst: false } });
   c.update(camera);
   const other = scene(42, 2000).mesh.instanceMatrix.array;
   // half through setMatrixAt, half written in place and announced
@@ -120,6 +122,34 @@ test('after the matrices change, the choice follows them', () => {
   const k = c.update(camera);
   assert.deepEqual(Array.from({ length: k }, (_, j) => c.sourceIndex(j)), Array.from(want));
   c.dispose();
+});
+
+test('visibleFirst: what the previous update showed is drawn first', () => {
+  const { mesh, camera } = scene(43, 3000);
+  const width = 320, height = 180, minTexels = 4, maxOccluders = 40, opts = { width, height, minTexels, maxOccluders };
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders } });
+  const twin = scene(43, 3000).mesh; // the same instances: one culler per mesh
+  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders, visibleFirst: false } });
+  // the source matrices (an update writes the drawn ones over the mesh's)
+  const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
+  const k1 = c.update(camera);
+  const seen = new Set(Array.from({ length: k1 }, (_, j) => c.sourceIndex(j)));
+  // the camera turns a little: the new view overlaps the old one
+  camera.rotation.y += 0.08;
+  camera.updateMatrixWorld();
+  const { kept } = drawnWith(src, model, camera, [], opts);
+  const byArea = expectedOccluders(src, model, camera, kept, opts).chosen;
+  const { chosen } = expectedOccluders(src, model, camera, kept, opts, seen);
+  assert.notDeepEqual([...chosen].sort(), [...byArea].sort(), 'the scene must make the two rules differ');
+  assert.ok(chosen.every((i) => seen.has(i)) || kept.filter((i) => seen.has(i)).length < maxOccluders);
+  const list = (x, k) => Array.from({ length: k }, (_, j) => x.sourceIndex(j));
+  const k2 = c.update(camera);
+  assert.deepEqual(list(c, k2), Array.from(drawnWith(src, model, camera, chosen, opts).drawn));
+  plain.update(camera);
+  plain.update(camera);
+  assert.deepEqual(list(plain, plain.occlusion.drawn), Array.from(drawnWith(src, model, camera, byArea, opts).drawn));
+  c.dispose();
+  plain.dispose();
 });
 
 test('InstanceCuller picks occluders by their boxes, not their order or colour', () => {

@@ -636,6 +636,27 @@ test('maxOccluders: the largest boxes occlude; 0 leaves only the occluder meshes
   }
 });
 
+test('visibleFirst: with one occluder, what the last update showed is drawn before a larger box hidden then', () => {
+  // M, an occluder mesh, hides the large box H; the small solid box W
+  // would hide S. By size the one occluder is H, which hides nothing more;
+  // seen first, the second update draws W, and S is hidden.
+  for (const vf of [true, false]) {
+    const cam = camera(), scene = new THREE.Scene();
+    const M = meshAt(-12, 0, -20, new THREE.BoxGeometry(20, 30, 1));
+    const H = meshAt(-12, 0, -40, new THREE.BoxGeometry(15, 20, 5));
+    const W = meshAt(5, 0, -10, new THREE.BoxGeometry(6, 6, 1));
+    const S = meshAt(5, 0, -15);
+    scene.add(M, H, W, S);
+    scene.updateMatrixWorld();
+    const sc = new SceneCuller(satc, [W, S, H], { occlusion: { occluders: true, meshes: [M], maxOccluders: 1, visibleFirst: vf } });
+    sc.update(cam);
+    assert.deepEqual([W.visible, S.visible, H.visible], [true, true, false], 'first update: H drawn, hidden by M');
+    sc.update(cam);
+    assert.deepEqual([W.visible, S.visible, H.visible], [true, !vf, false], `second update, visibleFirst ${vf}`);
+    sc.dispose();
+  }
+});
+
 test('occluderBox: a smaller box per geometry, clipped to the bounding box; null never occludes', () => {
   const cam = camera();
   // the wall occludes through a thin slab only: boxes behind its middle hidden, behind its outer part drawn

@@ -10,10 +10,16 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { flatBox, masksDepthFor } from './drawn.js';
-import { disposeOccluderMeshes, drawOccluderMeshes, kthLargest, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { chooseBest, disposeOccluderMeshes, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+
+function grown(a, n) {
+  const b = new Uint32Array(Math.max(n, 2 * a.length, 1));
+  b.set(a);
+  return b;
+}
 
 const _m = new Matrix4();
-const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders']);
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders', 'visibleFirst']);
 const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
 
 function fail(satc, status, what) {
@@ -51,7 +57,10 @@ function boxOf(r) {
  *         (default 4);
  *   maxOccluders: of the solid volumes the frustum keeps, at most this
  *         many are drawn, those largest on screen (mean projected area
- *         over squared distance); default 1024, Infinity: all.
+ *         over squared distance); default 1024, Infinity: all;
+ *   visibleFirst: candidates this helper found visible in its previous
+ *         update rank above the others (largest first within each
+ *         rank); default true. Only which occluders are drawn changes.
  */
 export class ObjectOcclusion {
   constructor(satc, opts, what, flagsAllowed) {
@@ -86,7 +95,13 @@ export class ObjectOcclusion {
     const mo = opts.maxOccluders ?? DEFAULT_MAX_OCCLUDERS;
     if (!((Number.isInteger(mo) && mo >= 0) || mo === Infinity)) fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
     this.maxOccluders = mo;
+    const vf = opts.visibleFirst ?? true;
+    if (typeof vf !== 'boolean') fail(satc, -13, `${what}: occlusion.visibleFirst must be a boolean`);
+    this.visibleFirst = vf;
     this._score = this._work = new Float32Array(0);
+    // per candidate its volume; per volume, seen[i] == seenTag: visible in the previous update
+    this._srcOf = this._seen = new Uint32Array(0);
+    this._seenTag = 0;
     this._occ = null; // occluder batch: one local box per geometry
     this._solid = new Uint8Array(0); // per geometry: has an occluder box
     this._flat = new Uint8Array(0); // per geometry: flat (an open surface)
@@ -196,6 +211,8 @@ export class ObjectOcclusion {
         const i = kept[k], g = ids[i];
         if (g < solid.length && solid[g] && isOccluder(i, flat[g] === 1)) {
           for (let j = 0, a = 16 * candidates, b = 16 * i; j < 16; j++) dst[a + j] = src[b + j];
+          if (this._srcOf.length <= candidates) this._srcOf = grown(this._srcOf, this._occ.capacity);
+          this._srcOf[candidates] = i;
           dids[candidates++] = g;
         }
       }
@@ -207,6 +224,7 @@ export class ObjectOcclusion {
     pyr.build();
     const t2 = performance.now();
     satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });
+    this._markSeen(output.indices, output.visible, count);
     const t3 = performance.now();
     if (!this._occ || this.occluders === false) st.frustum = output.visible + output.occluded;
     st.drawn = output.visible;
@@ -265,26 +283,30 @@ export class ObjectOcclusion {
       if (score[k] >= 0) candidates++;
     }
     if (max === 0 || candidates === 0) return { kept: 0, candidates };
-    const take = Math.min(max, candidates);
-    let thr = 0;
-    if (take < candidates) {
-      const work = this._work;
-      work.set(score.subarray(0, n));
-      thr = kthLargest(work, n, take);
-    }
-    let above = 0;
-    for (let k = 0; k < n; k++) above += score[k] > thr ? 1 : 0;
-    let ties = take - above, out = 0;
-    for (let k = 0; k < n && out < take; k++) {
-      if (score[k] > thr || (score[k] === thr && ties-- > 0)) {
-        if (out !== k) {
-          e.copyWithin(16 * out, 16 * k, 16 * k + 16);
-          ids[out] = ids[k];
-        }
-        out++;
+    const seen = this._seen, tag = this._seenTag, srcOf = this._srcOf;
+    const first = this.visibleFirst && tag > 0 ? (k) => seen[srcOf[k]] === tag : () => false;
+    const out = chooseBest(score, n, max, (k) => score[k] >= 0, first, this._work, (k, slot) => {
+      if (slot !== k) {
+        e.copyWithin(16 * slot, 16 * k, 16 * k + 16);
+        ids[slot] = ids[k];
       }
-    }
+    });
     return { kept: out, candidates };
+  }
+
+  // Remembers the visible volumes of this update (of count) for the next.
+  _markSeen(indices, visible, count) {
+    if (this._seen.length < count) {
+      this._seen = new Uint32Array(count);
+      this._seenTag = 0;
+    }
+    const seen = this._seen;
+    if (++this._seenTag === 0x100000000) {
+      seen.fill(0);
+      this._seenTag = 1;
+    }
+    const tag = this._seenTag;
+    for (let q = 0; q < visible; q++) seen[indices[q]] = tag;
   }
 
   /** Whether the user marks volume i (`arg`: what the predicate takes) solid. */

@@ -35,6 +35,38 @@ export function kthLargest(a, n, k) {
 }
 
 /**
+ * The `take` best of the entries k < n with valid(k), passed to
+ * emit(k, slot) in increasing k (slot 0, 1, ...): entries with first(k)
+ * rank above the rest, and within a rank the larger score[k] wins, the
+ * earlier k on a tie. work: room for n floats. Returns how many.
+ */
+export function chooseBest(score, n, take, valid, first, work, emit) {
+  let nvalid = 0, nfirst = 0;
+  for (let k = 0; k < n; k++) {
+    if (valid(k)) {
+      nvalid++;
+      if (first(k)) nfirst++;
+    }
+  }
+  take = Math.min(take, nvalid);
+  if (take <= 0) return 0;
+  // the rank that fills the last places, and how many places it gets
+  const tier = nfirst >= take, want = tier ? take : take - nfirst;
+  let m = 0;
+  for (let k = 0; k < n; k++) if (valid(k) && first(k) === tier) work[m++] = score[k];
+  const thr = want === 0 ? Infinity : want < m ? kthLargest(work, m, want) : -Infinity;
+  let above = 0;
+  for (let k = 0; k < n; k++) if (valid(k) && first(k) === tier && score[k] > thr) above++;
+  let ties = want - above, out = 0;
+  for (let k = 0; k < n; k++) {
+    if (!valid(k)) continue;
+    const f = first(k), t = score[k];
+    if ((f && !tier) || (f === tier && (t > thr || (t === thr && ties-- > 0)))) emit(k, out++);
+  }
+  return out;
+}
+
+/**
  * The pyramid for `camera`: `size` is [width, height], height 0 following
  * the view's own aspect (view offsets included: the projection's x and y
  * scales); width clamped to 64..2048, height to 32..1024. `pyr` is reused

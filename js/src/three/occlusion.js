@@ -8,7 +8,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { masksDepthFor } from './drawn.js';
-import { disposeOccluderMeshes, drawOccluderMeshes, kthLargest, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { chooseBest, disposeOccluderMeshes, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _mv = new Matrix4();
 
@@ -43,7 +43,12 @@ function fail(satc, status, what) {
  *   maxOccluders: of the solid volumes the frustum keeps that cover at
  *         least minTexels, at most this many are drawn, those with the
  *         largest boxes (mean projected area, from each matrix's axes);
- *         default 1024; Infinity draws them all.
+ *         default 1024; Infinity draws them all;
+ *   visibleFirst: candidates this helper found visible in its previous
+ *         update rank above the others (largest first within each
+ *         rank): what was seen is in front, so it hides the most per
+ *         occluder drawn; default true. Only which occluders are drawn
+ *         changes, never whether a visible volume is kept.
  */
 export class Occlusion {
   constructor(satc, opts, capacity, box, what) {
@@ -73,6 +78,8 @@ export class Occlusion {
     if (!((Number.isInteger(this.maxOccluders) && this.maxOccluders >= 0) || this.maxOccluders === Infinity)) {
       fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
     }
+    this.visibleFirst = opts.visibleFirst ?? true;
+    if (typeof this.visibleFirst !== 'boolean') fail(satc, -13, `${what}: occlusion.visibleFirst must be a boolean`);
     this._box = [...ob.center, ...ob.half].map(Number); // a NaN scores nothing: no occluder
     this._occ = null;
     if (occ !== false) {
@@ -86,6 +93,9 @@ export class Occlusion {
       this._stamp = new Uint32Array(capacity);
       this._epoch = 1;
       this._work = room < capacity ? new Float32Array(capacity) : null;
+      // seen[i] == seenTag: source i was visible in the previous update
+      this._seen = new Uint32Array(capacity);
+      this._seenTag = 0;
     }
     this._pyr = null;
     this._geo = new Map(); // geometry -> { version, mesh }
@@ -139,6 +149,7 @@ export class Occlusion {
     pyr.build();
     const t3 = performance.now();
     satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });
+    if (this._seen) this._markSeen(output.indices, output.visible);
     const t4 = performance.now();
     st.occluders = occluders;
     st.drawn = output.visible;
@@ -209,27 +220,31 @@ export class Occlusion {
     return m;
   }
 
+  // Remembers the visible source indices of this update for the next.
+  _markSeen(indices, visible) {
+    const seen = this._seen;
+    if (++this._seenTag === 0x100000000) {
+      seen.fill(0);
+      this._seenTag = 1;
+    }
+    const tag = this._seenTag;
+    for (let q = 0; q < visible; q++) seen[indices[q]] = tag;
+  }
+
   // Copies the matrices of the maxOccluders best-scored candidates (all
-  // when fewer) to the occluder batch, in candidate order; returns how many.
+  // when fewer) to the occluder batch, in candidate order; returns how
+  // many. With visibleFirst, the candidates seen in the previous update
+  // rank above the rest.
   _place(src, m) {
     const cand = this._cand, score = this._score, dst = this._occ.matrices, max = this.maxOccluders;
-    let n = 0;
     if (max === 0) return 0;
     if (m <= max) {
-      for (let q = 0; q < m; q++) copy16(dst, 16 * n++, src, 16 * cand[q]);
-      return n;
+      for (let q = 0; q < m; q++) copy16(dst, 16 * q, src, 16 * cand[q]);
+      return m;
     }
-    const w = this._work;
-    w.set(score.subarray(0, m));
-    const thr = kthLargest(w, m, max);
-    let above = 0;
-    for (let q = 0; q < m; q++) if (score[q] > thr) above++;
-    let ties = max - above;
-    for (let q = 0; q < m; q++) {
-      const t = score[q];
-      if (t > thr || (t === thr && ties-- > 0)) copy16(dst, 16 * n++, src, 16 * cand[q]);
-    }
-    return n;
+    const seen = this._seen, tag = this._seenTag;
+    const first = this.visibleFirst && tag > 0 ? (q) => seen[cand[q]] === tag : () => false;
+    return chooseBest(score, m, max, () => true, first, this._work, (q, slot) => copy16(dst, 16 * slot, src, 16 * cand[q]));
   }
 
   /** The helper's source matrices changed: the occluder estimates are made again as needed. */

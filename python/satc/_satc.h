@@ -137,6 +137,12 @@ PyObject *satc_py_call_error(satc_status st, int nomem, const char *what);
 /* pyramid.c: a view argument: a Frustum, or a Pyramid (*pyr set, else NULL). */
 const satc_frustum *satc_py_as_view(PyObject *o, const char *name, const satc_pyramid **pyr);
 
+/* occluders.c: 1-D volume indices below limit (a batch's count) as
+ * uint32, strictly ascending when asked; NULL with a TypeError or
+ * ValueError naming the argument. And Pyramid.pick_occluders. */
+PyArrayObject *satc_py_take_indices(PyObject *o, const char *name, int ascending, Py_ssize_t limit);
+PyObject *satc_py_pick_occluders(PyObject *self, PyObject *args, PyObject *kw);
+
 /* occlusion.c: module functions. */
 PyObject *satc_py_visibility(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *satc_py_time_c_occlusion(PyObject *self, PyObject *args, PyObject *kw);

@@ -341,21 +341,32 @@ static int raster_opts(PyObject *omin, satc_raster_options *opt)
 
 static PyObject *pyr_rasterize(PyramidObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwl[] = {"batch", "first", "count", "min_texels", NULL};
-    PyObject *ob, *ofirst = NULL, *ocount = NULL, *omin = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$O:rasterize", kwl, &ob, &ofirst, &ocount, &omin))
+    static char *kwl[] = {"batch", "first", "count", "min_texels", "indices", NULL};
+    PyObject *ob, *ofirst = NULL, *ocount = NULL, *omin = NULL, *oidx = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$OO:rasterize", kwl, &ob, &ofirst, &ocount, &omin, &oidx))
         return NULL;
     BatchObject *bo = satc_py_as_batch(ob);
     size_t fst, cnt;
     satc_raster_options opt;
     if (!bo || satc_py_range(bo, ofirst, ocount, &fst, &cnt) < 0 || raster_opts(omin, &opt) < 0)
         return NULL;
+    PyArrayObject *idx = NULL;
+    if (oidx && oidx != Py_None) {
+        if ((ofirst && ofirst != Py_None) || (ocount && ocount != Py_None)) {
+            PyErr_SetString(PyExc_ValueError, "indices: give either indices or first/count");
+            return NULL;
+        }
+        if (!(idx = satc_py_take_indices(oidx, "indices", 0, bo->count)))
+            return NULL;
+    }
     satc_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = satc_pyramid_rasterize(&self->p, &bo->b, fst, cnt, &opt);
+    st = idx ? satc_pyramid_rasterize_list(&self->p, &bo->b, PyArray_DATA(idx), (size_t)PyArray_DIM(idx, 0), &opt)
+             : satc_pyramid_rasterize(&self->p, &bo->b, fst, cnt, &opt);
     if (st == SATC_OK)
         st = satc_pyramid_build(&self->p);
     Py_END_ALLOW_THREADS
+    Py_XDECREF(idx);
     if (st != SATC_OK)
         return satc_py_status_error(st, "rasterize");
     Py_INCREF(self);
@@ -587,10 +598,20 @@ static PyMethodDef pyr_methods[] = {
      "depth any value <= 0. Read in place (strides, flipped rows) unless holes or a\n"
      "conversion need one copy. The GIL is released."},
     {"rasterize", PYR_KW(pyr_rasterize),
-     "rasterize(batch, first=0, count=None, *, min_texels=0) -> Pyramid\n\n"
+     "rasterize(batch, first=0, count=None, *, min_texels=0, indices=None) -> Pyramid\n\n"
      "Draws volumes of a batch (any form) as occluders: each stands for the solid it bounds,\n"
-     "so give volumes inside opaque geometry (a building's inner box, a wall). Texels only\n"
-     "get nearer. Then rebuilds the levels."},
+     "so give volumes inside opaque geometry (a building's inner box, a wall). indices: draw\n"
+     "just these volumes (a 1-D integer array, e.g. from pick_occluders) instead of a range.\n"
+     "Texels only get nearer. Then rebuilds the levels."},
+    {"pick_occluders", PYR_KW(satc_py_pick_occluders),
+     "pick_occluders(batch, max, *, min_texels=0, seen=None, first=0, count=None)\n"
+     "    -> uint32 array\n\n"
+     "The volumes worth drawing as occluders in this pyramid's view: those in view whose\n"
+     "screen box covers at least min_texels level-0 texels, at most max of them, the largest\n"
+     "on screen first. seen: strictly ascending indices visible last frame (cull(...,\n"
+     "output='indices') gives them); those rank above the rest, since what was seen is in\n"
+     "front and hides the most. Which occluders are drawn changes only how much is culled,\n"
+     "never whether a visible volume is kept."},
     {"rasterize_mesh", PYR_KW(pyr_rasterize_mesh),
      "rasterize_mesh(vertices, faces=None, *, cull_back=False, front_cw=False, min_texels=0)\n"
      "    -> Pyramid\n\n"

@@ -21,7 +21,9 @@ const culler = (opts) => {
 };
 const configs = [
   ['defaults', {}],
+  ['defaults, visible first', { visibleFirst: true }],
   ['256 occluders', { maxOccluders: 256 }],
+  ['256 occluders, visible first', { maxOccluders: 256, visibleFirst: true }],
   ['every candidate', { maxOccluders: Infinity }],
   ['640 wide', { size: 640 }],
   ['640 wide, every candidate', { size: 640, maxOccluders: Infinity }],

@@ -75,7 +75,7 @@ export interface OcclusionOptions {
   /**
    * Candidates this helper found visible in its previous update rank
    * above the others (largest first within each rank): what was seen is
-   * in front, so it hides the most per occluder drawn. Default true; it
+   * in front, so it hides the most per occluder drawn. Default false; it
    * changes only which occluders are drawn, never whether a visible
    * volume is kept.
    */
@@ -116,7 +116,7 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   minTexels?: number;
   /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 1024; Infinity: all). */
   maxOccluders?: number;
-  /** Candidates visible in the helper's previous update rank above the others (default true); only which occluders are drawn changes. */
+  /** Candidates visible in the helper's previous update rank above the others (default false); only which occluders are drawn changes. */
   visibleFirst?: boolean;
   /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,

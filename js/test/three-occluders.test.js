@@ -127,9 +127,9 @@ test('after the matrices change, the choice follows them', () => {
 test('visibleFirst: what the previous update showed is drawn first', () => {
   const { mesh, camera } = scene(43, 3000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 40, opts = { width, height, minTexels, maxOccluders };
-  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders } });
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, visibleFirst: true } });
   const twin = scene(43, 3000).mesh; // the same instances: one culler per mesh
-  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders, visibleFirst: false } });
+  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders } });
   // the source matrices (an update writes the drawn ones over the mesh's)
   const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
   const k1 = c.update(camera);

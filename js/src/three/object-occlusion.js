@@ -60,7 +60,7 @@ function boxOf(r) {
  *         over squared distance); default 1024, Infinity: all;
  *   visibleFirst: candidates this helper found visible in its previous
  *         update rank above the others (largest first within each
- *         rank); default true. Only which occluders are drawn changes.
+ *         rank); default false. Only which occluders are drawn changes.
  */
 export class ObjectOcclusion {
   constructor(satc, opts, what, flagsAllowed) {
@@ -95,7 +95,7 @@ export class ObjectOcclusion {
     const mo = opts.maxOccluders ?? DEFAULT_MAX_OCCLUDERS;
     if (!((Number.isInteger(mo) && mo >= 0) || mo === Infinity)) fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
     this.maxOccluders = mo;
-    const vf = opts.visibleFirst ?? true;
+    const vf = opts.visibleFirst ?? false;
     if (typeof vf !== 'boolean') fail(satc, -13, `${what}: occlusion.visibleFirst must be a boolean`);
     this.visibleFirst = vf;
     this._score = this._work = new Float32Array(0);

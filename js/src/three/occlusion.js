@@ -47,7 +47,7 @@ function fail(satc, status, what) {
  *   visibleFirst: candidates this helper found visible in its previous
  *         update rank above the others (largest first within each
  *         rank): what was seen is in front, so it hides the most per
- *         occluder drawn; default true. Only which occluders are drawn
+ *         occluder drawn; default false. Only which occluders are drawn
  *         changes, never whether a visible volume is kept.
  */
 export class Occlusion {
@@ -78,7 +78,7 @@ export class Occlusion {
     if (!((Number.isInteger(this.maxOccluders) && this.maxOccluders >= 0) || this.maxOccluders === Infinity)) {
       fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
     }
-    this.visibleFirst = opts.visibleFirst ?? true;
+    this.visibleFirst = opts.visibleFirst ?? false;
     if (typeof this.visibleFirst !== 'boolean') fail(satc, -13, `${what}: occlusion.visibleFirst must be a boolean`);
     this._box = [...ob.center, ...ob.half].map(Number); // a NaN scores nothing: no occluder
     this._occ = null;

@@ -96,7 +96,7 @@ void bench_frame_report(const bench_results *r)
     }
     for (int p = 0; p < PB_COUNT; p++)
         if (fb_peer_get(p))
-            printf("(peer build %s: %s, -ffp-contract=off; Filament's passes by %s, the others by gcc)\n",
+            printf("(peer build %s: %s, -ffp-contract=off;\n Filament's passes by %s, the others by gcc)\n",
                    fb_peer_get(p)->name, fb_peer_get(p)->flags, fb_peer_get(p)->filament_cc);
     printf("(each way's ratio is to satc on the path named \"on\")\n");
     printf("(ns per box, median; roof: streaming read of the form's bytes; xroof: time / roof; FPcons: of the\n"

@@ -50,14 +50,14 @@ static void rule(void) { printf("%s\n", "---------------------------------------
 static void print_header(const bench_results *r)
 {
     printf("\n== the tables: every path, mode and scene ==\n");
-    printf("cpu: %s; native paths:", r->cpu);
+    printf("cpu: %s; best path: %s\nnative paths:", r->cpu, bench_path_name(r->best));
     for (int i = 0; i < r->npaths; i++)
         printf(" %s", bench_path_name(r->paths[i]));
     printf(" (compiled:");
     for (int p = 0; p < BENCH_PATHS; p++)
         if (r->compiled & (1u << p))
             printf(" %s", bench_path_name(p));
-    printf("; emulated paths\n     are not timed); best: %s\n", bench_path_name(r->best));
+    printf("; emulated paths are not timed)\n");
     printf("run: %s; %d samples of ~1 ms per figure for 4096 boxes (in cache), %d single-pass samples for 1M\n"
            "     boxes (each after reading %zu MiB to evict the caches); median ns/box [min-max]\n",
            r->run, r->reps_cached, r->reps_memory, r->scrub_bytes >> 20);

@@ -32,7 +32,10 @@ export class SplatSorter {
     this._satc = satc;
     this._frustum = new Frustum();
     this._opts = { mode: opts.mode ?? 'conservative', sort };
-    this._matOpts = { depth: opts.depth ?? 'webgl', reversed: !!opts.reversed, double: false };
+    // a Float32Array is the matrix itself: the float path, no allocation; other
+    // numbers take frustumFromMatrix's default (double when float would round them)
+    this._f32Opts = { depth: opts.depth ?? 'webgl', reversed: !!opts.reversed, double: false };
+    this._anyOpts = { depth: opts.depth ?? 'webgl', reversed: !!opts.reversed };
   }
 
   /** Number of splats. */
@@ -55,7 +58,9 @@ export class SplatSorter {
 
   /**
    * Culls against `camera` (a Frustum, or a view-projection matrix: 16
-   * numbers, column-major, depth convention from the options) and writes
+   * numbers, column-major, depth convention from the options; a
+   * Float32Array is taken as is without allocating, other numbers as
+   * frustumFromMatrix takes them, in double when float would round them) and writes
    * the visible splats' indices back to front into `order` (a Uint32Array
    * of at least count elements, over any buffer); returns how many. The
    * same order as batch.cullSorted(frustum).sorted. On error a SatcError is
@@ -63,7 +68,9 @@ export class SplatSorter {
    */
   sort(camera, order) {
     let f = camera;
-    if (!(camera instanceof Frustum)) f = this._satc.frustumFromMatrix(camera, this._matOpts, this._frustum);
+    if (!(camera instanceof Frustum)) {
+      f = this._satc.frustumFromMatrix(camera, camera instanceof Float32Array ? this._f32Opts : this._anyOpts, this._frustum);
+    }
     return this.batch.orderInto(f, order, this._opts);
   }
 

@@ -104,7 +104,7 @@ export declare class SplatSorter {
   readonly count: number;
   /** Copies the records again from a buffer of the same format and size. */
   update(src: ArrayBufferLike | ArrayBufferView): void;
-  /** Writes the visible splats back to front into `order`; returns how many. `camera`: a Frustum or a column-major view-projection matrix. */
+  /** Writes the visible splats back to front into `order`; returns how many. `camera`: a Frustum or a column-major view-projection matrix (a Float32Array: no allocation). */
   sort(camera: Frustum | ArrayLike<number>, order: Uint32Array): number;
   dispose(): void;
 }

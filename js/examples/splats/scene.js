@@ -39,7 +39,7 @@ export function randomSplats(n, seed = 1) {
   for (let i = 0; i < n; i++) {
     out.push({
       p: [r() * 20 - 10, r() * 6 - 3, r() * 20 - 10], color: [r(), r(), r()], alpha: 0.2 + 0.7 * r(),
-      sigma: [0, 1, 2].map(() => Math.exp(-3.5 + 2 * r())), rot: [r() * 2 - 1, r() * 2 - 1, r() * 2 - 1, r() * 2 - 1],
+      sigma: [0, 1, 2].map(() => Math.exp(-4.5 + 1.5 * r())), rot: [r() * 2 - 1, r() * 2 - 1, r() * 2 - 1, r() * 2 - 1],
     });
   }
   return out;
@@ -86,7 +86,7 @@ export function lookAt(eye, target) {
 
 /** The camera of frame t: orbiting the random scene. Returns { eye, viewProj, fovy }. */
 export function orbitCamera(t, aspect) {
-  const a = 0.4 * t, eye = [14 * Math.sin(a), 2.5, 14 * Math.cos(a)], fovy = Math.PI / 3;
+  const a = 0.4 * t, eye = [12 * Math.sin(a), 3, 12 * Math.cos(a)], fovy = Math.PI / 3;
   return { eye, fovy, viewProj: mul(perspective(fovy, aspect, 0.1, 100), lookAt(eye, [0, 0, 0])) };
 }
 

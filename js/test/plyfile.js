@@ -2,8 +2,8 @@
 // properties of any type, and broken variants for the error cases.
 
 /** xorshift32 in [0, 1). */
-export function rng(seed) {
-  let s = seed >>> 0 || 1;
+export function rng(start) {
+  let s = start >>> 0 || 1;
   return () => {
     s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
     return s / 4294967296;

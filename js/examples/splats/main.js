@@ -4,7 +4,7 @@
 // by their 3-sigma extent, in that order, blended "over" (premultiplied).
 // The vertex data is the PLY's own vertex records, uploaded once: each
 // attribute is a float at its property's offset with the record stride.
-//   ?scene=random|layered  &n=20000  &seed=1  &ply=URL (a file instead)
+//   ?scene=random|layered  &n=20000  &rand=1  &ply=URL (a file instead)
 //   &mode=shared|transfer  &flat=1 (uniform discs)  &still=1 (no animation)  &w=&h=
 import { parsePly } from '../../src/trs.js';
 import { plyFile, randomSplats, layeredSplats, orbitCamera, layeredCamera } from './scene.js';
@@ -20,7 +20,7 @@ const K = 3; // the splat drawn out to 3 sigma, the box satc culls
 
 const layered = q.get('scene') === 'layered';
 const file = q.get('ply') ? new Uint8Array(await (await fetch(q.get('ply'))).arrayBuffer())
-  : plyFile(layered ? layeredSplats() : randomSplats(Number(q.get('n') ?? 20000), Number(q.get('seed') ?? 1)));
+  : plyFile(layered ? layeredSplats() : randomSplats(Number(q.get('n') ?? 20000), Number(q.get('rand') ?? 1)));
 const header = parsePly(file), count = header.vertexCount;
 const shared = (q.get('mode') ?? (self.crossOriginIsolated ? 'shared' : 'transfer')) === 'shared';
 

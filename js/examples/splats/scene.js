@@ -25,8 +25,8 @@ export function plyFile(splats) {
   return out;
 }
 
-function rng(seed) {
-  let s = seed >>> 0 || 1;
+function rng(start) {
+  let s = start >>> 0 || 1;
   return () => {
     s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
     return s / 4294967296;
@@ -34,8 +34,8 @@ function rng(seed) {
 }
 
 /** n random splats in a 20 x 6 x 20 box around the origin. */
-export function randomSplats(n, seed = 1) {
-  const r = rng(seed), out = [];
+export function randomSplats(n, start = 1) {
+  const r = rng(start), out = [];
   for (let i = 0; i < n; i++) {
     out.push({
       p: [r() * 20 - 10, r() * 6 - 3, r() * 20 - 10], color: [r(), r(), r()], alpha: 0.2 + 0.7 * r(),

@@ -203,3 +203,16 @@ test('bad options throw SatcError; the records are read in place', async () => {
   b.dispose();
   assert.throws(() => b.cull(f), SatcError);
 });
+
+test('cullSorted: sort 32 then sort 16 on a small batch (the 16-bit histogram needs the larger scratch)', async () => {
+  const [satc] = await satcs;
+  const b = trsBatch(satc, 100), r = rng(17);
+  b.quaternion.fill(1);
+  for (let i = 0; i < 300; i++) b.position[i] = (i % 3 === 2 ? 5 : 0) + r() * 2 - 1;
+  b.scale.fill(0.1);
+  const f = satc.frustumPerspective(CAM);
+  const s32 = b.cullSorted(f, { sort: 32 }), s16 = b.cullSorted(f, { sort: 16 });
+  assert.ok(s32.visible > 50, `splats in view (${s32.visible})`);
+  assert.equal(s16.visible, s32.visible);
+  b.dispose();
+});

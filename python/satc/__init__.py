@@ -14,7 +14,8 @@ slices, transposed views, fields of structured records).
 Frusta: perspective, look_at, camera, from_matrix, from_intrinsics,
 from_camera_pose, from_planes, box_frustum, segment_frustum.
 Batches: aabbs, minmax, obbs, half_axes, instances, spheres, trs (position,
-quaternion, scale), splats (32-byte .splat records); Batch.grouped attaches
+quaternion, scale), splats (32-byte .splat records), load_ply (3DGS PLY
+files, read_ply for their records); Batch.grouped attaches
 group bounds. Culls: cull, cull_views, cull_depth (depths and back-to-front
 order), query_sphere, query_ray, query_box, query_segment; sort_depth,
 group_bounds, to_aabbs.
@@ -34,14 +35,15 @@ from ._satc import (INSIDE, INTERSECTING, MAX_VIEWS, OCCLUDED, OUTSIDE, Batch, F
                     query_sphere, segment_frustum, sort_depth, splats, spheres, to_aabbs,
                     trs, visibility)
 from ._frusta import from_camera_pose, from_intrinsics, look_at
+from ._ply import load_ply, read_ply
 
 __all__ = [
     "Batch", "Frustum", "INSIDE", "INTERSECTING", "MAX_VIEWS", "OCCLUDED", "OUTSIDE", "Pyramid",
     "__version__", "visibility",
     "aabbs", "box_frustum", "camera", "cull", "cull_depth", "cull_views", "from_camera_pose",
     "from_intrinsics", "from_matrix", "from_planes", "group_bounds", "half_axes",
-    "instances", "isa", "isa_runnable", "look_at", "minmax", "obbs", "perspective",
-    "query_box", "query_ray", "query_segment", "query_sphere", "segment_frustum",
+    "instances", "isa", "isa_runnable", "load_ply", "look_at", "minmax", "obbs", "perspective",
+    "query_box", "query_ray", "query_segment", "query_sphere", "read_ply", "segment_frustum",
     "sort_depth", "spheres", "splats", "to_aabbs", "trs",
 ]
 

@@ -1,5 +1,6 @@
 """Type hints of the satc package (the C extension satc._satc and its helpers)."""
 
+import os
 from typing import Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
@@ -118,6 +119,14 @@ def trs(position: Vec3s, rotation: Union[npt.ArrayLike, Tuple[np.ndarray, np.nda
         wxyz: bool = ...) -> Batch: ...
 # records: 1-D array of a 32-byte dtype, or uint8 of shape (N, 32)
 def splats(records: np.ndarray, k: float = ...) -> Batch: ...
+# A binary little-endian 3DGS PLY file (a path, or bytes / bytearray /
+# memoryview / mmap / uint8 array read in place): x y z, scale_0..2 (natural
+# logs), rot_0..3 (w first) read with the record stride; each splat's
+# k sigma box. ValueError / TypeError on bad files.
+PlySource = Union[str, os.PathLike[str], bytes, bytearray, memoryview, np.ndarray]
+def load_ply(path_or_buffer: PlySource, *, k: float = ...) -> Batch: ...
+# The vertex records as a structured array (a view of the buffer; a path is read once).
+def read_ply(path_or_buffer: PlySource) -> np.ndarray: ...
 
 # ---- culls
 @overload

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines.h"
 #include "dispatch_rows.h"
+#include "forms.h"
+#include "stream.h"
 #include "view_cams.h"
 
 #define SEED 20240601u

@@ -7,7 +7,9 @@
 #ifndef BENCH_DISPATCH_ROWS_H
 #define BENCH_DISPATCH_ROWS_H
 
-#include "bench.h"
+#include <stddef.h>
+
+#include "timing.h"
 
 /* One row: fn(ctx) is one pass of n volumes through the default entry
  * points (satc_cull, satc_cull_views, satc_query_*, satc_group_bounds);

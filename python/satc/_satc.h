@@ -132,6 +132,16 @@ PyObject *satc_py_outs_result(outs_t *o);
 
 /* groups.c: a call's status as a Python error (MemoryError when nomem). */
 PyObject *satc_py_call_error(satc_status st, int nomem, const char *what);
+/* One call of a single-view function over volumes [first, first + count)
+ * of a batch, without the GIL: fn(ctx, isa, b, first, count, mode, r, t)
+ * is satc's function (isa 0: the default path). */
+typedef satc_status (*satc_py_span_fn)(void *ctx, unsigned isa, const satc_batch *b, size_t first,
+                                       size_t count, satc_mode mode, satc_results *r, float *t);
+/* Prepares o (want_t: the t array too), runs fn with the group bounds of
+ * the batch and, without t, fills o's output from its counts; 0, or -1 with the
+ * Python error set (what: the call's name) and o cleared. */
+int satc_py_run_span(BatchObject *bo, size_t first, size_t count, satc_mode mode, unsigned isa,
+                     outs_t *o, int want_t, satc_py_span_fn fn, void *ctx, const char *what);
 
 
 /* pyramid.c: a view argument: a Frustum, or a Pyramid (*pyr set, else NULL). */

@@ -5,6 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct cull_ctx {
+    const satc_frustum *f;
+    const satc_pyramid *pyr;
+} cull_ctx;
+
+static satc_status cull_span(void *ctx, unsigned isa, const satc_batch *b, size_t fst, size_t cnt,
+                             satc_mode mode, satc_results *r, float *t)
+{
+    const cull_ctx *x = ctx;
+    (void)t;
+    if (x->pyr)
+        return isa ? satc_cull_occluded_isa((satc_isa)isa, x->pyr, b, fst, cnt, mode, r, NULL, NULL)
+                   : satc_cull_occluded(x->pyr, b, fst, cnt, mode, r, NULL, NULL);
+    return isa ? satc_cull_isa((satc_isa)isa, x->f, b, fst, cnt, mode, r) : satc_cull(x->f, b, fst, cnt, mode, r);
+}
+
 PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -23,29 +39,9 @@ PyObject *satc_py_cull(PyObject *self, PyObject *args, PyObject *kw)
     size_t fst, cnt;
     if (!bo || satc_py_span_args(bo, omode, &mode, oout, &o.kind, oisa, &isa, first, ocount, &fst, &cnt) < 0)
         return NULL;
-    if (satc_py_outs_prepare(&o, cnt, 0) < 0) {
-        satc_py_outs_clear(&o);
+    cull_ctx x = {f, pyr};
+    if (satc_py_run_span(bo, fst, cnt, mode, isa, &o, 0, cull_span, &x, "cull") < 0)
         return NULL;
-    }
-    satc_status st;
-    satc_py_call call;
-    int nomem;
-    Py_BEGIN_ALLOW_THREADS
-    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
-    if (st == SATC_OK && pyr)
-        st = isa ? satc_cull_occluded_isa((satc_isa)isa, pyr, call.b, fst, cnt, mode, &o.r, NULL, NULL)
-                 : satc_cull_occluded(pyr, call.b, fst, cnt, mode, &o.r, NULL, NULL);
-    else if (st == SATC_OK)
-        st = isa ? satc_cull_isa((satc_isa)isa, f, call.b, fst, cnt, mode, &o.r)
-                 : satc_cull(f, call.b, fst, cnt, mode, &o.r);
-    satc_py_call_end(&call);
-    if (st == SATC_OK)
-        satc_py_outs_after(&o, cnt);
-    Py_END_ALLOW_THREADS
-    if (st != SATC_OK) {
-        satc_py_outs_clear(&o);
-        return satc_py_call_error(st, nomem, "cull");
-    }
     return satc_py_outs_result(&o);
 }
 

@@ -61,6 +61,32 @@ void satc_py_call_end(satc_py_call *c)
     c->scratch = NULL;
 }
 
+int satc_py_run_span(BatchObject *bo, size_t first, size_t count, satc_mode mode, unsigned isa,
+                     outs_t *o, int want_t, satc_py_span_fn fn, void *ctx, const char *what)
+{
+    if (satc_py_outs_prepare(o, count, want_t) < 0) {
+        satc_py_outs_clear(o);
+        return -1;
+    }
+    satc_status st;
+    satc_py_call call;
+    int nomem;
+    Py_BEGIN_ALLOW_THREADS
+    st = satc_py_call_begin(bo, first, count, &call, &nomem);
+    if (st == SATC_OK)
+        st = fn(ctx, isa, call.b, first, count, mode, &o->r, o->t);
+    satc_py_call_end(&call);
+    if (st == SATC_OK && !want_t)
+        satc_py_outs_after(o, count);
+    Py_END_ALLOW_THREADS
+    if (st != SATC_OK) {
+        satc_py_outs_clear(o);
+        satc_py_call_error(st, nomem, what);
+        return -1;
+    }
+    return 0;
+}
+
 /* The status of a call's work as a Python error. */
 PyObject *satc_py_call_error(satc_status st, int nomem, const char *what)
 {

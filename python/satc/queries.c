@@ -9,6 +9,35 @@
 
 /* ---- queries ---- */
 
+typedef struct sphere_ctx {
+    const float *c;
+    float radius;
+} sphere_ctx;
+
+static satc_status sphere_span(void *ctx, unsigned isa, const satc_batch *b, size_t fst, size_t cnt,
+                               satc_mode mode, satc_results *r, float *t)
+{
+    const sphere_ctx *x = ctx;
+    (void)t;
+    return isa ? satc_query_sphere_isa((satc_isa)isa, x->c, x->radius, b, fst, cnt, mode, r)
+               : satc_query_sphere(x->c, x->radius, b, fst, cnt, mode, r);
+}
+
+typedef struct ray_ctx {
+    const float *orig, *dir;
+    float tmax;
+    size_t *nearest;
+} ray_ctx;
+
+static satc_status ray_span(void *ctx, unsigned isa, const satc_batch *b, size_t fst, size_t cnt,
+                            satc_mode mode, satc_results *r, float *t)
+{
+    const ray_ctx *x = ctx;
+    return isa ? satc_query_ray_isa((satc_isa)isa, x->orig, x->dir, x->tmax, b, fst, cnt, mode, r, t,
+                                    x->nearest)
+               : satc_query_ray(x->orig, x->dir, x->tmax, b, fst, cnt, mode, r, t, x->nearest);
+}
+
 PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -33,26 +62,9 @@ PyObject *satc_py_query_sphere(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "radius: must be finite and >= 0");
         return NULL;
     }
-    if (satc_py_outs_prepare(&o, cnt, 0) < 0) {
-        satc_py_outs_clear(&o);
+    sphere_ctx x = {c, (float)radius};
+    if (satc_py_run_span(bo, fst, cnt, mode, isa, &o, 0, sphere_span, &x, "query_sphere") < 0)
         return NULL;
-    }
-    satc_status st;
-    satc_py_call call;
-    int nomem;
-    Py_BEGIN_ALLOW_THREADS
-    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
-    if (st == SATC_OK)
-        st = isa ? satc_query_sphere_isa((satc_isa)isa, c, (float)radius, call.b, fst, cnt, mode, &o.r)
-                 : satc_query_sphere(c, (float)radius, call.b, fst, cnt, mode, &o.r);
-    satc_py_call_end(&call);
-    if (st == SATC_OK)
-        satc_py_outs_after(&o, cnt);
-    Py_END_ALLOW_THREADS
-    if (st != SATC_OK) {
-        satc_py_outs_clear(&o);
-        return satc_py_call_error(st, nomem, "query_sphere");
-    }
     return satc_py_outs_result(&o);
 }
 
@@ -81,25 +93,9 @@ PyObject *satc_py_query_ray(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "tmax: must be >= 0 (inf for a half-line)");
         return NULL;
     }
-    if (satc_py_outs_prepare(&o, cnt, 1) < 0) {
-        satc_py_outs_clear(&o);
+    ray_ctx x = {orig, dir, (float)tmax, &nearest};
+    if (satc_py_run_span(bo, fst, cnt, mode, isa, &o, 1, ray_span, &x, "query_ray") < 0)
         return NULL;
-    }
-    satc_status st;
-    satc_py_call call;
-    int nomem;
-    Py_BEGIN_ALLOW_THREADS
-    st = satc_py_call_begin(bo, fst, cnt, &call, &nomem);
-    if (st == SATC_OK)
-        st = isa ? satc_query_ray_isa((satc_isa)isa, orig, dir, (float)tmax, call.b, fst, cnt, mode,
-                                      &o.r, o.t, &nearest)
-                 : satc_query_ray(orig, dir, (float)tmax, call.b, fst, cnt, mode, &o.r, o.t, &nearest);
-    satc_py_call_end(&call);
-    Py_END_ALLOW_THREADS
-    if (st != SATC_OK) {
-        satc_py_outs_clear(&o);
-        return satc_py_call_error(st, nomem, "query_ray");
-    }
     PyObject *t = satc_py_own_array(o.t, (npy_intp)o.r.visible, NPY_FLOAT32, 4);
     o.t = NULL;
     PyObject *ind = satc_py_outs_result(&o);

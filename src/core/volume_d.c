@@ -19,6 +19,32 @@ static void rd3(const satc_vec3s *v, size_t i, double out[3])
     out[2] = *at(v->z, v->stride, i);
 }
 
+int satc_trs_frame_d(const satc_trs *s, size_t i, const float qf[4], double R[3][3], double lc[3],
+                     double lh[3])
+{
+    double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
+    double t = 2.0 / (x * x + y * y + z * z + w * w);
+    R[0][0] = 1.0 - t * (y * y + z * z), R[0][1] = t * (x * y - w * z), R[0][2] = t * (x * z + w * y);
+    R[1][0] = t * (x * y + w * z), R[1][1] = 1.0 - t * (x * x + z * z), R[1][2] = t * (y * z - w * x);
+    R[2][0] = t * (x * z - w * y), R[2][1] = t * (y * z + w * x), R[2][2] = 1.0 - t * (x * x + y * y);
+    lc[0] = lc[1] = lc[2] = 0;
+    const satc_local_boxes *lb = s->local;
+    if (!lb) {
+        lh[0] = lh[1] = lh[2] = satc_trs_k(s);
+        return 1;
+    }
+    size_t id = i;
+    if (lb->mesh) {
+        id = *(const uint32_t *)(const void *)((const char *)lb->mesh + i * lb->mesh_stride);
+        if (id >= lb->mesh_count)
+            return 0;
+    }
+    rd3(&lb->center, id, lc);
+    rd3(&lb->half, id, lh);
+    return 1;
+}
+
+
 int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *vol)
 {
     double(*H)[3] = vol->H, *c = vol->c, v[3], w[3];
@@ -67,31 +93,16 @@ int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *vol)
         float qf[4], sf[3];
         satc_trs_quat(s, i, qf);
         satc_vec3s_get(&s->scale, i, sf);
-        double x = qf[0], y = qf[1], z = qf[2], w = qf[3], sc[3];
+        double sc[3];
         float n2f = ((qf[0] * qf[0] + qf[1] * qf[1]) + qf[2] * qf[2]) + qf[3] * qf[3];
         if (!(n2f >= SATC_QUAT_N2_MIN && n2f <= SATC_QUAT_N2_MAX))
             return 0;
         for (int j = 0; j < 3; j++)
             sc[j] = (s->format & SATC_TRS_LOG_SCALE) ? (double)satc_expf_ref(sf[j]) * (1.0 + 2.0 * SATC_EXP_REL_ERROR)
                                  : (double)sf[j];
-        double t = 2.0 / (x * x + y * y + z * z + w * w);
-        double R[3][3] = {{1.0 - t * (y * y + z * z), t * (x * y - w * z), t * (x * z + w * y)},
-                          {t * (x * y + w * z), 1.0 - t * (x * x + z * z), t * (y * z - w * x)},
-                          {t * (x * z - w * y), t * (y * z + w * x), 1.0 - t * (x * x + y * y)}};
-        double lc[3] = {0, 0, 0}, lh[3];
-        const satc_local_boxes *lb = s->local;
-        if (!lb) {
-            lh[0] = lh[1] = lh[2] = satc_trs_k(s);
-        } else {
-            size_t id = i;
-            if (lb->mesh) {
-                id = *(const uint32_t *)(const void *)((const char *)lb->mesh + i * lb->mesh_stride);
-                if (id >= lb->mesh_count)
-                    return 0;
-            }
-            rd3(&lb->center, id, lc);
-            rd3(&lb->half, id, lh);
-        }
+        double R[3][3], lc[3], lh[3];
+        if (!satc_trs_frame_d(s, i, qf, R, lc, lh))
+            return 0;
         double p[3];
         rd3(&s->position, i, p);
         for (int r = 0; r < 3; r++) {

@@ -27,6 +27,13 @@ typedef struct satc_vol_d {
 
 int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *v);
 
+/* A TRS volume's rotation R(qf) in double (qf: its stored quaternion, in
+ * the loaders' accepted range) and its local box (center lc, half lh;
+ * the splat cube when the batch has no local boxes). Returns 0 when the
+ * volume's mesh id is past the table (nothing to describe), else 1. */
+int satc_trs_frame_d(const satc_trs *s, size_t i, const float qf[4], double R[3][3], double lc[3],
+                     double lh[3]);
+
 /*
  * The orthographic frustum of the segment from p0 along the unit
  * direction D (double) for len >= 0 world units (len 0: the point p0);

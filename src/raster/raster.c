@@ -57,25 +57,9 @@ static int trs_box(const satc_batch *b, size_t i, double c[3], double H[3][3], d
     float n2f = ((qf[0] * qf[0] + qf[1] * qf[1]) + qf[2] * qf[2]) + qf[3] * qf[3];
     if (!(n2f >= SATC_QUAT_N2_MIN && n2f <= SATC_QUAT_N2_MAX))
         return 0;
-    double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
-    double t = 2.0 / (x * x + y * y + z * z + w * w);
-    double R[3][3] = {{1.0 - t * (y * y + z * z), t * (x * y - w * z), t * (x * z + w * y)},
-                      {t * (x * y + w * z), 1.0 - t * (x * x + z * z), t * (y * z - w * x)},
-                      {t * (x * z - w * y), t * (y * z + w * x), 1.0 - t * (x * x + y * y)}};
-    double lc[3] = {0, 0, 0}, lh[3];
-    const satc_local_boxes *lb = s->local;
-    if (!lb) {
-        lh[0] = lh[1] = lh[2] = satc_trs_k(s);
-    } else {
-        size_t id = i;
-        if (lb->mesh) {
-            id = *(const uint32_t *)(const void *)((const char *)lb->mesh + i * lb->mesh_stride);
-            if (id >= lb->mesh_count)
-                return 0;
-        }
-        rd3(&lb->center, id, lc);
-        rd3(&lb->half, id, lh);
-    }
+    double R[3][3], lc[3], lh[3];
+    if (!satc_trs_frame_d(s, i, qf, R, lc, lh))
+        return 0;
     int lg = (s->format & SATC_TRS_LOG_SCALE) != 0;
     double sc[3], a[3];
     for (int j = 0; j < 3; j++) {

@@ -1,6 +1,8 @@
 /* The query tests' pass/fail counting and random numbers (splitmix64).
  * Each program defines QUERY_SEED (its own stream) and QUERY_MAX_FAILS
- * (how many failures are printed) before including this header. */
+ * (how many failures are printed) before including this header. A
+ * program of several files defines QUERY_CHECK_SHARED in each: the one
+ * with QUERY_SEED holds the counts and the stream, the others share them. */
 #ifndef SATC_QUERY_CHECK_H
 #define SATC_QUERY_CHECK_H
 
@@ -8,9 +10,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static long n_pass, n_fail;
+#ifdef QUERY_CHECK_SHARED
+#define QUERY_LINK
+#else
+#define QUERY_LINK static
+#endif
 
-static void check(int ok, const char *what)
+#if defined(QUERY_CHECK_SHARED) && !defined(QUERY_SEED)
+extern long n_pass, n_fail;
+void check(int ok, const char *what);
+double uni(double lo, double hi);
+double logu(double lo, double hi);
+#else
+QUERY_LINK long n_pass, n_fail;
+
+QUERY_LINK void check(int ok, const char *what)
 {
     if (ok) {
         n_pass++;
@@ -22,7 +36,7 @@ static void check(int ok, const char *what)
 }
 
 static uint64_t rng_s = QUERY_SEED;
-static double uni(double lo, double hi)
+QUERY_LINK double uni(double lo, double hi)
 {
     uint64_t z = (rng_s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -31,6 +45,7 @@ static double uni(double lo, double hi)
     return lo + (hi - lo) * ((double)(z >> 11) * 0x1.0p-53);
 }
 /* Log-uniform in [lo, hi] (0 < lo <= hi). */
-static double logu(double lo, double hi) { return exp(uni(log(lo), log(hi))); }
+QUERY_LINK double logu(double lo, double hi) { return exp(uni(log(lo), log(hi))); }
+#endif
 
 #endif

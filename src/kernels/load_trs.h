@@ -1,0 +1,191 @@
+/*
+ * The SIMD loaders of TRS batches (part of load.h, included there after
+ * the matrix loads): quaternions in float or bytes, scales through exp,
+ * the matrix they make, and the splat ball; per lane the expressions of
+ * src/scalar/load_scalar.c in the same order.
+ */
+#ifndef SATC_LOAD_TRS_H
+#define SATC_LOAD_TRS_H
+
+/* Layers without integer lanes: 2^k and the byte quaternions through
+ * memory, per lane the reference's own function. */
+#ifndef SATC_VLAYER_POW2
+static inline V v_pow2i(V k)
+{
+    float t[W];
+    v_store(t, k);
+    for (int j = 0; j < W; j++)
+        t[j] = satc_pow2i(t[j]);
+    return v_load(t);
+}
+#endif
+
+/* The four bytes of each lane's 32-bit word as floats, unsigned or
+ * signed (satc_trs_quat's decoding; the word only moves, never computed
+ * on, so its bits are kept). */
+#ifndef SATC_VLAYER_BYTES
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    float t[W], o[4][W];
+    v_store(t, w);
+    for (int j = 0; j < W; j++) {
+        unsigned char b[4];
+        memcpy(b, &t[j], 4);
+        for (int c = 0; c < 4; c++)
+            o[c][j] = sgn ? (float)(int)(signed char)b[c] : (float)(int)b[c];
+    }
+    for (int c = 0; c < 4; c++)
+        out[c] = v_load(o[c]);
+}
+#endif
+
+/* satc_expf_ref per lane. */
+SATC_AI V exp_v(V x)
+{
+    V a = v_min(v_set1(SATC_EXP_HI), v_max(v_set1(SATC_EXP_LO), x));
+    V kf = v_sub(v_add(v_mul(a, v_set1(SATC_EXP_LOG2E)), v_set1(SATC_EXP_ROUND)),
+                 v_set1(SATC_EXP_ROUND));
+    V r = v_sub(v_sub(a, v_mul(kf, v_set1(SATC_EXP_C1))), v_mul(kf, v_set1(SATC_EXP_C2)));
+    static const float c[7] = {1.38888889e-3f, 8.33333377e-3f, 4.16666679e-2f, 1.66666672e-1f,
+                               0.5f, 1.0f, 1.0f};
+    V p = v_set1(1.98412698e-4f);
+    for (int d = 0; d < 7; d++)
+        p = v_add(v_set1(c[d]), v_mul(r, p));
+    return v_mul(p, v_pow2i(kf));
+}
+
+/* W quaternions of a TRS batch as (x, y, z, w) lanes (satc_trs_quat). */
+SATC_AI void ld_quat(const satc_trs *s, size_t i, unsigned nl, V q[4])
+{
+    V a[4];
+    const float *base = (const float *)(const void *)((const char *)s->rotation +
+                                                      i * s->rotation_stride);
+    if ((s->format & 3u) == SATC_QUAT_F32 && nl == W && s->rotation_stride >= 16) {
+        v_load_rec4(base, s->rotation_stride, a);
+    } else if ((s->format & 3u) == SATC_QUAT_F32 && nl == W && !s->rotation_stride) {
+        for (int c = 0; c < 4; c++)
+            a[c] = v_set1(base[c]);
+#if W > 1
+    } else if ((s->format & 3u) != SATC_QUAT_F32 && nl == W) {
+        /* byte quaternions: one 32-bit word per lane, split in lanes */
+        V wd = s->rotation_stride ? v_load_stride(base, s->rotation_stride) : v_set1(*base);
+        if ((s->format & 3u) == SATC_QUAT_I8) {
+            v_bytes4(wd, 1, a);
+        } else {
+            v_bytes4(wd, 0, a);
+            for (int c = 0; c < 4; c++)
+                a[c] = v_sub(a[c], v_set1(128.0f));
+        }
+#endif
+    } else {
+        float t[4][W], e[4];
+        for (unsigned j = 0; j < W; j++) {
+            if (j < nl)
+                satc_trs_quat(s, i + j, e);
+            for (int c = 0; c < 4; c++)
+                t[c][j] = j < nl ? e[c] : 0.0f;
+        }
+        for (int c = 0; c < 4; c++)
+            q[c] = v_load(t[c]);
+        return;
+    }
+    int w1 = (s->format & SATC_QUAT_WXYZ) != 0;
+    for (int c = 0; c < 4; c++)
+        q[c] = a[w1 ? (c + 1) & 3 : c];
+}
+
+/* satc_trs_rot per lane: m[r][j] = R(q)_rj s_j. */
+SATC_AI void rot_v(const V q[4], const V sc[3], V m[3][4])
+{
+    V x = q[0], y = q[1], z = q[2], w = q[3];
+    V n2 = v_add(v_add(v_add(v_mul(x, x), v_mul(y, y)), v_mul(z, z)), v_mul(w, w));
+    V t = v_div(v_set1(2.0f), n2);
+    M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+    t = v_sel(ok, t, v_set1(NAN));
+    V xs = v_mul(x, t), ys = v_mul(y, t), zs = v_mul(z, t);
+    V xx = v_mul(x, xs), yy = v_mul(y, ys), zz = v_mul(z, zs);
+    V xy = v_mul(x, ys), xz = v_mul(x, zs), yz = v_mul(y, zs);
+    V wx = v_mul(w, xs), wy = v_mul(w, ys), wz = v_mul(w, zs);
+    V one = v_set1(1.0f);
+    V R[3][3] = {{v_sub(one, v_add(yy, zz)), v_sub(xy, wz), v_add(xz, wy)},
+                 {v_add(xy, wz), v_sub(one, v_add(xx, zz)), v_sub(yz, wx)},
+                 {v_sub(xz, wy), v_add(yz, wx), v_sub(one, v_add(xx, yy))}};
+    for (int r = 0; r < 3; r++)
+        for (int j = 0; j < 3; j++)
+            m[r][j] = v_mul(R[r][j], sc[j]);
+}
+
+/* A TRS batch's W volumes as an instance's matrix (rows 0..2 of
+ * [R(q) diag(s) | p]) and local box. */
+SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3][4], V lc[3],
+                    V lh[3])
+{
+    const int soa = 0;
+    V q[4], sc[3], p[3];
+    ld_quat(s, i, nl, q);
+    ld3(&s->scale, i, nl, rec_ok, sc);
+    if (s->format & SATC_TRS_LOG_SCALE)
+        for (int j = 0; j < 3; j++)
+            sc[j] = exp_v(sc[j]);
+    rot_v(q, sc, m);
+    ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
+    for (int r = 0; r < 3; r++)
+        m[r][3] = p[r];
+    const satc_local_boxes *lb = s->local;
+    if (!lb) {
+        V kk = v_set1(satc_trs_k(s));
+        for (int j = 0; j < 3; j++)
+            lc[j] = v_set1(0.0f), lh[j] = kk;
+    } else if (lb->mesh) {
+        ld_mesh_t(lb->mesh, lb->mesh_stride, lb->mesh_count, &lb->center, &lb->half, i, nl, lc,
+                  lh);
+    } else {
+        ld3(&lb->center, i, nl, rec_ok, lc);
+        ld3_after(&lb->half, &lb->center, i, nl, rec_ok, lh);
+    }
+}
+
+/* A splat cube (local NULL) in conservative mode: the ball about p of
+ * radius k (|s0| + |s1| + |s2|), which holds the box whatever its
+ * rotation, tested as a sphere's planes; S adds 16 r for the rounding of
+ * r and exp. A quaternion out of range makes S NaN (never culled). */
+SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned nl, int rec_ok,
+                          V *x, const int ortho)
+{
+    const int soa = 0;
+    V q[4], sc[3], p[3], c[3];
+    ld_quat(s, i, nl, q);
+    ld3(&s->scale, i, nl, rec_ok, sc);
+    if (s->format & SATC_TRS_LOG_SCALE)
+        for (int j = 0; j < 3; j++)
+            sc[j] = exp_v(sc[j]);
+    ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
+    V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
+                 v_mul(q[3], q[3]));
+    M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+    for (int j = 0; j < 3; j++)
+        c[j] = v_sub(p[j], k->o[j]);
+    to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
+    V rad = v_mul(v_set1(satc_trs_k(s)),
+                  v_add(v_add(v_abs(sc[0]), v_abs(sc[1])), v_abs(sc[2])));
+    x[F_RAD] = rad;
+    const int np = ortho ? 3 : 5;
+    for (int j = 0; j < np; j++)
+        x[F_R + j] = v_mul(rad, k->norm2[j]);
+    V S = v_add(v_add(sum_abs_d(x), v_add(rad, rad)), k->sfloor);
+    x[F_S] = v_sel(ok, v_add(S, v_mul(v_set1(16.0f), rad)), v_set1(NAN));
+}
+
+/* TRS's extra S term beyond an instance's: 16 T, T = sum_j |m_j|_1
+ * (|lc_j| + |lh_j|) (satc.h: the rounding of R and exp). */
+SATC_AI V trs_t4(V m[3][4], const V lc[3], const V lh[3])
+{
+    V t[3];
+    for (int j = 0; j < 3; j++) {
+        V cs = v_add(v_add(v_abs(m[0][j]), v_abs(m[1][j])), v_abs(m[2][j]));
+        t[j] = v_mul(cs, v_add(v_abs(lc[j]), v_abs(lh[j])));
+    }
+    return v_mul(v_set1(16.0f), v_add(v_add(t[0], t[1]), t[2]));
+}
+
+#endif

@@ -2,6 +2,7 @@
  * groups (groups.c) and runs the kernel on the rest, then formats the bit
  * words as the caller asked (bitmask, classes, indices), the same way for
  * every path. Used by the single cull, the views pass and the queries. */
+#include <math.h>
 #include <string.h>
 
 #include "passes.h"
@@ -210,7 +211,7 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     satc_status st = satc_check_results(f, b, first, count, mode, out);
     if (st != SATC_OK)
         return st;
-    satc_cull_chunks(k, f, b, first, count, mode, out, NULL);
+    satc_cull_chunks(k, f, b, first, count, mode, out, NULL, NULL);
     return SATC_OK;
 }
 
@@ -225,9 +226,51 @@ static float splat_depth(const satc_frustum *f, const satc_vec3s *pos, size_t i)
     return D[0] * c0 + D[1] * c1 + D[2] * c2;
 }
 
-void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
-                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth)
+/* The one NaN every path writes for a depth: the kernels' NaN bits follow
+ * their operands and instruction sets. */
+static void canon_nan(float *d, size_t n)
 {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &d[i], sizeof u);
+        u = (u & 0x7fffffffu) > 0x7f800000u ? SATC_DEPTH_NAN_BITS : u;
+        memcpy(&d[i], &u, sizeof u);
+    }
+}
+
+/* Least and greatest finite value of d[0, n) into lo, hi: d - d is 0 for
+ * a finite d, NaN otherwise (then lo and hi stay). Four lanes so that
+ * the compares do not wait on each other. */
+static void finite_range(const float *d, size_t n, float *lo, float *hi)
+{
+    float l[4] = {*lo, *lo, *lo, *lo}, h[4] = {*hi, *hi, *hi, *hi};
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int j = 0; j < 4; j++) {
+            float x = d[i + (size_t)j];
+            int fin = x - x == 0.0f;
+            float a = fin ? x : INFINITY, c = fin ? x : -INFINITY;
+            l[j] = a < l[j] ? a : l[j];
+            h[j] = c > h[j] ? c : h[j];
+        }
+    for (; i < n; i++) {
+        float x = d[i];
+        int fin = x - x == 0.0f;
+        float a = fin ? x : INFINITY, c = fin ? x : -INFINITY;
+        l[0] = a < l[0] ? a : l[0];
+        h[0] = c > h[0] ? c : h[0];
+    }
+    for (int j = 0; j < 4; j++) {
+        *lo = l[j] < *lo ? l[j] : *lo;
+        *hi = h[j] > *hi ? h[j] : *hi;
+    }
+}
+
+void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth,
+                      float *range)
+{
+    float lo = INFINITY, hi = -INFINITY;
     const int splats = b->form == SATC_FORM_TRS && !b->trs.local;
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
@@ -259,6 +302,9 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                     for (uint64_t m = vis[w]; m; m &= m - 1)
                         depth[at++] = dz[w * 64 + ctz64(m)];
             }
+            canon_nan(depth + visible, at - visible);
+            if (range)
+                finite_range(depth + visible, at - visible, &lo, &hi);
         }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {
@@ -270,4 +316,6 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
         }
     }
     out->visible = visible;
+    if (range)
+        range[0] = lo, range[1] = hi;
 }

@@ -268,7 +268,7 @@ satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t 
     return SATC_OK;
 }
 
-static satc_status cull_depth(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                               size_t first, size_t count, satc_mode mode, satc_results *out,
                               satc_depth_results *d)
 {
@@ -299,7 +299,7 @@ static satc_status cull_depth(const satc_kernels *k, const satc_frustum *f, cons
 satc_status satc_cull_depth(const satc_frustum *f, const satc_batch *b, size_t first, size_t count,
                             satc_mode mode, satc_results *out, satc_depth_results *d)
 {
-    return cull_depth(satc_kernels_for(satc_isa_active()), f, b, first, count, mode, out, d);
+    return satc_cull_depth_k(satc_kernels_for(satc_isa_active()), f, b, first, count, mode, out, d);
 }
 
 satc_status satc_cull_depth_isa(satc_isa isa, const satc_frustum *f, const satc_batch *b,
@@ -308,5 +308,5 @@ satc_status satc_cull_depth_isa(satc_isa isa, const satc_frustum *f, const satc_
 {
     satc_status st;
     const satc_kernels *k = satc_kernels_named(isa, &st);
-    return k ? cull_depth(k, f, b, first, count, mode, out, d) : st;
+    return k ? satc_cull_depth_k(k, f, b, first, count, mode, out, d) : st;
 }

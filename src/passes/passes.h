@@ -41,6 +41,12 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                       size_t first, size_t count, satc_mode mode, satc_results *out, float *depth,
                       float *range);
 
+/* satc_cull_depth on kernels k (not NULL), for the tests that compare a
+ * path the dispatcher would not pick. */
+satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                              size_t first, size_t count, satc_mode mode, satc_results *out,
+                              satc_depth_results *d);
+
 /* A view's plane test in world form for group bounds (passes/groups.c):
  * plane p is g_p(x) = m[p] . (x - O) - off[p], inside where <= 0, in the
  * kernels' units; col1, eps_k, tol_t and rho give a volume's largest

@@ -296,15 +296,25 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                     for (uint64_t m = vis[w]; m; m &= m - 1)
                         depth[at++] = splat_depth(f, &b->trs.position, first + done + w * 64 + ctz64(m));
             } else if (nv) {
+                /* many visible: every depth of the chunk, then depths and
+                 * indices kept together without branches (each slot is
+                 * written, and kept when its volume is visible; at never
+                 * passes done + j, so the writes stay within count) */
                 float dz[SATC_CHUNK];
                 k->depth(f, b, first + done, n, done + n == count ? SATC_K_LAST : 0u, dz);
-                for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                    for (uint64_t m = vis[w]; m; m &= m - 1)
-                        depth[at++] = dz[w * 64 + ctz64(m)];
+                uint32_t base = (uint32_t)(first + done);
+                for (size_t j = 0; j < n; j++) {
+                    depth[at] = dz[j], out->indices[at] = base + (uint32_t)j;
+                    at += (size_t)(vis[j / 64] >> (j % 64) & 1);
+                }
             }
             canon_nan(depth + visible, at - visible);
             if (range)
                 finite_range(depth + visible, at - visible, &lo, &hi);
+            if (!(splats && 4 * nv < n)) {
+                visible = at;
+                continue;
+            }
         }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {

@@ -226,51 +226,42 @@ static float splat_depth(const satc_frustum *f, const satc_vec3s *pos, size_t i)
     return D[0] * c0 + D[1] * c1 + D[2] * c2;
 }
 
-/* The one NaN every path writes for a depth: the kernels' NaN bits follow
- * their operands and instruction sets. */
-static void canon_nan(float *d, size_t n)
+static float float_of_ord(int32_t o)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &d[i], sizeof u);
-        u = (u & 0x7fffffffu) > 0x7f800000u ? SATC_DEPTH_NAN_BITS : u;
-        memcpy(&d[i], &u, sizeof u);
-    }
+    int32_t u = o ^ ((o >> 31) & 0x7fffffff);
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
-/* Least and greatest finite value of d[0, n) into lo, hi: d - d is 0 for
- * a finite d, NaN otherwise (then lo and hi stay). Four lanes so that
- * the compares do not wait on each other. */
-static void finite_range(const float *d, size_t n, float *lo, float *hi)
+/* Each NaN of d[0, n) as SATC_DEPTH_NAN_BITS (the kernels' NaN bits follow
+ * their operands and instruction sets), and the least and greatest
+ * finite value into *lo, *hi as orders (the float's bits with the low 31
+ * flipped when negative: -0 just below +0, which the keys do not tell
+ * apart). Masks rather than branches or float compares, so that the
+ * compiler vectorizes the loop with the baseline instruction set. */
+static void canon_range(float *d, size_t n, int32_t *lo, int32_t *hi)
 {
-    float l[4] = {*lo, *lo, *lo, *lo}, h[4] = {*hi, *hi, *hi, *hi};
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4)
-        for (int j = 0; j < 4; j++) {
-            float x = d[i + (size_t)j];
-            int fin = x - x == 0.0f;
-            float a = fin ? x : INFINITY, c = fin ? x : -INFINITY;
-            l[j] = a < l[j] ? a : l[j];
-            h[j] = c > h[j] ? c : h[j];
-        }
-    for (; i < n; i++) {
-        float x = d[i];
-        int fin = x - x == 0.0f;
-        float a = fin ? x : INFINITY, c = fin ? x : -INFINITY;
-        l[0] = a < l[0] ? a : l[0];
-        h[0] = c > h[0] ? c : h[0];
+    int32_t l = *lo, h = *hi;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x;
+        memcpy(&x, &d[i], sizeof x);
+        int32_t mag = x & 0x7fffffff, o = x ^ ((x >> 31) & 0x7fffffff);
+        int32_t fin = -(int32_t)(mag < 0x7f800000), nan = -(int32_t)(mag > 0x7f800000);
+        int32_t a = (o & fin) | (INT32_MAX & ~fin), c = (o & fin) | (INT32_MIN & ~fin);
+        l = l < a ? l : a;
+        h = h > c ? h : c;
+        x = (x & ~nan) | ((int32_t)SATC_DEPTH_NAN_BITS & nan);
+        memcpy(&d[i], &x, sizeof x);
     }
-    for (int j = 0; j < 4; j++) {
-        *lo = l[j] < *lo ? l[j] : *lo;
-        *hi = h[j] > *hi ? h[j] : *hi;
-    }
+    *lo = l, *hi = h;
 }
 
 void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                       size_t first, size_t count, satc_mode mode, satc_results *out, float *depth,
                       float *range)
 {
-    float lo = INFINITY, hi = -INFINITY;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
     const int splats = b->form == SATC_FORM_TRS && !b->trs.local;
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
@@ -296,21 +287,18 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                     for (uint64_t m = vis[w]; m; m &= m - 1)
                         depth[at++] = splat_depth(f, &b->trs.position, first + done + w * 64 + ctz64(m));
             } else if (nv) {
-                /* many visible: every depth of the chunk, then depths and
-                 * indices kept together without branches (each slot is
-                 * written, and kept when its volume is visible; at never
-                 * passes done + j, so the writes stay within count) */
+                /* many visible: every depth of the chunk, then the depths
+                 * and indices of the visible in one walk of the bits */
                 float dz[SATC_CHUNK];
                 k->depth(f, b, first + done, n, done + n == count ? SATC_K_LAST : 0u, dz);
                 uint32_t base = (uint32_t)(first + done);
-                for (size_t j = 0; j < n; j++) {
-                    depth[at] = dz[j], out->indices[at] = base + (uint32_t)j;
-                    at += (size_t)(vis[j / 64] >> (j % 64) & 1);
-                }
+                for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+                    for (uint64_t m = vis[w]; m; m &= m - 1) {
+                        unsigned j = (unsigned)(w * 64) + ctz64(m);
+                        depth[at] = dz[j], out->indices[at++] = base + j;
+                    }
             }
-            canon_nan(depth + visible, at - visible);
-            if (range)
-                finite_range(depth + visible, at - visible, &lo, &hi);
+            canon_range(depth + visible, at - visible, &lo, &hi);
             if (!(splats && 4 * nv < n)) {
                 visible = at;
                 continue;
@@ -326,6 +314,8 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
         }
     }
     out->visible = visible;
-    if (range)
-        range[0] = lo, range[1] = hi;
+    if (range && lo <= hi)
+        range[0] = float_of_ord(lo), range[1] = float_of_ord(hi);
+    else if (range)
+        range[0] = INFINITY, range[1] = -INFINITY;
 }

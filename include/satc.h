@@ -1465,9 +1465,13 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
 /* Depth keys and back-to-front order (splat renderers)                 */
 /* ------------------------------------------------------------------ */
 
+/** The bits of every NaN depth satc_cull_depth writes (one quiet NaN,
+ * whatever NaN the path's arithmetic produced). */
+#define SATC_DEPTH_NAN_BITS 0x7FC00000u
+
 /** Orders of the visible indices (satc_depth_results.sort). */
 #define SATC_SORT_NONE 0u /**< no sorted output */
-#define SATC_SORT_16 1u   /**< by the 16-bit key: counting, or two 8-bit radix passes (stable) */
+#define SATC_SORT_16 1u   /**< by the 16-bit key: counting, or by its high then its low byte (stable) */
 #define SATC_SORT_32 2u   /**< by the exact float depth (the 32-bit key), three radix passes (stable) */
 
 /**
@@ -1475,9 +1479,10 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
  * wanted). A volume's depth is the view depth of its center, D.(c - E)
  * (world units along the view direction from the frustum's origin), in
  * float as the culling loaders compute it, the same bits on every path
- * (NaN for a volume whose center is not finite or whose quaternion,
- * mesh id or field makes the loaders' center NaN; a splat cube's center
- * is its position, whatever its quaternion).
+ * (NaN, written as the bits SATC_DEPTH_NAN_BITS, for a volume whose
+ * center is not finite or whose quaternion, mesh id or field makes the
+ * loaders' center NaN; a splat cube's center is its position, whatever
+ * its quaternion).
  *  - key32: the depth's order as an unsigned integer (larger is farther;
  *    -0 as +0; NaN above +Inf, as the farthest);
  *  - key16: floor((d - lo) * s) in double with s = 65535 / (hi - lo)

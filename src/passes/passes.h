@@ -32,10 +32,20 @@ void satc_put_classes(uint8_t *dst, const uint64_t *vis, const uint64_t *in, siz
 satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
                           size_t first, size_t count, satc_mode mode, satc_results *out);
 
-/* satc_cull_run on a validated call, also writing depth[k] (k->depth) for
- * the k-th visible volume when depth is not NULL (out->indices set). */
+/* satc_cull_run on a validated call, also writing depth[k] (k->depth,
+ * NaN as SATC_DEPTH_NAN_BITS) for the k-th visible volume when depth is not
+ * NULL (out->indices set), and then, when range is not NULL, the least
+ * and greatest finite depth written in range[0], range[1] (+Inf, -Inf
+ * when none is finite). */
 void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
-                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth);
+                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth,
+                      float *range);
+
+/* satc_cull_depth on kernels k (not NULL), for the tests that compare a
+ * path the dispatcher would not pick. */
+satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                              size_t first, size_t count, satc_mode mode, satc_results *out,
+                              satc_depth_results *d);
 
 /* A view's plane test in world form for group bounds (passes/groups.c):
  * plane p is g_p(x) = m[p] . (x - O) - off[p], inside where <= 0, in the

@@ -2,6 +2,7 @@
  * groups (groups.c) and runs the kernel on the rest, then formats the bit
  * words as the caller asked (bitmask, classes, indices), the same way for
  * every path. Used by the single cull, the views pass and the queries. */
+#include <math.h>
 #include <string.h>
 
 #include "passes.h"
@@ -210,7 +211,7 @@ satc_status satc_cull_run(const satc_kernels *k, const satc_frustum *f, const sa
     satc_status st = satc_check_results(f, b, first, count, mode, out);
     if (st != SATC_OK)
         return st;
-    satc_cull_chunks(k, f, b, first, count, mode, out, NULL);
+    satc_cull_chunks(k, f, b, first, count, mode, out, NULL, NULL);
     return SATC_OK;
 }
 
@@ -225,9 +226,42 @@ static float splat_depth(const satc_frustum *f, const satc_vec3s *pos, size_t i)
     return D[0] * c0 + D[1] * c1 + D[2] * c2;
 }
 
-void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
-                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth)
+static float float_of_ord(int32_t o)
 {
+    int32_t u = o ^ ((o >> 31) & 0x7fffffff);
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Each NaN of d[0, n) as SATC_DEPTH_NAN_BITS (the kernels' NaN bits follow
+ * their operands and instruction sets), and the least and greatest
+ * finite value into *lo, *hi as orders (the float's bits with the low 31
+ * flipped when negative: -0 just below +0, which the keys do not tell
+ * apart). Masks rather than branches or float compares, so that the
+ * compiler vectorizes the loop with the baseline instruction set. */
+static void canon_range(float *d, size_t n, int32_t *lo, int32_t *hi)
+{
+    int32_t l = *lo, h = *hi;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x;
+        memcpy(&x, &d[i], sizeof x);
+        int32_t mag = x & 0x7fffffff, o = x ^ ((x >> 31) & 0x7fffffff);
+        int32_t fin = -(int32_t)(mag < 0x7f800000), nan = -(int32_t)(mag > 0x7f800000);
+        int32_t a = (o & fin) | (INT32_MAX & ~fin), c = (o & fin) | (INT32_MIN & ~fin);
+        l = l < a ? l : a;
+        h = h > c ? h : c;
+        x = (x & ~nan) | ((int32_t)SATC_DEPTH_NAN_BITS & nan);
+        memcpy(&d[i], &x, sizeof x);
+    }
+    *lo = l, *hi = h;
+}
+
+void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_batch *b,
+                      size_t first, size_t count, satc_mode mode, satc_results *out, float *depth,
+                      float *range)
+{
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
     const int splats = b->form == SATC_FORM_TRS && !b->trs.local;
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
     satc_gview gv;
@@ -253,11 +287,21 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                     for (uint64_t m = vis[w]; m; m &= m - 1)
                         depth[at++] = splat_depth(f, &b->trs.position, first + done + w * 64 + ctz64(m));
             } else if (nv) {
+                /* many visible: every depth of the chunk, then the depths
+                 * and indices of the visible in one walk of the bits */
                 float dz[SATC_CHUNK];
                 k->depth(f, b, first + done, n, done + n == count ? SATC_K_LAST : 0u, dz);
+                uint32_t base = (uint32_t)(first + done);
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                    for (uint64_t m = vis[w]; m; m &= m - 1)
-                        depth[at++] = dz[w * 64 + ctz64(m)];
+                    for (uint64_t m = vis[w]; m; m &= m - 1) {
+                        unsigned j = (unsigned)(w * 64) + ctz64(m);
+                        depth[at] = dz[j], out->indices[at++] = base + j;
+                    }
+            }
+            canon_range(depth + visible, at - visible, &lo, &hi);
+            if (!(splats && 4 * nv < n)) {
+                visible = at;
+                continue;
             }
         }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
@@ -270,4 +314,8 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
         }
     }
     out->visible = visible;
+    if (range && lo <= hi)
+        range[0] = float_of_ord(lo), range[1] = float_of_ord(hi);
+    else if (range)
+        range[0] = INFINITY, range[1] = -INFINITY;
 }

@@ -487,9 +487,9 @@ void compare_one(const char *what, const satc_frustum *f, const batch *b, size_t
                 uint64_t kb = check_kernels(&x, s);
                 bad = kb > bad ? kb : bad;
             }
-            if (b->desc.form == SATC_FORM_TRS && p != PATH_EMU) { /* the depth pass and sorts */
+            if (b->desc.form == SATC_FORM_TRS) { /* the depth pass and sorts */
                 const char *dw;
-                uint64_t db = ca_depth_compare(path_isa[p], f, &b->desc, first, count, mode, &dw);
+                uint64_t db = ca_depth_compare(path_kernels(p), f, &b->desc, first, count, mode, &dw);
                 if (db)
                     report(p, mode, what, f, NULL, (size_t)-1, dw);
                 bad = db > bad ? db : bad;

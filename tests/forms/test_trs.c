@@ -15,7 +15,9 @@
  *    exact mode's false positives within SATC_EXACT_BAND, rejected
  *    quaternions always visible;
  *  - every path bit for bit against the scalar path and the reference, and
- *    satc_cull_views against each view's own cull.
+ *    satc_cull_views against each view's own cull;
+ *  - depths, keys and back-to-front orders against double, NaN depths as
+ *    SATC_DEPTH_NAN_BITS on every path.
  * SATC_TEST_QUICK (or --quick) runs a reduced set.
  */
 #include <math.h>
@@ -792,6 +794,107 @@ static void test_sort_large(void)
     free(dep), free(ia), free(ib), free(sa), free(sb), free(k), free(scr);
 }
 
+/* Splats whose positions hold NaNs of several payloads and infinities
+ * (depths NaN, +-Inf): every path writes each NaN depth as
+ * SATC_DEPTH_NAN_BITS and the same depth bits; the order is a stable
+ * sort by the documented 16-bit key, here recomputed in long double from
+ * the depths; enough kept splats for the two-byte bucket sort. */
+static void test_depth_nan(void)
+{
+    size_t n = 300000; /* above the kept count from which the bucket sort runs */
+    rb_rng r = {0x6e616e73ull};
+    float *rec = xcalloc(n * 8, 4);
+    static const uint32_t odd[5] = {0x7fc12345u, 0xffc00000u, 0x7f800001u, 0xff80dead, 0x7f800000u};
+    for (size_t i = 0; i < n; i++) {
+        float *q = rec + 8 * i;
+        q[0] = (float)rb_uniform(&r, -2, 2), q[1] = (float)rb_uniform(&r, -2, 2);
+        q[2] = (float)rb_uniform(&r, 1, 20);
+        for (int c = 3; c < 6; c++)
+            q[c] = (float)rb_uniform(&r, 0.01, 0.1);
+        unsigned char *b = (unsigned char *)(q + 6);
+        for (int c = 0; c < 8; c++)
+            b[c] = (unsigned char)rb_uniform(&r, 0, 255);
+        b[4] = 250;
+        if (i % 7 == 3) /* a coordinate NaN or infinite: never culled */
+            memcpy(&q[i % 3], &odd[i / 7 % 5], 4);
+        if (i % 5 == 0 && i >= 10) /* equal depths: the sort must be stable */
+            memcpy(q, rec + 8 * (i - 7), 12);
+    }
+    satc_batch bt;
+    memset(&bt, 0, sizeof bt);
+    bt.form = SATC_FORM_TRS;
+    bt.trs.position = SATC_VEC3S_AOS(rec, 32);
+    bt.trs.scale = SATC_VEC3S_AOS(rec + 3, 32);
+    bt.trs.rotation = (const unsigned char *)(rec + 7);
+    bt.trs.rotation_stride = 32;
+    bt.trs.format = SATC_QUAT_U8 | SATC_QUAT_WXYZ;
+    satc_frustum f;
+    const float eye[3] = {0.3f, -0.2f, 0}, dir[3] = {0.1f, 0.05f, 1}, up[3] = {0, 1, 0};
+    rb_check(satc_frustum_look_to(&f, eye, dir, up, 1.2f, 1.5f, 0.1f, 100.0f) == SATC_OK,
+             "the NaN test's view");
+    satc_isa paths[8];
+    int np = fr_paths(paths);
+    size_t sb = satc_depth_scratch_bytes(n, SATC_SORT_16);
+    void *scr = xcalloc(sb, 1);
+    uint32_t *ridx = xcalloc(n, 4), *rs = xcalloc(n, 4), *idx = xcalloc(n, 4), *s = xcalloc(n, 4);
+    float *rdep = xcalloc(n, 4), *dep = xcalloc(n, 4);
+    for (int mode = 0; mode < 2; mode++) {
+        size_t rv = 0;
+        for (int p = 0; p < np; p++) {
+            satc_results out = {NULL, NULL, p ? idx : ridx, 0};
+            satc_depth_results d = {p ? dep : rdep, NULL, NULL, p ? s : rs, SATC_SORT_16, scr, sb};
+            satc_status st = satc_cull_depth_isa(paths[p], &f, &bt, 0, n, (satc_mode)mode, &out, &d);
+            size_t v = out.visible, badnan = 0, nans = 0;
+            float *D = p ? dep : rdep;
+            for (size_t j = 0; st == SATC_OK && j < v; j++) {
+                uint32_t u;
+                memcpy(&u, &D[j], 4);
+                nans += D[j] != D[j];
+                badnan += D[j] != D[j] && u != SATC_DEPTH_NAN_BITS;
+            }
+            rb_check(st == SATC_OK && nans > 100 && !badnan,
+                     "mode %d path %s: %zu of %zu NaN depths not SATC_DEPTH_NAN_BITS", mode,
+                     satc_isa_name(paths[p]), badnan, nans);
+            if (!p) {
+                rv = v;
+                continue;
+            }
+            rb_check(v == rv && !memcmp(idx, ridx, 4 * v) && !memcmp(dep, rdep, 4 * v) &&
+                         !memcmp(s, rs, 4 * v),
+                     "mode %d path %s: indices, depths or order differ from %s", mode,
+                     satc_isa_name(paths[p]), satc_isa_name(paths[0]));
+        }
+        /* the order: decreasing key, ties by increasing index, each difference to
+         * the least depth in long double */
+        long double lo = INFINITY, hi = -INFINITY;
+        for (size_t j = 0; j < rv; j++)
+            if (isfinite(rdep[j]))
+                lo = rdep[j] < lo ? rdep[j] : lo, hi = rdep[j] > hi ? rdep[j] : hi;
+        double sc = hi > lo ? 65535.0 / (double)(hi - lo) : 0.0;
+        uint16_t *key = xcalloc(n, 2);
+        for (size_t j = 0; j < rv; j++) {
+            float x = rdep[j];
+            /* the product rounded to double once, as the key's definition says */
+            volatile double prod = (double)((x - lo) * sc);
+            long double t = isnan(x) || x == INFINITY ? 65535.0L : x == -INFINITY ? 0.0L
+                                                                          : floorl(prod);
+            key[ridx[j]] = (uint16_t)(t > 65535.0L ? 65535.0L : t < 0 ? 0 : t);
+        }
+        unsigned char *seen = xcalloc(n, 1);
+        size_t bad = 0;
+        for (size_t j = 0; j < rv; j++)
+            bad += rs[j] >= n || seen[rs[j]]++;
+        for (size_t j = 0; !bad && j + 1 < rv; j++) {
+            uint16_t a = key[rs[j]], b = key[rs[j + 1]];
+            bad += a < b || (a == b && rs[j] >= rs[j + 1]);
+        }
+        rb_check(rv > ((size_t)1 << 18) && !bad, "mode %d: %zu kept, %zu positions out of stable key order", mode,
+                 rv, bad);
+        free(key), free(seen);
+    }
+    free(rec), free(scr), free(ridx), free(rs), free(idx), free(s), free(rdep), free(dep);
+}
+
 int main(int argc, char **argv)
 {
     quick = getenv("SATC_TEST_QUICK") != NULL;
@@ -802,6 +905,7 @@ int main(int argc, char **argv)
     test_volumes();
     test_depth();
     test_sort_large();
+    test_depth_nan();
     test_ply();
     return rb_finish();
 }

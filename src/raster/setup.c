@@ -206,20 +206,22 @@ static int add_line(const satc_rview *rv, satc_rpoly *p, const double P[3], cons
     return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], d_edge(rv, m));
 }
 
-/* Orientation of the edge P-Q against point C: +-1, or 0 when too close
- * to tell. */
+/* Orientation of the edge P-Q (perspective: its plane g = P x Q) against
+ * point C: +-1, or 0 when within tol (d_side) of 0. */
+static double side_of(const satc_rview *rv, const double P[3], const double Q[3],
+                      const double g[3], const double C[3], double tol)
+{
+    double v = !rv->ortho ? satc_dot3_d(g, C)
+                          : (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
+    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
+}
 static double line_side(const satc_rview *rv, const double P[3], const double Q[3],
                         const double C[3], mg m)
 {
-    double v, tol = d_side(rv, m);
-    if (!rv->ortho) {
-        double nv[3];
-        cross(P, Q, nv);
-        v = satc_dot3_d(nv, C);
-    } else {
-        v = (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
-    }
-    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
+    double g[3] = {0, 0, 0};
+    if (!rv->ortho)
+        cross(P, Q, g);
+    return side_of(rv, P, Q, g, C, d_side(rv, m));
 }
 
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
@@ -271,6 +273,36 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
         return 0;
     p->i0 = (int32_t)i0, p->i1 = (int32_t)i1, p->j0 = (int32_t)j0, p->j1 = (int32_t)j1;
     return du * dv;
+}
+
+/*
+ * A box beyond the near plane whose vertices' rectangle bbox() would find
+ * narrower than a texel across u or v, told without its vertices: 1 only
+ * then. With D bounding each component of a vertex's offset from C (the
+ * half axes, plus 2^-50 M for the rounded vertex sums) and zl = C_z - D_z
+ * > 0, a vertex's a = V_x / V_z lies within (D_x + |C_x| D_z / C_z) / zl
+ * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
+ * for the projection's and the texel mapping's rounding in bbox() and
+ * here; below half a texel, bbox()'s width stays under 1 - 2^-30.
+ */
+static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
+                           double M)
+{
+    double D[3];
+    for (int k = 0; k < 3; k++)
+        D[k] = fabs(H[0][k]) + fabs(H[1][k]) + fabs(H[2][k]) + P2(-50) * M;
+    double zl = C[2] - D[2];
+    if (!rv->ortho && !(zl > 0))
+        return 0;
+    const double org[2] = {rv->a0, rv->b0}, step[2] = {rv->ak, rv->bk};
+    for (int k = 0; k < 2; k++) {
+        double c = rv->ortho ? fabs(C[k]) : fabs(C[k]) / C[2];
+        double r = rv->ortho ? D[k] : (D[k] + fabs(C[k]) * D[2] / C[2]) / zl;
+        double w = (2 * r + P2(-40) * (c + r + fabs(org[k]))) / fabs(step[k]);
+        if (w < 0.5)
+            return 1;
+    }
+    return 0;
 }
 
 static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
@@ -474,10 +506,17 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     if (beyond) {
         /* Most boxes are small on screen: their vertices' rectangle decides
          * before any face is looked at. */
-        for (int q = 0; q < 8; q++)
-            for (int k = 0; k < 3; k++)
-                V[q][k] = C[k] + (q & 1 ? -Hq[0][k] : Hq[0][k]) + (q & 2 ? -Hq[1][k] : Hq[1][k]) +
-                          (q & 4 ? -Hq[2][k] : Hq[2][k]);
+        if (box_below_texel(rv, C, (const double(*)[3])Hq, M))
+            return 0;
+        /* ((C +- H0) +- H1) +- H2, the partial sums shared */
+        double t1[2][3], t2[4][3];
+        for (int k = 0; k < 3; k++) {
+            t1[0][k] = C[k] + Hq[0][k], t1[1][k] = C[k] + -Hq[0][k];
+            for (int q = 0; q < 2; q++)
+                t2[q][k] = t1[q][k] + Hq[1][k], t2[q + 2][k] = t1[q][k] + -Hq[1][k];
+            for (int q = 0; q < 4; q++)
+                V[q][k] = t2[q][k] + Hq[2][k], V[q + 4][k] = t2[q][k] + -Hq[2][k];
+        }
         double area = bbox(rv, (const double(*)[3])V, 8, 0, 0, p);
         if (!(area > 0) || area < rv->min_texels)
             return 0;
@@ -502,9 +541,14 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     int front[3][2], nfront = 0, unsure = 0;
     double Fc[3][2][3], Nf[3][2][3], hf[3][2];
     for (int k = 0; k < 3; k++) {
+        double X[3];
+        cross(Hq[(k + 1) % 3], Hq[(k + 2) % 3], X);
         for (int si = 0; si < 2; si++) {
-            double V[4][3];
-            face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, Fc[k][si], Nf[k][si], V);
+            double s = si ? -1.0 : 1.0;
+            for (int c = 0; c < 3; c++) {
+                Nf[k][si][c] = X[c] * (s * sd);
+                Fc[k][si][c] = C[c] + s * Hq[k][c];
+            }
             hf[k][si] = satc_dot3_d(Nf[k][si], Fc[k][si]);
             double v = rv->ortho ? Nf[k][si][2] : hf[k][si], tol = rv->ortho ? dN : dh;
             front[k][si] = v < -tol ? 1 : v > tol ? 0 : -1;
@@ -517,6 +561,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     if (!unsure && beyond) {
         /* Beyond the near plane: the silhouette, and the front planes' depth. */
         p->ne = p->np = 0;
+        double dedge = d_edge(rv, m), tside = d_side(rv, m);
         for (int k = 0; k < 3; k++) {
             int a = (k + 1) % 3, b = (k + 2) % 3;
             /* the 4 edges along H_k: between face (a, sa) and face (b, sb) */
@@ -530,8 +575,10 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
                         P[c] = base - Hq[k][c];
                         Q[c] = base + Hq[k][c];
                     }
-                    double sg = line_side(rv, P, Q, C, m);
-                    if (sg == 0 || !add_line(rv, p, P, Q, sg, m))
+                    double g[3];
+                    line_coef(rv, P, Q, g);
+                    double sg = side_of(rv, P, Q, g, C, tside);
+                    if (sg == 0 || !add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
                         return 0;
                 }
             }

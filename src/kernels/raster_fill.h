@@ -97,6 +97,12 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
                 continue;
             in = m_and(in, cand);
             V out = v_add(q, v_add(v_mul(v_abs(q), v_set1(0x1p-21f)), v_set1(0x1p-100f)));
+            V part = v_sel(in, zero, v_sel(cand, one, zero));
+            if (n == W && !m_any(v_gt(part, zero))) { /* whole texels only */
+                V old = v_load(row + i);
+                v_store(row + i, v_sel(in, v_sel(v_le(old, out), old, out), old));
+                continue;
+            }
             float tmp[W], fin[W], fc[W], fo[W];
             for (int l = 0; l < W; l++)
                 tmp[l] = l < n ? row[i + l] : INFINITY;

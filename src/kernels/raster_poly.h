@@ -58,8 +58,10 @@ typedef struct satc_rcov {
  * so fl(e + offmax) < 0 rules out every cell of the texel.
  */
 typedef struct satc_rcells {
-    float off[SATC_RP_EDGES][16];
+    float off[SATC_RP_EDGES][16]; /* filled when first needed (ready) */
     float offmax[SATC_RP_EDGES];
+    const satc_rpoly *p;
+    int ready;
 } satc_rcells;
 
 void satc_rcells_init(const satc_rpoly *p, satc_rcells *c);
@@ -68,8 +70,8 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c);
  * out over the whole texel, every l > 0 there) that the polygon does not
  * cover whole: its covered cells merged into the layer (*lm, *ld), the
  * texel *t written when the layer fills. Every path calls this one. */
-void satc_rcov_texel(const satc_rpoly *p, const satc_rcells *c, const float *re, int32_t i,
-                     float out, float *t, float *ld, uint16_t *lm);
+void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
+                     float *t, float *ld, uint16_t *lm);
 
 /* Writes one polygon into level 0 (row stride width floats); cov NULL:
  * whole texels only, else the merged coverage too. */

@@ -12,7 +12,8 @@
  * a ray cast at 1280x720 sees, and the occluded buildings a ray cast at
  * 2560x1440 sees (must be 0). Then the test alone against Godot's
  * per-AABB test (bench/baseline_godot_hzb.c, -O2 SSE2) on the depth-fill
- * pyramid. Options: --quick (pose 0 only), --long (more rounds),
+ * pyramid. The merged sets draw the same occluders with merged coverage
+ * (satc_raster_options.coverage). Options: --quick (pose 0 only), --long (more rounds),
  * --svg FILE (pose 0 from above), --picture FILE (that only), --goals.
  */
 #include <math.h>
@@ -32,12 +33,12 @@
 #define NPOSE 5
 #define MAXREP 15
 enum { S512, S1280, NSIZE };
-enum { ALL, P1024, P1024L, P256, FILL, NSET };
+enum { ALL, P1024, P1024L, P256, FILL, MALL, M1024, NSET };
 enum { PICK, DRAW, TEST, FRAME, NPH };
 static const uint32_t size_w[NSIZE] = {512, 1280}, size_h[NSIZE] = {256, 720};
 static const char *const set_name[NSET] = {"all kept", "1024 picked", "1024 + last", "256 picked",
-                                           "depth fill"};
-static const size_t set_pick[NSET] = {0, 1024, 1024, 256, 0};
+                                           "depth fill", "all merged", "1024 merged"};
+static const size_t set_pick[NSET] = {0, 1024, 1024, 256, 0, 0, 1024};
 
 /* One cell: a pose, a size, a set. t[phase][clock][round], ms. */
 typedef struct cell {
@@ -87,6 +88,8 @@ typedef struct frame_in {
     float *area;
     const uint32_t *last; /* last frame's visible indices */
     size_t nlast;
+    void *cov; /* merged coverage, for the largest pyramid */
+    size_t cov_bytes;
 } frame_in;
 
 /* One frame of set s into p (set up for the view); phase times to t. */
@@ -105,11 +108,18 @@ static size_t frame(satc_pyramid *p, int s, const frame_in *in, double t[NPH][2]
         satc_pyramid_fill(p, in->img);
     } else {
         satc_pyramid_clear(p);
-        satc_pyramid_rasterize(p, in->ground, 0, 1, NULL);
+        satc_raster_options mo, *o = NULL;
+        if (s == MALL || s == M1024) {
+            satc_coverage_clear(in->cov, in->cov_bytes, p);
+            memset(&mo, 0, sizeof mo);
+            mo.coverage = in->cov;
+            o = &mo;
+        }
+        satc_pyramid_rasterize(p, in->ground, 0, 1, o);
         if (set_pick[s])
-            satc_pyramid_rasterize_list(p, in->b, in->occ, picked, NULL);
+            satc_pyramid_rasterize_list(p, in->b, in->occ, picked, o);
         else
-            satc_pyramid_rasterize(p, in->b, 0, in->n, NULL);
+            satc_pyramid_rasterize(p, in->b, 0, in->n, o);
         satc_pyramid_build(p);
     }
     lap(c, t[DRAW]);
@@ -255,6 +265,8 @@ int main(int argc, char **argv)
     for (int z = 0; z < NSIZE; z++)
         st[z] = pyr_alloc(size_w[z], size_h[z]);
     float *stfill = pyr_alloc(size_w[S512], size_h[S512]);
+    size_t cov_bytes = satc_coverage_bytes(size_w[S1280], size_h[S1280]);
+    void *cov = aligned_alloc(64, (cov_bytes + 63) / 64 * 64);
     const double poses[NPOSE] = {0, 15, 30, 45, 60};
     int npose = quick ? 1 : NPOSE;
     static cell cells[NPOSE][NSIZE][NSET];
@@ -292,7 +304,7 @@ int main(int argc, char **argv)
         float *depth = occ_bench_depth_image(&f, boxes, n, kept, nk, 1280, 720);
         satc_depth_image img = {depth, 1280, 720, 1280 * sizeof(float), SATC_DEPTH_FORMAT_LINEAR, 0,
                                 f.n, f.f};
-        frame_in in = {&b, &ground, n, &img, occ, idx, area, last, 0};
+        frame_in in = {&b, &ground, n, &img, occ, idx, area, last, 0, cov, cov_bytes};
         satc_pyramid pz[NSIZE], pf;
         for (int z = 0; z < NSIZE; z++) {
             /* last frame, 1/30 s earlier: what drawing every kept building left visible */
@@ -320,7 +332,7 @@ int main(int argc, char **argv)
                     size_t np;
                     in.last = last + z * n, in.nlast = nlast[z];
                     e->after = frame(&pz[z], s, &in, tt, &np);
-                    e->drawn = set_pick[s] ? np : s == ALL ? nk : 0;
+                    e->drawn = set_pick[s] ? np : s == ALL || s == MALL ? nk : 0;
                     for (int q = 0; r >= 0 && q < NPH; q++)
                         e->t[q][0][r] = tt[q][0], e->t[q][1][r] = tt[q][1];
                 }
@@ -417,7 +429,7 @@ int main(int argc, char **argv)
            "per-AABB test (-O2, SSE2) on the same pyramid.\n");
     print_goals(&w);
 done:
-    free(mats), free(boxes), free(ac), free(ah), free(idx), free(kept), free(occ), free(area);
+    free(cov), free(mats), free(boxes), free(ac), free(ah), free(idx), free(kept), free(occ), free(area);
     free(last);
     free(cls), free(seen720), free(seen1440), free(stfill);
     for (int z = 0; z < NSIZE; z++)

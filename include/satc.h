@@ -1704,7 +1704,42 @@ typedef struct satc_raster_options {
      * can draw into disjoint row ranges of one pyramid at once. row1 = 0
      * means the last row (the pyramid's height). */
     uint32_t row0, row1;
+    /** Merged coverage (NULL: none, the texels as described at
+     * satc_pyramid_rasterize, bit for bit): a buffer of
+     * satc_coverage_bytes(width, height) bytes, 4-byte aligned, set up by
+     * satc_coverage_clear for this pyramid. With it, texels that several
+     * occluders cover together, none of them whole, are written too: each
+     * texel keeps a working layer, the cells of its 4 x 4 grid covered
+     * whole by some occluder since the layer was emptied and the farthest
+     * depth bound among those occluders; when the cells fill the texel, it
+     * takes the least of its value and that depth. Draws with the same
+     * buffer merge: batches, lists and meshes drawn by separate calls,
+     * and tiles of rows drawn by threads at once (each writes exactly the
+     * whole draw's bits, layer included, on its rows). Every value
+     * written is still a valid bound. */
+    void *coverage;
 } satc_raster_options;
+
+/**
+ * Bytes of the merged-coverage buffer (satc_raster_options.coverage) of
+ * a width x height pyramid: a small header and 6 bytes per level-0
+ * texel; 0 when satc_pyramid_bytes(width, height) is 0.
+ */
+SATC_API size_t satc_coverage_bytes(uint32_t width, uint32_t height);
+
+/**
+ * Empties every texel's working layer in `coverage` (bytes bytes, 4-byte
+ * aligned) and ties the buffer to pyramid *p: its size and a copy of
+ * its view. Call it with satc_pyramid_init or satc_pyramid_clear, before
+ * the frame's first draw with the buffer: a layer left from another set
+ * of occluders would claim their coverage. The rasterizer refuses a
+ * buffer cleared for another size or view (SATC_ERR_LAYOUT).
+ * Returns SATC_OK, SATC_ERR_NULL (coverage or p NULL), SATC_ERR_PYRAMID
+ * (p not set up by satc_pyramid_init), SATC_ERR_LAYOUT (bytes below
+ * satc_coverage_bytes(p->width, p->height), or coverage not 4-byte
+ * aligned); on error nothing is written.
+ */
+SATC_API satc_status satc_coverage_clear(void *coverage, size_t bytes, const satc_pyramid *p);
 
 /**
  * An indexed triangle mesh read in place: triangle t has vertices
@@ -1765,7 +1800,8 @@ typedef struct satc_mesh {
  * SATC_ERR_FLAGS (unknown form or flag), SATC_ERR_BOUNDS (min_texels
  * negative, NaN or infinite), SATC_ERR_RANGE (first + count overflows; a
  * tile past the pyramid's rows or with row0 > row1), SATC_ERR_LAYOUT (as
- * satc_cull); on error nothing is written.
+ * satc_cull; opt->coverage misaligned or not cleared for this pyramid's
+ * size and view); on error nothing is written.
  */
 SATC_API satc_status satc_pyramid_rasterize(satc_pyramid *p, const satc_batch *b, size_t first,
                                             size_t count, const satc_raster_options *opt);

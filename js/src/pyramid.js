@@ -137,6 +137,7 @@ export class DepthPyramid {
     h.f32[(a >>> 2) + 1] = minTexels;
     h.u32[(a >>> 2) + 2] = rows[0];
     h.u32[(a >>> 2) + 3] = rows[1];
+    h.u32[(a >>> 2) + 4] = 0; // coverage: none (no merged coverage from JS)
     return a;
   }
 

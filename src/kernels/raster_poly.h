@@ -37,16 +37,56 @@ typedef struct satc_rpoly {
     float l[SATC_RP_PLANES][3];
 } satc_rpoly;
 
-/* Writes one polygon into level 0 (row stride rv->width floats). */
-typedef void (*satc_raster_fill_fn)(const satc_rpoly *p, float *level0, uint32_t width);
+/*
+ * Merged coverage: each level-0 texel's working layer, the cells of its
+ * 4 x 4 grid (cell (x, y) spans u in [i + x/4, i + (x + 1)/4], v likewise;
+ * bit 4 y + x) that polygons have covered whole since the layer was last
+ * emptied, and the farthest depth bound among those polygons. mask 0:
+ * empty (depth then means nothing). Row stride: the level's width.
+ */
+typedef struct satc_rcov {
+    float *depth;
+    uint16_t *mask;
+} satc_rcov;
 
-void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width);
-void satc_raster_fill_sse41(const satc_rpoly *p, float *level0, uint32_t width);
-void satc_raster_fill_avx2(const satc_rpoly *p, float *level0, uint32_t width);
-void satc_raster_fill_avx512(const satc_rpoly *p, float *level0, uint32_t width);
-void satc_raster_fill_avx512_emu(const satc_rpoly *p, float *level0, uint32_t width);
-void satc_raster_fill_neon(const satc_rpoly *p, float *level0, uint32_t width);
-void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width);
+#define SATC_RC_FULL 0xFFFFu
+
+/*
+ * A polygon's cell offsets: off[k][c] added to edge k's texel value
+ * e[k](i, j) gives a float whose being >= 0 proves the edge holds over
+ * cell c whole (docs/raster.md); offmax[k] >= 0 and >= every off[k][c],
+ * so fl(e + offmax) < 0 rules out every cell of the texel.
+ */
+typedef struct satc_rcells {
+    float off[SATC_RP_EDGES][16]; /* filled when first needed (ready) */
+    float offmax[SATC_RP_EDGES];
+    const satc_rpoly *p;
+    int ready;
+} satc_rcells;
+
+void satc_rcells_init(const satc_rpoly *p, satc_rcells *c);
+
+/* Texel i of a row (edge constant terms re, the polygon's depth bound
+ * out over the whole texel, every l > 0 there) that the polygon does not
+ * cover whole: its covered cells merged into the layer (*lm, *ld), the
+ * texel *t written when the layer fills. Every path calls this one. */
+void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
+                     float *t, float *ld, uint16_t *lm);
+
+/* Writes one polygon into level 0 (row stride width floats); cov NULL:
+ * whole texels only, else the merged coverage too. */
+typedef void (*satc_raster_fill_fn)(const satc_rpoly *p, float *level0, uint32_t width,
+                                    const satc_rcov *cov);
+
+void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov);
+void satc_raster_fill_sse41(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov);
+void satc_raster_fill_avx2(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov);
+void satc_raster_fill_avx512(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov);
+void satc_raster_fill_avx512_emu(const satc_rpoly *p, float *level0, uint32_t width,
+                                 const satc_rcov *cov);
+void satc_raster_fill_neon(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov);
+void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width,
+                              const satc_rcov *cov);
 
 /* fmax and fmin inline (the libm calls were a large part of the setup's
  * time): a NaN operand yields the other, equal operands (signed zeros)
@@ -79,6 +119,28 @@ static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t
         h = l = p->i0;
     *lo = (int32_t)l;
     *hi = (int32_t)h;
+}
+
+/* The span with merged coverage: the union of the row's span and the
+ * span of the relaxed constants fl(re[k] + offmax[k]). Texels it leaves
+ * out are left alone (safe); every path uses it, so the bits agree. */
+static inline void satc_rpoly_span_cov(const satc_rpoly *p, const satc_rcells *c, const float *re,
+                                       int32_t *lo, int32_t *hi)
+{
+    float rr[SATC_RP_EDGES];
+    for (uint32_t k = 0; k < p->ne; k++)
+        rr[k] = re[k] + c->offmax[k];
+    int32_t l0, h0, l1, h1;
+    satc_rpoly_span(p, re, &l0, &h0);
+    satc_rpoly_span(p, rr, &l1, &h1);
+    if (l0 >= h0)
+        l0 = l1, h0 = h1;
+    if (l1 < h1) {
+        l0 = l1 < l0 ? l1 : l0;
+        h0 = h1 > h0 ? h1 : h0;
+    }
+    *lo = l0;
+    *hi = h0;
 }
 
 #endif

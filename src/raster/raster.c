@@ -3,6 +3,8 @@
  * SIMD fills). Nothing is written before every check has passed. */
 #include "../core/volume_d.h"
 #include "../occlusion/occlusion.h"
+#include <string.h>
+
 #include "raster.h"
 
 /*
@@ -149,6 +151,65 @@ int satc_occluder_box(const satc_batch *b, size_t i, double c[3], double H[3][3]
     return 1;
 }
 
+/* The coverage buffer: a header naming the pyramid it was cleared for,
+ * then the layer's depths and masks, one per level-0 texel. */
+typedef struct cov_head {
+    uint32_t magic, width, height, pad;
+    satc_frustum view;
+} cov_head;
+#define COV_MAGIC 0x5643u
+#define COV_HEAD ((sizeof(cov_head) + 63) / 64 * 64)
+
+size_t satc_coverage_bytes(uint32_t width, uint32_t height)
+{
+    if (!satc_pyramid_bytes(width, height))
+        return 0;
+    return COV_HEAD + (size_t)width * height * (sizeof(float) + sizeof(uint16_t));
+}
+
+satc_status satc_coverage_clear(void *coverage, size_t bytes, const satc_pyramid *p)
+{
+    if (!coverage)
+        return SATC_ERR_NULL;
+    satc_status st = satc_pyramid_check(p);
+    if (st != SATC_OK)
+        return st;
+    if (bytes < satc_coverage_bytes(p->width, p->height) || (uintptr_t)coverage % 4)
+        return SATC_ERR_LAYOUT;
+    cov_head h;
+    memset(&h, 0, sizeof h);
+    h.magic = COV_MAGIC, h.width = p->width, h.height = p->height;
+    memcpy(&h.view, &p->view, sizeof h.view);
+    memcpy(coverage, &h, sizeof h);
+    size_t n = (size_t)p->width * p->height;
+    float *d = (float *)(void *)((char *)coverage + COV_HEAD);
+    for (size_t t = 0; t < n; t++)
+        d[t] = INFINITY;
+    memset(d + n, 0, n * sizeof(uint16_t));
+    return SATC_OK;
+}
+
+/* The layer of options o, or SATC_ERR_LAYOUT when it was not cleared for
+ * this level 0 and view. */
+static satc_status coverage_of(const satc_raster_options *o, uint32_t width, uint32_t height,
+                               const satc_frustum *view, satc_rcov *cov, const satc_rcov **out)
+{
+    *out = NULL;
+    if (!o || !o->coverage)
+        return SATC_OK;
+    if ((uintptr_t)o->coverage % 4)
+        return SATC_ERR_LAYOUT;
+    cov_head h;
+    memcpy(&h, o->coverage, sizeof h);
+    if (h.magic != COV_MAGIC || h.width != width || h.height != height ||
+        memcmp(&h.view, view, sizeof h.view))
+        return SATC_ERR_LAYOUT;
+    cov->depth = (float *)(void *)((char *)o->coverage + COV_HEAD);
+    cov->mask = (uint16_t *)(void *)(cov->depth + (size_t)width * height);
+    *out = cov;
+    return SATC_OK;
+}
+
 static satc_status check_target(const float *level0, uint32_t width, uint32_t height,
                                 const satc_frustum *view, const satc_raster_options *o,
                                 uint32_t *row0, uint32_t *row1)
@@ -169,13 +230,16 @@ static satc_status check_target(const float *level0, uint32_t width, uint32_t he
         *row1 = o->row1 ? o->row1 : height;
         if (*row0 > *row1 || *row1 > height)
             return SATC_ERR_RANGE;
+        satc_rcov c;
+        const satc_rcov *cp;
+        return coverage_of(o, width, height, view, &c, &cp);
     }
     return SATC_OK;
 }
 
 /* Volume i of b set up and filled (nothing when it is skipped). */
 static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, float *level0,
-                        uint32_t width, satc_raster_fill_fn fill)
+                        uint32_t width, satc_raster_fill_fn fill, const satc_rcov *cov)
 {
     double c[3], H[3][3], cerr;
     if (!satc_occluder_box(b, i, c, H, &cerr))
@@ -183,7 +247,7 @@ static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, flo
     satc_rpoly p[3];
     int np = satc_raster_setup_box(rv, c, (const double(*)[3])H, cerr, p);
     for (int k = 0; k < np; k++)
-        fill(&p[k], level0, width);
+        fill(&p[k], level0, width, cov);
 }
 
 satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t height,
@@ -199,8 +263,11 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
         return st;
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    satc_rcov cs;
+    const satc_rcov *cov;
+    coverage_of(o, width, height, view, &cs, &cov);
     for (size_t i = first; i < first + count; i++)
-        draw_volume(&rv, b, i, level0, width, fill);
+        draw_volume(&rv, b, i, level0, width, fill, cov);
     return SATC_OK;
 }
 
@@ -223,8 +290,11 @@ satc_status satc_raster_list_core(float *level0, uint32_t width, uint32_t height
         return st;
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    satc_rcov cs;
+    const satc_rcov *cov;
+    coverage_of(o, width, height, view, &cs, &cov);
     for (size_t k = 0; k < n; k++)
-        draw_volume(&rv, b, indices[k], level0, width, fill);
+        draw_volume(&rv, b, indices[k], level0, width, fill, cov);
     return SATC_OK;
 }
 
@@ -295,6 +365,9 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
     }
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    satc_rcov cs;
+    const satc_rcov *cov;
+    coverage_of(o, width, height, view, &cs, &cov);
     /* Each triangle alone, then with the one set up before it, or with
      * back faces culled each of the last RECENT - 1 set up, when they
      * share an edge: the pair's polygon takes the texels on that edge.
@@ -319,7 +392,7 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
         /* set up whatever the tile (its rows may be empty here): which
          * triangles pair depends on the mesh alone */
         if (c->p.j0 < c->p.j1)
-            fill(&c->p, level0, width);
+            fill(&c->p, level0, width, cov);
         for (size_t k = 1; k <= back && k <= nr; k++) {
             const struct drawn_tri *b = &r[(nr - k) % RECENT];
             if ((b->p.j0 < c->p.j0 ? b->p.j0 : c->p.j0) >= (b->p.j1 > c->p.j1 ? b->p.j1 : c->p.j1))
@@ -327,7 +400,7 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
             satc_rpoly pair;
             if (satc_raster_setup_pair(&rv, (const double(*)[3])b->X, b->mag, &b->p,
                                        (const double(*)[3])c->X, c->mag, &c->p, &pair))
-                fill(&pair, level0, width);
+                fill(&pair, level0, width, cov);
         }
         nr++;
     }

@@ -15,6 +15,8 @@
  *   raster_special   raw polygons with NaN, infinite, signed-zero,
  *                    subnormal and huge coefficients, over texels that
  *                    hold NaN, +-Inf and -0, every width and tail
+ * Every group also runs with merged coverage: each path from the same
+ * random working layers, level 0 and the layers compared after.
  * Each group is reseeded from the seed and its name (--seed N replays),
  * and runs twice: default floating-point environment, then flush-to-zero
  * and denormals-are-zero (x86) or FZ (AArch64).
@@ -99,8 +101,9 @@ static void reseed(uint64_t seed, const char *name)
 /* The reference's expressions over every texel of the polygon's
  * rectangle, without the row spans the fills skip to: the spans must be
  * supersets of the covered texels, so this writes the same bits. */
-static void fill_every_texel(const satc_rpoly *p, float *level0, uint32_t width)
+static void fill_every_texel(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
 {
+    (void)cov; /* run without merged coverage only */
     for (int32_t j = p->j0; j < p->j1; j++) {
         float fj = (float)j, re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
         for (uint32_t k = 0; k < p->ne; k++)
@@ -125,44 +128,77 @@ static void fill_every_texel(const satc_rpoly *p, float *level0, uint32_t width)
 }
 
 #define CANARY 64
-static long g_polys, g_mismatch, g_canary;
+static long g_polys, g_mismatch, g_canary, g_merged;
 static int g_ftz;
 
 /* Draws polygons p[0..n) with the reference and every path into a
- * width x height level starting as `init`; compares. */
-static void compare(const satc_rpoly *p, size_t n, uint32_t width, uint32_t height, const float *init)
+ * width x height level starting as `init`; compares. With merged
+ * coverage (cov_init: a layer's depths, then its masks as floats) the
+ * layers must agree too. */
+static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t height,
+                         const float *init, const float *cov_init)
 {
     size_t cnt = (size_t)width * height, tot = cnt + 2 * CANARY;
     float *ref = malloc(tot * 4), *alt = malloc(tot * 4);
+    float *rd = malloc(cnt * 4 + 4), *ad = malloc(cnt * 4 + 4);
+    uint16_t *rm = malloc(cnt * 2 + 2), *am = malloc(cnt * 2 + 2);
+    satc_rcov rc = {rd, rm}, ac = {ad, am};
     for (size_t k = 0; k < tot; k++)
         ref[k] = -12345.0f;
     memcpy(ref + CANARY, init, cnt * 4);
+    if (cov_init)
+        for (size_t k = 0; k < cnt; k++)
+            rd[k] = cov_init[k], rm[k] = (uint16_t)cov_init[cnt + k];
     unsigned env = env_enter(g_ftz);
     for (size_t k = 0; k < n; k++)
-        satc_raster_fill_ref(&p[k], ref + CANARY, width);
+        satc_raster_fill_ref(&p[k], ref + CANARY, width, cov_init ? &rc : NULL);
     env_leave(env);
-    for (int q = -1; q < NPATHS; q++) {
+    for (int q = cov_init ? 0 : -1; q < NPATHS; q++) {
         satc_raster_fill_fn fn = q < 0 ? fill_every_texel : path_fn(q);
         if (!fn)
             continue;
         for (size_t k = 0; k < tot; k++)
             alt[k] = -12345.0f;
         memcpy(alt + CANARY, init, cnt * 4);
+        if (cov_init)
+            for (size_t k = 0; k < cnt; k++)
+                ad[k] = cov_init[k], am[k] = (uint16_t)cov_init[cnt + k];
         env = env_enter(g_ftz);
         for (size_t k = 0; k < n; k++)
-            fn(&p[k], alt + CANARY, width);
+            fn(&p[k], alt + CANARY, width, cov_init ? &ac : NULL);
         env_leave(env);
         for (size_t k = 0; k < CANARY; k++)
             g_canary += alt[k] != -12345.0f || alt[CANARY + cnt + k] != -12345.0f;
-        if (memcmp(alt + CANARY, ref + CANARY, cnt * 4)) {
+        if (memcmp(alt + CANARY, ref + CANARY, cnt * 4) ||
+            (cov_init && (memcmp(ad, rd, cnt * 4) || memcmp(am, rm, cnt * 2)))) {
             g_mismatch++;
-            printf("  MISMATCH path %s ftz %d (%ux%u, %zu polygons)\n",
-                   q < 0 ? "every-texel" : path_name[q], g_ftz, width,
+            printf("  MISMATCH path %s ftz %d coverage %d (%ux%u, %zu polygons)\n",
+                   q < 0 ? "every-texel" : path_name[q], g_ftz, cov_init != NULL, width,
                    height, n);
         }
     }
+    if (cov_init) {
+        /* the merge must act somewhere: a mask changed or emptied */
+        for (size_t k = 0; k < cnt; k++)
+            g_merged += rm[k] != (uint16_t)cov_init[cnt + k];
+    }
     g_polys += (long)n;
-    free(ref), free(alt);
+    free(ref), free(alt), free(rd), free(ad), free(rm), free(am);
+}
+
+static void compare(const satc_rpoly *p, size_t n, uint32_t width, uint32_t height, const float *init)
+{
+    compare_mode(p, n, width, height, init, NULL);
+    size_t cnt = (size_t)width * height;
+    float *ci = malloc(cnt * 8 + 8);
+    static const float sp[] = {INFINITY, NAN, -INFINITY, -0.0f, 0.0f, 1e-40f, 3.0f, 1e30f};
+    for (size_t k = 0; k < cnt; k++) {
+        unsigned r = (unsigned)(next() % 8);
+        ci[cnt + k] = r < 5 ? 0.0f : (float)(next() % 0xFFFFu);
+        ci[k] = r == 7 ? sp[next() % 8] : (float)rnd(0.1, 100);
+    }
+    compare_mode(p, n, width, height, init, ci);
+    free(ci);
 }
 
 static void level_init(float *l, size_t n, int special)
@@ -344,18 +380,22 @@ static int run_bench(void)
                H[3][3] = {{rnd(0.5, 4), 0, 0}, {0, rnd(0.5, 4), 0}, {0, 0, rnd(0.5, 4)}};
         n += (size_t)satc_raster_setup_box(&rv, c, (const double(*)[3])H, 0, &g_p[n]);
     }
-    float *l = malloc(512 * 256 * 4);
-    for (int q = -1; q < NPATHS; q++) {
-        satc_raster_fill_fn fn = q < 0 ? satc_raster_fill_ref : path_fn(q);
+    float *l = malloc(512 * 256 * 4), *cd = malloc(512 * 256 * 4);
+    uint16_t *cm = malloc(512 * 256 * 2);
+    satc_rcov cov = {cd, cm};
+    for (int q = -1; q < 2 * NPATHS + 1; q++) {
+        int merged = q >= NPATHS;
+        int path = merged ? q - NPATHS - 1 : q;
+        satc_raster_fill_fn fn = path < 0 ? satc_raster_fill_ref : path_fn(path);
         if (!fn)
             continue;
         double t[9];
         for (int r = 0; r < 9; r++) {
             for (size_t k = 0; k < 512 * 256; k++)
-                l[k] = INFINITY;
+                l[k] = INFINITY, cd[k] = INFINITY, cm[k] = 0;
             double t0 = now();
             for (size_t k = 0; k < n; k++)
-                fn(&g_p[k], l, 512);
+                fn(&g_p[k], l, 512, merged ? &cov : NULL);
             t[r] = now() - t0;
         }
         for (int a = 0; a < 9; a++)
@@ -364,9 +404,10 @@ static int run_bench(void)
                     double x = t[a];
                     t[a] = t[b], t[b] = x;
                 }
-        printf("%-10s %8.0f polygons/ms\n", q < 0 ? "reference" : path_name[q], (double)n / (t[4] * 1e3));
+        printf("%-10s %-7s %8.0f polygons/ms\n", path < 0 ? "reference" : path_name[path],
+               merged ? "merged" : "whole", (double)n / (t[4] * 1e3));
     }
-    free(l);
+    free(l), free(cd), free(cm);
     return 0;
 }
 
@@ -393,13 +434,14 @@ int main(int argc, char **argv)
             continue;
         found = 1;
         for (g_ftz = 0; g_ftz < 2; g_ftz++) {
-            g_polys = g_mismatch = g_canary = 0;
+            g_polys = g_mismatch = g_canary = g_merged = 0;
             reseed(seed, groups[g].name);
             groups[g].fn();
-            int ok = !g_mismatch && !g_canary;
+            /* drawn geometry must exercise the layers (raw polygons may not) */
+            int ok = !g_mismatch && !g_canary && (g_merged > 0 || groups[g].fn == group_special);
             ok ? passed++ : failed++;
-            printf("  %-4s %-15s ftz %d %6ld polygons %ld mismatches %ld canary hits\n",
-                   ok ? "ok" : "FAIL", groups[g].name, g_ftz, g_polys, g_mismatch, g_canary);
+            printf("  %-4s %-15s ftz %d %6ld polygons %ld mismatches %ld canary hits %ld layers changed\n",
+                   ok ? "ok" : "FAIL", groups[g].name, g_ftz, g_polys, g_mismatch, g_canary, g_merged);
         }
     }
     if (!found) {

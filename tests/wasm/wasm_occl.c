@@ -208,7 +208,7 @@ static void case_fill(const satc_camera *cam, const satc_frustum *view, int fmt,
 static unsigned char *w_opts(const satc_raster_options *o)
 {
     satc_raster_options *w = alloc(sizeof *w);
-    *w = *o; /* four 4-byte fields on both sides */
+    *w = *o; /* four 4-byte fields and a pointer, NULL here */
     return (unsigned char *)w;
 }
 

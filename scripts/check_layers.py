@@ -77,14 +77,16 @@ BENCH_FILES = {
 PY_RANK = {'tests': 7, 'package': 6, 'helpers': 5, 'module': 4, 'methods': 3, 'args': 2, 'types': 1}
 PY_FILES = {'__init__': 'package', '_frusta': 'helpers', 'module': 'module', '_satc': 'module',
             'cull': 'methods', 'queries': 'methods', 'groups': 'methods', 'occlusion': 'methods',
-            'pyramid': 'methods', 'trs': 'methods', 'batch': 'methods',
+            'pyramid': 'methods', 'trs': 'methods', 'batch': 'methods', 'occluders': 'args',
+            '_ply': 'helpers',
             'args': 'args', 'arrays': 'args', 'outs': 'args', '_arrays': 'args',
             'batch_type': 'types', '_satc.h': 'types'}
 
 JS_RANK = {'test': 30, 'bench': 30, 'demo': 20, 'examples': 20,
            'entry': 15, 'three-top': 14, 'three-occl': 13, 'three-mesh': 12, 'three-base': 11,
            'core': 10, 'objects': 9, 'leaves': 8, 'scripts': 1}
-JS_SRC = {'index': 'entry', 'three': 'entry', 'trs': 'entry', 'core': 'core',
+JS_SRC = {'index': 'entry', 'three': 'entry', 'trs': 'entry', 'core': 'core', 'sorter': 'core',
+          'trs-core': 'objects', 'ply': 'leaves',
           'batch': 'objects', 'frustum': 'objects', 'output': 'objects', 'pyramid': 'objects',
           'memory': 'objects', 'check': 'leaves', 'clip': 'leaves', 'block': 'leaves',
           'errors': 'leaves', 'loader': 'leaves',

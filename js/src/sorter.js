@@ -6,7 +6,7 @@
 
 import { Frustum } from './frustum.js';
 import { bytesOf } from './ply.js';
-import { plyBatch, splatBatch, SPLAT_RECORD_BYTES } from './trs.js';
+import { plyBatch, splatBatch, SPLAT_RECORD_BYTES } from './trs-core.js';
 
 const PLY_MAGIC = [112, 108, 121]; // "ply"
 

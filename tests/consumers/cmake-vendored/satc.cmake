@@ -18,7 +18,7 @@ add_library(satc STATIC
   ${SATC_DIR}/src/api/cull.c ${SATC_DIR}/src/core/batch.c
   ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/forms/trs.c
   ${SATC_DIR}/src/dispatch/dispatch.c
-  ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/redecide.c
+  ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/raster_cov.c ${SATC_DIR}/src/kernels/redecide.c
   ${SATC_DIR}/src/occlusion/cull_occluded.c ${SATC_DIR}/src/occlusion/fill.c ${SATC_DIR}/src/occlusion/pick.c
   ${SATC_DIR}/src/occlusion/pyramid.c ${SATC_DIR}/src/occlusion/views_occluded.c
   ${SATC_DIR}/src/passes/depth.c

@@ -10,7 +10,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { flatBox, masksDepthFor } from './drawn.js';
-import { chooseBest, disposeOccluderMeshes, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 function grown(a, n) {
   const b = new Uint32Array(Math.max(n, 2 * a.length, 1));
@@ -300,13 +300,7 @@ export class ObjectOcclusion {
       this._seen = new Uint32Array(count);
       this._seenTag = 0;
     }
-    const seen = this._seen;
-    if (++this._seenTag === 0x100000000) {
-      seen.fill(0);
-      this._seenTag = 1;
-    }
-    const tag = this._seenTag;
-    for (let q = 0; q < visible; q++) seen[indices[q]] = tag;
+    this._seenTag = markSeen(this._seen, this._seenTag, indices, visible);
   }
 
   /** Whether the user marks volume i (`arg`: what the predicate takes) solid. */

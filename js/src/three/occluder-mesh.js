@@ -35,6 +35,20 @@ export function kthLargest(a, n, k) {
 }
 
 /**
+ * Marks indices[0..visible) seen in `seen` (a Uint32Array of at least the
+ * largest index + 1) under a new tag, which it returns: seen[i] == tag
+ * then means "visible in this update".
+ */
+export function markSeen(seen, tag, indices, visible) {
+  if (++tag === 0x100000000) {
+    seen.fill(0);
+    tag = 1;
+  }
+  for (let q = 0; q < visible; q++) seen[indices[q]] = tag;
+  return tag;
+}
+
+/**
  * The `take` best of the entries k < n with valid(k), passed to
  * emit(k, slot) in increasing k (slot 0, 1, ...): entries with first(k)
  * rank above the rest, and within a rank the larger score[k] wins, the

@@ -8,7 +8,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { masksDepthFor } from './drawn.js';
-import { chooseBest, disposeOccluderMeshes, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _mv = new Matrix4();
 
@@ -149,7 +149,7 @@ export class Occlusion {
     pyr.build();
     const t3 = performance.now();
     satc.cull(f, batch, { mode, first: 0, count, into: output, output: 'indices', occlusion: pyr });
-    if (this._seen) this._markSeen(output.indices, output.visible);
+    if (this._seen) this._seenTag = markSeen(this._seen, this._seenTag, output.indices, output.visible);
     const t4 = performance.now();
     st.occluders = occluders;
     st.drawn = output.visible;
@@ -218,17 +218,6 @@ export class Occlusion {
     }
     this.stats.candidates = m;
     return m;
-  }
-
-  // Remembers the visible source indices of this update for the next.
-  _markSeen(indices, visible) {
-    const seen = this._seen;
-    if (++this._seenTag === 0x100000000) {
-      seen.fill(0);
-      this._seenTag = 1;
-    }
-    const tag = this._seenTag;
-    for (let q = 0; q < visible; q++) seen[indices[q]] = tag;
   }
 
   // Copies the matrices of the maxOccluders best-scored candidates (all

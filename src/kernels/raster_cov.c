@@ -1,7 +1,9 @@
 /* Merged coverage of one partly covered texel, shared by the reference
- * fill and every SIMD fill (their partly covered lanes come here), so the
- * paths agree by construction. */
+ * fill and every SIMD fill (their partly covered lanes come here; only
+ * the cell test runs in their vectors), so the paths agree by construction. */
 #include "raster_poly.h"
+
+#include <string.h>
 
 /* Offsets of cell (x, y) from the texel's least corner, for edge
  * (a, b): a x/4 + b y/4 - 3/4 (min(a, 0) + min(b, 0)) >= 0 in exact
@@ -14,7 +16,16 @@ static float cell_off(double a, double b, int x, int y)
     double v = a * (0.25 * x) + b * (0.25 * y) + base - low;
     if (!(fabs(v) >= 0x1p-100))
         v = -0x1p-100; /* stays normal: NaN coefficients too */
-    return -satc_float_up(-v);
+    /* the greatest float <= v: one step down in the bits when the
+     * conversion rounded up */
+    float f = (float)v;
+    if ((double)f > v) {
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        u = signbit(f) ? u + 1u : u - 1u;
+        memcpy(&f, &u, sizeof f);
+    }
+    return f;
 }
 
 /* offmax only: every step above is monotone in x (y) for a > 0 (b > 0)
@@ -31,7 +42,7 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
     }
 }
 
-static void cells_table(satc_rcells *c)
+void satc_rcells_table(satc_rcells *c)
 {
     for (uint32_t k = 0; k < c->p->ne; k++)
         for (int q = 0; q < 16; q++)
@@ -39,31 +50,15 @@ static void cells_table(satc_rcells *c)
     c->ready = 1;
 }
 
-void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
-                     float *t, float *ld, uint16_t *lm)
+void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
 {
-    if (!(out < INFINITY))
-        return; /* NaN or +Inf: nothing to merge */
-    float old = *t;
-    if (old <= out)
-        return; /* the texel is nearer already (a NaN texel counts as +Inf) */
-    if (!c->ready)
-        cells_table(c);
-    float fi = (float)i;
-    unsigned cells = SATC_RC_FULL;
-    for (uint32_t k = 0; k < p->ne && cells; k++) {
-        float e = p->e[k][0] * fi + re[k];
-        unsigned m = 0;
-        for (int q = 0; q < 16; q++)
-            m |= (unsigned)(e + c->off[k][q] >= 0.0f) << q;
-        cells &= m;
-    }
     if (!cells)
         return;
     if (cells == SATC_RC_FULL) {
         *t = out;
         return;
     }
+    float old = *t;
     unsigned m = *lm;
     float d = *ld;
     /* a layer no nearer than the texel can never lower it: start anew */
@@ -82,4 +77,16 @@ void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32
         *lm = (uint16_t)m;
         *ld = d;
     }
+}
+
+void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
+                     float *t, float *ld, uint16_t *lm)
+{
+    if (!satc_rcov_open(c, out, *t))
+        return;
+    float fi = (float)i;
+    unsigned cells = SATC_RC_FULL;
+    for (uint32_t k = 0; k < p->ne && cells; k++)
+        cells &= satc_rcov_edge_cells(p->e[k][0] * fi + re[k], c->off[k]);
+    satc_rcov_merge(cells, out, t, ld, lm);
 }

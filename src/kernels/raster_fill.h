@@ -8,7 +8,8 @@
  * src/sse/raster_sse41.c): W, V (W floats), M (a lane mask), v_load
  * v_store v_set1 v_add v_mul v_div (correctly rounded) v_abs (clear the
  * sign bit), ordered compares v_gt v_ge v_le (false on NaN), m_and,
- * v_sel(m, a, b) = m ? a : b, m_any (some lane set), and
+ * v_sel(m, a, b) = m ? a : b, m_any (some lane set), m_bits (bit l set
+ * for lane l set), and
  * SATC_RASTER_FILL, the name of the function to define.
  */
 #ifndef SATC_RASTER_FILL_H
@@ -41,10 +42,44 @@ static inline V raster_lanes(const satc_rpoly *p, V fi, const V *ve, const V *vz
     return v_sel(in, best, old);
 }
 
+/* The broadcast row constants of row j: ve, vz, vl hold each function's
+ * x coefficient at [2 k] and the row's constant term at [2 k + 1]. */
+static inline void raster_row(const satc_rpoly *p, int32_t j, float *re, V *ve, V *vz, V *vl)
+{
+    float rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
+    satc_rpoly_row(p, j, re, rz, rl);
+    for (uint32_t k = 0; k < p->ne; k++)
+        ve[2 * k + 1] = v_set1(re[k]);
+    for (uint32_t k = 0; k < p->np; k++) {
+        vz[2 * k + 1] = v_set1(rz[k]);
+        vl[2 * k + 1] = v_set1(rl[k]);
+    }
+}
+
+static inline void raster_coef(const satc_rpoly *p, V *ve, V *vz, V *vl)
+{
+    for (uint32_t k = 0; k < p->ne; k++)
+        ve[2 * k] = v_set1(p->e[k][0]);
+    for (uint32_t k = 0; k < p->np; k++)
+        vz[2 * k] = v_set1(p->z[k][0]), vl[2 * k] = v_set1(p->l[k][0]);
+}
+
+/* satc_rcov_edge_cells, W cells per vector: the same float add and
+ * compare per cell. */
+static inline unsigned raster_edge_cells(float e, const float *off)
+{
+    V ve = v_set1(e), zero = v_set1(0.0f);
+    unsigned m = 0;
+    for (int q = 0; q < 16; q += W)
+        m |= m_bits(v_ge(v_add(ve, v_load(off + q)), zero)) << q;
+    return m;
+}
+
 /* Merged coverage: W texels per vector as above, whole texels written
  * in the vector; lanes that might cover some cell (fl(e + offmax) >= 0
  * on every edge, every l > 0) but not the whole texel go one by one
- * through satc_rcov_texel, the reference's own code. */
+ * through the reference's satc_rcov_open and satc_rcov_merge, their
+ * cells tested W per vector. */
 static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
                             const satc_rcov *cov)
 {
@@ -53,35 +88,27 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
     float iota_f[W];
     for (int l = 0; l < W; l++)
         iota_f[l] = (float)l;
-    V iota = v_load(iota_f), zero = v_set1(0.0f), one = v_set1(1.0f);
+    V iota = v_load(iota_f), zero = v_set1(0.0f);
     V ve[2 * SATC_RP_EDGES], vo[SATC_RP_EDGES], vz[2 * SATC_RP_PLANES], vl[2 * SATC_RP_PLANES];
+    raster_coef(p, ve, vz, vl);
     for (uint32_t k = 0; k < p->ne; k++)
-        ve[2 * k] = v_set1(p->e[k][0]), vo[k] = v_set1(cl.offmax[k]);
-    for (uint32_t k = 0; k < p->np; k++)
-        vz[2 * k] = v_set1(p->z[k][0]), vl[2 * k] = v_set1(p->l[k][0]);
+        vo[k] = v_set1(cl.offmax[k]);
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float fj = (float)j, re[SATC_RP_EDGES];
-        for (uint32_t k = 0; k < p->ne; k++) {
-            re[k] = p->e[k][1] * fj + p->e[k][2];
-            ve[2 * k + 1] = v_set1(re[k]);
-        }
-        for (uint32_t k = 0; k < p->np; k++) {
-            vz[2 * k + 1] = v_set1(p->z[k][1] * fj + p->z[k][2]);
-            vl[2 * k + 1] = v_set1(p->l[k][1] * fj + p->l[k][2]);
-        }
+        float re[SATC_RP_EDGES];
+        raster_row(p, j, re, ve, vz, vl);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t i, end;
         satc_rpoly_span_cov(p, &cl, re, &i, &end);
         for (; i < end; i += W) {
             int32_t n = end - i < W ? end - i : W;
-            V fi = v_add(v_set1((float)i), iota);
-            V e = v_add(v_mul(ve[0], fi), ve[1]);
-            M in = v_ge(e, zero), cand = v_ge(v_add(e, vo[0]), zero);
+            V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
+            ek[0] = v_add(v_mul(ve[0], fi), ve[1]);
+            M in = v_ge(ek[0], zero), cand = v_ge(v_add(ek[0], vo[0]), zero);
             for (uint32_t k = 1; k < p->ne; k++) {
-                e = v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]);
-                in = m_and(in, v_ge(e, zero));
-                cand = m_and(cand, v_ge(v_add(e, vo[k]), zero));
+                ek[k] = v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]);
+                in = m_and(in, v_ge(ek[k], zero));
+                cand = m_and(cand, v_ge(v_add(ek[k], vo[k]), zero));
             }
             if (!m_any(cand))
                 continue;
@@ -93,30 +120,38 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
                 V d = v_div(z, l);
                 q = v_sel(v_gt(d, q), d, q);
             }
-            if (!m_any(cand))
+            unsigned lanes = (1u << n) - 1u, bc = m_bits(cand) & lanes;
+            if (!bc)
                 continue;
             in = m_and(in, cand);
+            unsigned bi = m_bits(in) & lanes, part = bc & ~bi;
             V out = v_add(q, v_add(v_mul(v_abs(q), v_set1(0x1p-21f)), v_set1(0x1p-100f)));
-            V part = v_sel(in, zero, v_sel(cand, one, zero));
-            if (n == W && !m_any(v_gt(part, zero))) { /* whole texels only */
-                V old = v_load(row + i);
-                v_store(row + i, v_sel(in, v_sel(v_le(old, out), old, out), old));
-                continue;
+            float tmp[W], fo[W], ev[SATC_RP_EDGES][W];
+            float *old_at = row + i;
+            if (n < W) {
+                for (int l = 0; l < W; l++)
+                    tmp[l] = l < n ? row[i + l] : INFINITY;
+                old_at = tmp;
             }
-            float tmp[W], fin[W], fc[W], fo[W];
-            for (int l = 0; l < W; l++)
-                tmp[l] = l < n ? row[i + l] : INFINITY;
-            V old = v_load(tmp);
-            v_store(tmp, v_sel(in, v_sel(v_le(old, out), old, out), old));
-            v_store(fin, v_sel(in, one, zero));
-            v_store(fc, v_sel(cand, one, zero));
-            v_store(fo, out);
-            for (int32_t l = 0; l < n; l++) {
-                if (fin[l] != 0.0f)
+            V old = v_load(old_at);
+            v_store(old_at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+            if (n < W)
+                for (int32_t l = 0; l < n; l++)
                     row[i + l] = tmp[l];
-                else if (fc[l] != 0.0f)
-                    satc_rcov_texel(p, &cl, re, i + l, fo[l], &row[i + l], cov->depth + at + i + l,
-                                    cov->mask + at + i + l);
+            if (!part)
+                continue;
+            v_store(fo, out);
+            for (uint32_t k = 0; k < p->ne; k++)
+                v_store(ev[k], ek[k]);
+            for (; part; part &= part - 1u) {
+                int l = __builtin_ctz(part);
+                float *t = &row[i + l];
+                if (!satc_rcov_open(&cl, fo[l], *t))
+                    continue;
+                unsigned cells = SATC_RC_FULL;
+                for (uint32_t k = 0; k < p->ne && cells; k++)
+                    cells &= raster_edge_cells(ev[k][l], cl.off[k]);
+                satc_rcov_merge(cells, fo[l], t, cov->depth + at + i + l, cov->mask + at + i + l);
             }
         }
     }
@@ -133,23 +168,17 @@ void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const 
         iota_f[l] = (float)l;
     V iota = v_load(iota_f);
     V ve[2 * SATC_RP_EDGES], vz[2 * SATC_RP_PLANES], vl[2 * SATC_RP_PLANES];
-    for (uint32_t k = 0; k < p->ne; k++)
-        ve[2 * k] = v_set1(p->e[k][0]);
-    for (uint32_t k = 0; k < p->np; k++)
-        vz[2 * k] = v_set1(p->z[k][0]), vl[2 * k] = v_set1(p->l[k][0]);
+    raster_coef(p, ve, vz, vl);
+    /* the span is a superset of the covered texels: skipping it changes
+     * no bit, and saves time on narrow rectangles */
+    int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float fj = (float)j, re[SATC_RP_EDGES];
-        for (uint32_t k = 0; k < p->ne; k++) {
-            re[k] = p->e[k][1] * fj + p->e[k][2];
-            ve[2 * k + 1] = v_set1(re[k]);
-        }
-        for (uint32_t k = 0; k < p->np; k++) {
-            vz[2 * k + 1] = v_set1(p->z[k][1] * fj + p->z[k][2]);
-            vl[2 * k + 1] = v_set1(p->l[k][1] * fj + p->l[k][2]);
-        }
+        float re[SATC_RP_EDGES];
+        raster_row(p, j, re, ve, vz, vl);
         float *row = level0 + (size_t)j * width;
-        int32_t i, end;
-        satc_rpoly_span(p, re, &i, &end);
+        int32_t i = p->i0, end = p->i1;
+        if (!narrow)
+            satc_rpoly_span(p, re, &i, &end);
         M in;
         for (; i + W <= end; i += W) {
             V fi = v_add(v_set1((float)i), iota);

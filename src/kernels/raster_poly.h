@@ -66,10 +66,40 @@ typedef struct satc_rcells {
 
 void satc_rcells_init(const satc_rpoly *p, satc_rcells *c);
 
-/* Texel i of a row (edge constant terms re, the polygon's depth bound
- * out over the whole texel, every l > 0 there) that the polygon does not
- * cover whole: its covered cells merged into the layer (*lm, *ld), the
- * texel *t written when the layer fills. Every path calls this one. */
+/* Fills c->off (c->ready set). */
+void satc_rcells_table(satc_rcells *c);
+
+/* A texel that the polygon does not cover whole (depth bound out over
+ * the whole texel, every l > 0 there; the texel holds old): 0 when the
+ * merge cannot change it, else 1 with the offset table ready. */
+static inline int satc_rcov_open(satc_rcells *c, float out, float old)
+{
+    if (!(out < INFINITY))
+        return 0; /* NaN or +Inf: nothing to merge */
+    if (old <= out)
+        return 0; /* the texel is nearer already (a NaN texel counts as +Inf) */
+    if (!c->ready)
+        satc_rcells_table(c);
+    return 1;
+}
+
+/* The cells of edge k that hold over the texel whose edge value is e:
+ * bit q set when fl(e + off[q]) >= 0 (NaN: clear). The vector fills
+ * run this expression 4, 8 or 16 cells per vector. */
+static inline unsigned satc_rcov_edge_cells(float e, const float off[16])
+{
+    unsigned m = 0;
+    for (int q = 0; q < 16; q++)
+        m |= (unsigned)(e + off[q] >= 0.0f) << q;
+    return m;
+}
+
+/* The texel's covered cells (the AND over its edges) merged into the
+ * layer (*lm, *ld), the texel *t written when the layer fills. */
+void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm);
+
+/* Texel i of a row (edge constant terms re) as satc_rcov_open, the
+ * cells above and satc_rcov_merge: the reference's partly covered texel. */
 void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
                      float *t, float *ld, uint16_t *lm);
 
@@ -87,6 +117,19 @@ void satc_raster_fill_avx512_emu(const satc_rpoly *p, float *level0, uint32_t wi
 void satc_raster_fill_neon(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov);
 void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width,
                               const satc_rcov *cov);
+
+/* Row j's constant terms, fl(g1 * fj + g2) for every edge (re) and
+ * depth plane (rz, rl): each path's row setup. */
+static inline void satc_rpoly_row(const satc_rpoly *p, int32_t j, float *re, float *rz, float *rl)
+{
+    float fj = (float)j;
+    for (uint32_t k = 0; k < p->ne; k++)
+        re[k] = p->e[k][1] * fj + p->e[k][2];
+    for (uint32_t k = 0; k < p->np; k++) {
+        rz[k] = p->z[k][1] * fj + p->z[k][2];
+        rl[k] = p->l[k][1] * fj + p->l[k][2];
+    }
+}
 
 /* fmax and fmin inline (the libm calls were a large part of the setup's
  * time): a NaN operand yields the other, equal operands (signed zeros)
@@ -121,12 +164,22 @@ static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t
     *hi = (int32_t)h;
 }
 
-/* The span with merged coverage: the union of the row's span and the
- * span of the relaxed constants fl(re[k] + offmax[k]). Texels it leaves
- * out are left alone (safe); every path uses it, so the bits agree. */
+/* Rectangles at most this many columns wide skip the spans: testing
+ * each texel of a row costs less than the span's divisions. */
+#define SATC_RP_SPAN_MIN 64
+
+/* The span with merged coverage: the whole row of a rectangle at most
+ * SATC_RP_SPAN_MIN wide, else the union of the row's span and the span
+ * of the relaxed constants fl(re[k] + offmax[k]). Texels it leaves out
+ * are left alone (safe); every path uses it, so the bits agree. */
 static inline void satc_rpoly_span_cov(const satc_rpoly *p, const satc_rcells *c, const float *re,
                                        int32_t *lo, int32_t *hi)
 {
+    if (p->i1 - p->i0 <= SATC_RP_SPAN_MIN) {
+        *lo = p->i0;
+        *hi = p->i1;
+        return;
+    }
     float rr[SATC_RP_EDGES];
     for (uint32_t k = 0; k < p->ne; k++)
         rr[k] = re[k] + c->offmax[k];

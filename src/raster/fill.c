@@ -13,13 +13,8 @@ static void fill_ref_cov(const satc_rpoly *p, float *level0, uint32_t width, con
     satc_rcells cl;
     satc_rcells_init(p, &cl);
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float fj = (float)j, re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
-        for (uint32_t k = 0; k < p->ne; k++)
-            re[k] = p->e[k][1] * fj + p->e[k][2];
-        for (uint32_t k = 0; k < p->np; k++) {
-            rz[k] = p->z[k][1] * fj + p->z[k][2];
-            rl[k] = p->l[k][1] * fj + p->l[k][2];
-        }
+        float re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
+        satc_rpoly_row(p, j, re, rz, rl);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t lo, hi;
@@ -63,16 +58,12 @@ void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width, co
         return;
     }
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float fj = (float)j, re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
-        for (uint32_t k = 0; k < p->ne; k++)
-            re[k] = p->e[k][1] * fj + p->e[k][2];
-        for (uint32_t k = 0; k < p->np; k++) {
-            rz[k] = p->z[k][1] * fj + p->z[k][2];
-            rl[k] = p->l[k][1] * fj + p->l[k][2];
-        }
+        float re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
+        satc_rpoly_row(p, j, re, rz, rl);
         float *row = level0 + (size_t)j * width;
-        int32_t lo, hi;
-        satc_rpoly_span(p, re, &lo, &hi);
+        int32_t lo = p->i0, hi = p->i1;
+        if (p->i1 - p->i0 > SATC_RP_SPAN_MIN)
+            satc_rpoly_span(p, re, &lo, &hi);
         for (int32_t i = lo; i < hi; i++) {
             float fi = (float)i;
             int in = 1;

@@ -24,6 +24,7 @@ static inline M v_le(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_
 static inline M m_and(M a, M b) { return (M)(a & b); }
 static inline V v_sel(M m, V a, V b) { return simde_mm512_mask_blend_ps(m, b, a); }
 static inline int m_any(M m) { return m != 0; }
+static inline unsigned m_bits(M m) { return (unsigned)m; }
 
 #if defined(SATC_AVX512_EMU)
 #define SATC_RASTER_FILL satc_raster_fill_avx512_emu

@@ -22,6 +22,7 @@ static inline M v_le(V a, V b) { return simde_mm_cmple_ps(a, b); }
 static inline M m_and(M a, M b) { return simde_mm_and_ps(a, b); }
 static inline V v_sel(M m, V a, V b) { return simde_mm_blendv_ps(b, a, m); }
 static inline int m_any(M m) { return simde_mm_movemask_ps(m) != 0; }
+static inline unsigned m_bits(M m) { return (unsigned)simde_mm_movemask_ps(m); }
 
 #define SATC_RASTER_FILL satc_raster_fill_sse41
 #include "../kernels/raster_fill.h"

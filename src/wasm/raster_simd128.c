@@ -23,6 +23,7 @@ static inline M v_le(V a, V b) { return wasm_f32x4_le(a, b); }
 static inline M m_and(M a, M b) { return wasm_v128_and(a, b); }
 static inline V v_sel(M m, V a, V b) { return wasm_v128_bitselect(a, b, m); }
 static inline int m_any(M m) { return wasm_v128_any_true(m); }
+static inline unsigned m_bits(M m) { return (unsigned)wasm_i32x4_bitmask(m); }
 
 #define SATC_RASTER_FILL satc_raster_fill_simd128
 #include "../kernels/raster_fill.h"

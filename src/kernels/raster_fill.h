@@ -17,13 +17,19 @@
 
 #include "raster_poly.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define RF_INLINE __attribute__((always_inline))
+#else
+#define RF_INLINE
+#endif
+
 /* W texels of one row from column i (lanes past the polygon's last
  * column computed but not stored). */
-static inline V raster_lanes(const satc_rpoly *p, V fi, const V *ve, const V *vz, const V *vl,
-                             V old, M *inp)
+static inline V raster_lanes(const satc_rpoly *p, uint32_t ne, V fi, const V *ve, const V *vz,
+                             const V *vl, V old, M *inp)
 {
     M in = v_ge(v_add(v_mul(ve[0], fi), ve[1]), v_set1(0.0f));
-    for (uint32_t k = 1; k < p->ne; k++)
+    for (uint32_t k = 1; k < ne; k++)
         in = m_and(in, v_ge(v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]), v_set1(0.0f)));
     *inp = in;
     if (!m_any(in))
@@ -80,8 +86,8 @@ static inline unsigned raster_edge_cells(float e, const float *off)
  * on every edge, every l > 0) but not the whole texel go one by one
  * through the reference's satc_rcov_open and satc_rcov_merge, their
  * cells tested W per vector. */
-static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
-                            const satc_rcov *cov)
+static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, float *level0,
+                                             uint32_t width, const satc_rcov *cov)
 {
     satc_rcells cl;
     satc_rcells_init(p, &cl);
@@ -91,7 +97,7 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
     V iota = v_load(iota_f), zero = v_set1(0.0f);
     V ve[2 * SATC_RP_EDGES], vo[SATC_RP_EDGES], vz[2 * SATC_RP_PLANES], vl[2 * SATC_RP_PLANES];
     raster_coef(p, ve, vz, vl);
-    for (uint32_t k = 0; k < p->ne; k++)
+    for (uint32_t k = 0; k < ne; k++)
         vo[k] = v_set1(cl.offmax[k]);
     for (int32_t j = p->j0; j < p->j1; j++) {
         float re[SATC_RP_EDGES];
@@ -105,7 +111,7 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
             V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
             ek[0] = v_add(v_mul(ve[0], fi), ve[1]);
             M in = v_ge(ek[0], zero), cand = v_ge(v_add(ek[0], vo[0]), zero);
-            for (uint32_t k = 1; k < p->ne; k++) {
+            for (uint32_t k = 1; k < ne; k++) {
                 ek[k] = v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]);
                 in = m_and(in, v_ge(ek[k], zero));
                 cand = m_and(cand, v_ge(v_add(ek[k], vo[k]), zero));
@@ -141,7 +147,7 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
             if (!part)
                 continue;
             v_store(fo, out);
-            for (uint32_t k = 0; k < p->ne; k++)
+            for (uint32_t k = 0; k < ne; k++)
                 v_store(ev[k], ek[k]);
             for (; part; part &= part - 1u) {
                 int l = __builtin_ctz(part);
@@ -149,7 +155,7 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
                 if (!satc_rcov_open(&cl, fo[l], *t))
                     continue;
                 unsigned cells = SATC_RC_FULL;
-                for (uint32_t k = 0; k < p->ne && cells; k++)
+                for (uint32_t k = 0; k < ne && cells; k++)
                     cells &= raster_edge_cells(ev[k][l], cl.off[k]);
                 satc_rcov_merge(cells, fo[l], t, cov->depth + at + i + l, cov->mask + at + i + l);
             }
@@ -157,12 +163,10 @@ static void raster_fill_cov(const satc_rpoly *p, float *level0, uint32_t width,
     }
 }
 
-void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
+/* Without merged coverage. */
+static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne, float *level0,
+                                               uint32_t width)
 {
-    if (cov) {
-        raster_fill_cov(p, level0, width, cov);
-        return;
-    }
     float iota_f[W];
     for (int l = 0; l < W; l++)
         iota_f[l] = (float)l;
@@ -183,7 +187,7 @@ void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const 
         for (; i + W <= end; i += W) {
             V fi = v_add(v_set1((float)i), iota);
             V old = v_load(row + i);
-            V r = raster_lanes(p, fi, ve, vz, vl, old, &in);
+            V r = raster_lanes(p, ne, fi, ve, vz, vl, old, &in);
             if (m_any(in))
                 v_store(row + i, r);
         }
@@ -193,10 +197,29 @@ void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const 
             for (int l = 0; l < W; l++)
                 tmp[l] = l < n ? row[i + l] : INFINITY;
             V fi = v_add(v_set1((float)i), iota);
-            v_store(tmp, raster_lanes(p, fi, ve, vz, vl, v_load(tmp), &in));
+            v_store(tmp, raster_lanes(p, ne, fi, ve, vz, vl, v_load(tmp), &in));
             for (int32_t l = 0; l < n; l++)
                 row[i + l] = tmp[l];
         }
+    }
+}
+
+/* Each common edge count its own copy, the edge loops unrolled. */
+#define RF_BY_NE(call, ...)                                                                        \
+    switch (p->ne) {                                                                               \
+    case 3: call(p, 3, __VA_ARGS__); break;                                                        \
+    case 4: call(p, 4, __VA_ARGS__); break;                                                        \
+    case 5: call(p, 5, __VA_ARGS__); break;                                                        \
+    case 6: call(p, 6, __VA_ARGS__); break;                                                        \
+    default: call(p, p->ne, __VA_ARGS__); break;                                                   \
+    }
+
+void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
+{
+    if (cov) {
+        RF_BY_NE(raster_fill_cov, level0, width, cov)
+    } else {
+        RF_BY_NE(raster_fill_whole, level0, width)
     }
 }
 

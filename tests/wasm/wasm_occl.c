@@ -1,6 +1,7 @@
 /* The wasm cross-check's occlusion cases: the depth pyramid's set-up
  * (satc_pyramid_init, _clear, _fill from depth buffers of every format
- * and convention), the occluder rasterizer (batches of every form, meshes
+ * and convention), the occluder rasterizer (batches of every form, also with
+ * merged coverage into layers partly filled already; meshes
  * with 16- and 32-bit indices or none), the occlusion test in the cull
  * (satc_cull_occluded, satc_cull_views_occluded), each with bad inputs:
  * a status code and nothing written. */
@@ -10,7 +11,7 @@
 #include "wasm_image.h"
 
 static char name[256];
-static unsigned long raster_drew, raster_cases, occl_hidden, occl_culls;
+static unsigned long raster_drew, raster_cases, occl_hidden, occl_culls, cov_cases, cov_changed;
 
 /* A pyramid over view in the arena (level 0 +Inf), native and wasm32. */
 typedef struct pyr {
@@ -205,17 +206,29 @@ static void case_fill(const satc_camera *cam, const satc_frustum *view, int fmt,
 
 /* ---- the occluder rasterizer ---- */
 
+/* The wasm32 satc_raster_options: four 4-byte fields, then the
+ * coverage pointer (4 bytes there). */
 static unsigned char *w_opts(const satc_raster_options *o)
 {
-    satc_raster_options *w = alloc(sizeof *w);
-    *w = *o; /* four 4-byte fields and a pointer, NULL here */
-    return (unsigned char *)w;
+    unsigned char *w = alloc(24);
+    memset(w, 0, 24);
+    memcpy(w, o, 16);
+    putptr(w + 16, o->coverage);
+    return w;
 }
 
-/* Options: NULL, a small-occluder threshold, a tile of rows; bad ones. */
+/* Options: NULL, a small-occluder threshold, a tile of rows, back faces
+ * culled, merged coverage (a layer cleared for p in the arena); bad
+ * ones. */
 static const satc_raster_options *pick_opts(const satc_pyramid *p, int k, int bad, satc_raster_options *o)
 {
     memset(o, 0, sizeof *o);
+    if (k == 4) {
+        size_t bytes = satc_coverage_bytes(p->width, p->height);
+        o->coverage = alloc(bytes);
+        if (satc_coverage_clear(o->coverage, bytes, p) != SATC_OK)
+            exit(3);
+    }
     if (k == 1)
         o->min_texels = (float)(scn_next(&R) % 12);
     if (k == 2)
@@ -260,12 +273,24 @@ static void case_raster(const satc_frustum *view, int form, int layout, size_t n
     size_t first = scn_next(&R) % 20, count = n > first ? n - first - scn_next(&R) % (n - first + 1) : 0;
     if (bad == 6)
         first = SIZE_MAX - 2, count = 5;
+    /* merged coverage: some boxes drawn first, natively, so the call
+     * merges into layers partly filled already */
+    if (k == 4 && !bad && n > 1)
+        satc_pyramid_rasterize(&r.p, &b, 0, n / 2, op);
     float *before = malloc((size_t)r.p.width * r.p.height * 4);
     memcpy(before, r.p.depth, (size_t)r.p.width * r.p.height * 4);
+    size_t cb = op && op->coverage ? satc_coverage_bytes(r.p.width, r.p.height) : 0;
+    unsigned char *cov_before = cb ? malloc(cb) : NULL;
+    if (cb)
+        memcpy(cov_before, op->coverage, cb);
     snap();
     int s = satc_pyramid_rasterize(&r.p, &b, first, count, op);
     raster_cases++, raster_drew += drew(before, &r.p);
-    free(before);
+    if (cb) {
+        cov_cases++;
+        cov_changed += memcmp(cov_before, op->coverage, cb) != 0;
+    }
+    free(before), free(cov_before);
     snprintf(name, sizeof name, "pyramid_rasterize %d layout %d first %zu count %zu options %d bad %d", form,
              layout, first, count, k, bad);
     emit(name, "satc_pyramid_rasterize", s, 5,
@@ -496,13 +521,14 @@ void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int
     /* occluders: batches of every form, meshes */
     size_t nr = n < 80 ? n : 80;
     for (int form = 1; form <= 7; form++)
-        for (int k = 0; k < 3; k++)
-            case_raster(view, form, (int)(scn_next(&R) % 4), nr, k, 0);
+        for (int k = 0; k < 5; k++)
+            if (k != 3)
+                case_raster(view, form, (int)(scn_next(&R) % 4), nr, k, 0);
     for (int bad = 1; bad <= 6; bad++)
         case_raster(view, 1 + (int)(scn_next(&R) % 7), 1, nr, 0, bad);
     for (int bits = 0; bits <= 32; bits += 16)
         for (int lay = -1; lay <= 2; lay++)
-            case_triangles(view, nr / 4, bits, lay, (int)(scn_next(&R) % 4), 0);
+            case_triangles(view, nr / 4, bits, lay, (int)(scn_next(&R) % 5), 0);
     for (int bad = 1; bad <= 5; bad++)
         case_triangles(view, 6, (int)(scn_next(&R) % 3) * 16, (int)(scn_next(&R) % 4) - 1, 0, bad);
     /* the cull with the pyramid: every form, both modes, outputs at random */
@@ -518,6 +544,7 @@ void occl_cases(const satc_camera *cam, const satc_frustum *views, size_t n, int
 
 void occl_summary(void)
 {
-    printf("wasm_cases: %lu of %lu rasterizer calls drew, %lu of %lu occluded culls counted hidden volumes\n", raster_drew,
-           raster_cases, occl_hidden, occl_culls);
+    printf("wasm_cases: %lu of %lu rasterizer calls drew, %lu of %lu with merged coverage changed its layer, "
+           "%lu of %lu occluded culls counted hidden volumes\n",
+           raster_drew, raster_cases, cov_changed, cov_cases, occl_hidden, occl_culls);
 }

@@ -9,23 +9,32 @@
  * (a, b): a x/4 + b y/4 - 3/4 (min(a, 0) + min(b, 0)) >= 0 in exact
  * arithmetic, computed from the float coefficients and lowered past
  * their rounding (2^-22 of |a| + |b|) and flush-to-zero (2^-100). */
-static float cell_off(double a, double b, int x, int y)
+static float cell_off_at(double a, double b, double base, double low, int x, int y)
 {
-    double base = -0.75 * (satc_dmin(a, 0) + satc_dmin(b, 0));
-    double low = 0x1p-22 * (fabs(a) + fabs(b)) + 0x1p-100;
     double v = a * (0.25 * x) + b * (0.25 * y) + base - low;
     if (!(fabs(v) >= 0x1p-100))
         v = -0x1p-100; /* stays normal: NaN coefficients too */
     /* the greatest float <= v: one step down in the bits when the
-     * conversion rounded up */
+     * conversion rounded up (no branch: the table's 16 run as one loop) */
     float f = (float)v;
-    if ((double)f > v) {
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        u = signbit(f) ? u + 1u : u - 1u;
-        memcpy(&f, &u, sizeof f);
-    }
+    uint32_t u, up = (double)f > v;
+    memcpy(&u, &f, sizeof u);
+    u += signbit(f) ? up : 0u - up;
+    memcpy(&f, &u, sizeof f);
     return f;
+}
+
+static void cell_terms(double a, double b, double *base, double *low)
+{
+    *base = -0.75 * (satc_dmin(a, 0) + satc_dmin(b, 0));
+    *low = 0x1p-22 * (fabs(a) + fabs(b)) + 0x1p-100;
+}
+
+static float cell_off(double a, double b, int x, int y)
+{
+    double base, low;
+    cell_terms(a, b, &base, &low);
+    return cell_off_at(a, b, base, low, x, y);
 }
 
 /* offmax only: every step above is monotone in x (y) for a > 0 (b > 0)
@@ -44,9 +53,12 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
 
 void satc_rcells_table(satc_rcells *c)
 {
-    for (uint32_t k = 0; k < c->p->ne; k++)
+    for (uint32_t k = 0; k < c->p->ne; k++) {
+        double a = c->p->e[k][0], b = c->p->e[k][1], base, low;
+        cell_terms(a, b, &base, &low);
         for (int q = 0; q < 16; q++)
-            c->off[k][q] = cell_off(c->p->e[k][0], c->p->e[k][1], q & 3, q >> 2);
+            c->off[k][q] = cell_off_at(a, b, base, low, q & 3, q >> 2);
+    }
     c->ready = 1;
 }
 

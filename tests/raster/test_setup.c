@@ -25,6 +25,7 @@
  * draw face by face (texels split between faces are left) and are only
  * checked for soundness.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,6 +244,26 @@ static void random_tri(const view *v, int cat, double X[3][3])
 
 static float g_l0[MAXW * MAXH], g_init[MAXW * MAXH];
 
+/* FNV-1a over every polygon set up (with --digest): two builds of the
+ * setup that print the same digest wrote the same bits. */
+static uint64_t g_digest = 0xcbf29ce484222325ull;
+static void digest(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t k = 0; k < n; k++)
+        g_digest = (g_digest ^ b[k]) * 0x100000001b3ull;
+}
+static void digest_polys(const satc_rpoly *p, int n)
+{
+    digest(&n, sizeof n);
+    for (int q = 0; q < n; q++) {
+        digest(&p[q].i0, 4 * sizeof(int32_t) + 2 * sizeof(uint32_t));
+        digest(p[q].e, p[q].ne * sizeof p[q].e[0]);
+        digest(p[q].z, p[q].np * sizeof p[q].z[0]);
+        digest(p[q].l, p[q].np * sizeof p[q].l[0]);
+    }
+}
+
 static void clear(const view *v)
 {
     for (uint32_t t = 0; t < v->w * v->h; t++)
@@ -337,6 +358,7 @@ static void test_boxes(tally t[NCAT])
         satc_rpoly p[3];
         clear(&v);
         int np = satc_raster_setup_box(&v.rv, c, (const double(*)[3])H, 0, p);
+        digest_polys(p, np);
         for (int q = 0; q < np; q++)
             satc_raster_fill_ref(&p[q], g_l0, v.w, NULL);
         ro_occ o;
@@ -369,6 +391,7 @@ static void test_tris(tally t[NCAT])
         satc_rpoly p;
         clear(&v);
         int np = satc_raster_setup_tri(&v.rv, (const double(*)[3])X, mag, &p);
+        digest_polys(&p, np);
         if (np)
             satc_raster_fill_ref(&p, g_l0, v.w, NULL);
         ro_occ o;
@@ -412,6 +435,7 @@ static void test_pairs(tally *t)
                                     (const double(*)[3])Y, mag, &pb, &pp))
             continue;
         t->drawn++;
+        digest_polys(&pp, 1);
         satc_raster_fill_ref(&pp, g_l0, v.w, NULL);
         ro_occ o[2];
         memset(o, 0, sizeof o);
@@ -424,6 +448,29 @@ static void test_pairs(tally *t)
     }
 }
 
+/* satc_float_up, the setup's rounding up, against libm's nextafterf:
+ * the least float >= x, at every sign, binade edge and the float range's
+ * ends. */
+static int float_up_bad(void)
+{
+    static const double edge[] = {0.0, -0.0, 1.0, -1.0, 0x1p-149, -0x1p-149, 0x1p-126, -0x1p-126,
+                                  FLT_MAX, -FLT_MAX, 0x1.fffffep127 * 1.0000001, -0x1.fffffep127 * 1.0000001,
+                                  INFINITY, -INFINITY, 3.0e38, -3.0e38};
+    int bad = 0;
+    for (int k = 0; k < 200000; k++) {
+        double y = k < 16 ? edge[k] : ldexp(rnd(-1, 1), (int)rnd(-160, 130));
+        if (k >= 16 && k % 3 == 0) /* a float, or one ulp of double either side */
+            y = nextafter((double)(float)y, k % 2 ? INFINITY : -INFINITY);
+        float f = (float)y, want = (double)f < y ? nextafterf(f, INFINITY) : f;
+        float got = satc_float_up(y);
+        if (memcmp(&got, &want, sizeof got)) {
+            if (bad++ < 3)
+                printf("  FAIL float_up(%a) = %a, want %a\n", y, (double)got, (double)want);
+        }
+    }
+    return bad;
+}
+
 static void report(const char *what, const tally *t)
 {
     printf("  %-9s %5zu cases, %5zu drawn, %7zu texels written, %4zu checked whole: %zu unsound, "
@@ -433,7 +480,7 @@ static void report(const char *what, const tally *t)
     check(t->missing == 0, "every texel the occluder covers with room is written");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     tally tb[NCAT], tt[NCAT], tp;
     memset(tb, 0, sizeof tb);
@@ -442,6 +489,7 @@ int main(void)
     test_boxes(tb);
     test_tris(tt);
     test_pairs(&tp);
+    check(float_up_bad() == 0, "satc_float_up is the least float >= x");
     size_t wb = 0, wt = 0;
     printf("boxes:\n");
     for (int c = 0; c < NCAT; c++) {
@@ -457,6 +505,8 @@ int main(void)
     report("quads", &tp);
     /* the draws must not be empty, or the checks prove nothing */
     check(wb > 10000 && wt > 10000 && tp.written > 1000, "the cases write texels");
+    if (argc > 1 && !strcmp(argv[1], "--digest"))
+        printf("polygon digest %016llx\n", (unsigned long long)g_digest);
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail != 0;
 }

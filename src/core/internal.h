@@ -18,11 +18,13 @@ static inline float satc_float_up(double x)
     float f = (float)x;
     if (!((double)f < x))
         return f;
-    if (signbit(f))
-        return nextafterf(f, INFINITY);
-    uint32_t u; /* the next float up from f >= +0: one more in its bits */
+    /* f < x: f is not NaN, not +Inf, and not -0 (x would be > 0 and round
+     * to +0). The next float up is one more in its bits from f >= +0 (up
+     * to +Inf), one less from f < 0 (-Inf to -FLT_MAX): nextafterf's
+     * values without the library call. */
+    uint32_t u;
     memcpy(&u, &f, sizeof u);
-    u++;
+    u = signbit(f) ? u - 1 : u + 1;
     memcpy(&f, &u, sizeof f);
     return f;
 }

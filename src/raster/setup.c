@@ -530,9 +530,12 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         face(C, (const double(*)[3])Hq, 1.0, k, 1.0, F, N, V);
         return setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[0]);
     }
-    double x12[3];
-    cross(Hq[1], Hq[2], x12);
-    double det = satc_dot3_d(Hq[0], x12);
+    /* X[k] = H_(k+1) x H_(k+2): the face normals' directions, X[0] the
+     * determinant's too */
+    double X[3][3];
+    for (int k = 0; k < 3; k++)
+        cross(Hq[(k + 1) % 3], Hq[(k + 2) % 3], X[k]);
+    double det = satc_dot3_d(Hq[0], X[0]);
     if (!(fabs(det) > P2(-40) * hn[0] * hn[1] * hn[2]))
         return 0; /* flat but not exactly: not drawn */
     double sd = det > 0 ? 1.0 : -1.0;
@@ -541,12 +544,10 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     int front[3][2], nfront = 0, unsure = 0;
     double Fc[3][2][3], Nf[3][2][3], hf[3][2];
     for (int k = 0; k < 3; k++) {
-        double X[3];
-        cross(Hq[(k + 1) % 3], Hq[(k + 2) % 3], X);
         for (int si = 0; si < 2; si++) {
             double s = si ? -1.0 : 1.0;
             for (int c = 0; c < 3; c++) {
-                Nf[k][si][c] = X[c] * (s * sd);
+                Nf[k][si][c] = X[k][c] * (s * sd);
                 Fc[k][si][c] = C[c] + s * Hq[k][c];
             }
             hf[k][si] = satc_dot3_d(Nf[k][si], Fc[k][si]);

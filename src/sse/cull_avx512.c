@@ -52,6 +52,25 @@ static inline M m_not(M a) { return (M)~a; }
 static inline V v_sel(M m, V a, V b) { return simde_mm512_mask_blend_ps(m, b, a); }
 static inline unsigned m_bits(M m) { return (unsigned)m; }
 
+/* Each lane's four bytes as floats (byte quaternions), unsigned or
+ * signed; a signed byte b as (b ^ 128) - 128, exact (SIMDe here has no
+ * 512-bit arithmetic shift nor signed conversion). */
+#define SATC_VLAYER_BYTES 1
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    simde__m512i i = simde_mm512_castps_si512(w), m = simde_mm512_set1_epi32(255);
+    simde__m512i x = simde_mm512_set1_epi32(sgn ? 128 : 0);
+    simde__m512i b[4] = {simde_mm512_and_si512(i, m),
+                         simde_mm512_and_si512(simde_mm512_srli_epi32(i, 8), m),
+                         simde_mm512_and_si512(simde_mm512_srli_epi32(i, 16), m),
+                         simde_mm512_srli_epi32(i, 24)};
+    for (int c = 0; c < 4; c++) {
+        out[c] = simde_mm512_cvtepu32_ps(simde_mm512_xor_si512(b[c], x));
+        if (sgn)
+            out[c] = v_sub(out[c], v_set1(128.0f));
+    }
+}
+
 /* Counters: each true lane subtracts 1, as the vector layers' -1 masks add. */
 static inline C c_zero_v(void) { return simde_mm512_setzero_si512(); }
 #define c_zero(k) c_zero_v()
@@ -146,6 +165,49 @@ static inline void v_load_rec16(const float *p, size_t stride, V out[16])
         out[4 + e] = simde_mm512_shuffle_f32x4(v0, v2, 0xDD);
         out[8 + e] = simde_mm512_shuffle_f32x4(v1, v3, 0x88);
         out[12 + e] = simde_mm512_shuffle_f32x4(v1, v3, 0xDD);
+    }
+}
+
+/* W records of 8 floats (32 readable bytes at each, stride >= 32, the
+ * .splat record): records j and j + 8 in the halves of one register,
+ * an 8 x 8 transpose in each half by two rounds of in-block shuffles,
+ * then one two-source permute per output puts the blocks in lane order;
+ * out[e] holds element e of every record (8 + 8 loads, 24 shuffles). */
+#define SATC_VLAYER_REC8 1
+static inline void v_load_rec8(const float *p, size_t stride, V out[8])
+{
+    V r[8], t[8], u[8];
+    /* packed records: 2j and 2j + 1 in register j, the halves' lanes
+     * interleaved by the last permute's indices */
+    const int packed = stride == 8 * sizeof(float);
+    for (int j = 0; j < 8; j++) {
+        if (packed) {
+            r[j] = simde_mm512_loadu_ps(p + 16 * j);
+            continue;
+        }
+        simde__m256 lo = simde_mm256_loadu_ps((const float *)(const void *)((const char *)p + (size_t)j * stride));
+        simde__m256 hi = simde_mm256_loadu_ps((const float *)(const void *)((const char *)p + (size_t)(j + 8) * stride));
+        r[j] = simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
+    }
+    for (int g = 0; g < 4; g++) {
+        t[2 * g] = simde_mm512_unpacklo_ps(r[2 * g], r[2 * g + 1]);
+        t[2 * g + 1] = simde_mm512_unpackhi_ps(r[2 * g], r[2 * g + 1]);
+    }
+    /* u[4h + e]: block b of each half holds element 4b + e of records
+     * 4h .. 4h + 3 (of that half) */
+    for (int h = 0; h < 2; h++) {
+        V a0 = t[4 * h], a1 = t[4 * h + 1], a2 = t[4 * h + 2], a3 = t[4 * h + 3];
+        u[4 * h] = simde_mm512_shuffle_ps(a0, a2, 0x44);
+        u[4 * h + 1] = simde_mm512_shuffle_ps(a0, a2, 0xEE);
+        u[4 * h + 2] = simde_mm512_shuffle_ps(a1, a3, 0x44);
+        u[4 * h + 3] = simde_mm512_shuffle_ps(a1, a3, 0xEE);
+    }
+    const simde__m512i lo = packed ? simde_mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 16, 24, 17, 25, 18, 26, 19, 27)
+                                   : simde_mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    const simde__m512i hi = simde_mm512_add_epi32(lo, simde_mm512_set1_epi32(4));
+    for (int e = 0; e < 4; e++) {
+        out[e] = simde_mm512_permutex2var_ps(u[e], lo, u[4 + e]);
+        out[4 + e] = simde_mm512_permutex2var_ps(u[e], hi, u[4 + e]);
     }
 }
 

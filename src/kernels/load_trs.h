@@ -54,50 +54,6 @@ SATC_AI V exp_v(V x)
     return v_mul(p, v_pow2i(kf));
 }
 
-/* Byte quaternions' words, one per lane, as (x, y, z, w) lanes. */
-SATC_AI void quat_bytes_v(const satc_trs *s, V wd, V q[4])
-{
-    V a[4];
-    if ((s->format & 3u) == SATC_QUAT_I8) {
-        v_bytes4(wd, 1, a);
-    } else {
-        v_bytes4(wd, 0, a);
-        for (int c = 0; c < 4; c++)
-            a[c] = v_sub(a[c], v_set1(128.0f));
-    }
-    int w1 = (s->format & SATC_QUAT_WXYZ) != 0;
-    for (int c = 0; c < 4; c++)
-        q[c] = a[w1 ? (c + 1) & 3 : c];
-}
-
-/* A full vector of .splat records (position, scale, one more word, then
- * the byte quaternion, all in the 32 bytes from the position) read whole
- * by one transposing load: positions, scales and quaternions of the W
- * splats; 0 when the batch is not so laid out. */
-SATC_AI int ld_splat_rec(const satc_trs *s, size_t i, unsigned nl, V p[3], V sc[3], V q[4])
-{
-#ifdef SATC_VLAYER_REC8
-    const satc_vec3s *ps = &s->position, *ss = &s->scale;
-    const size_t st = ps->stride;
-    if (nl != W || st < 8 * sizeof(float) || (s->format & 3u) == SATC_QUAT_F32 ||
-        ps->y != ps->x + 1 || ps->z != ps->x + 2 || ss->stride != st || ss->x != ps->x + 3 ||
-        ss->y != ps->x + 4 || ss->z != ps->x + 5 || s->rotation_stride != st ||
-        (const char *)s->rotation != (const char *)(ps->x + 7))
-        return 0;
-    const float *base = satc_at(ps->x, st, i);
-    V t[8];
-    prefetch_ahead(base, st);
-    v_load_rec8(base, st, t);
-    for (int j = 0; j < 3; j++)
-        p[j] = t[j], sc[j] = t[3 + j];
-    quat_bytes_v(s, t[7], q);
-    return 1;
-#else
-    (void)s, (void)i, (void)nl, (void)p, (void)sc, (void)q;
-    return 0;
-#endif
-}
-
 /* W quaternions of a TRS batch as (x, y, z, w) lanes (satc_trs_quat). */
 SATC_AI void ld_quat(const satc_trs *s, size_t i, unsigned nl, V q[4])
 {
@@ -113,8 +69,13 @@ SATC_AI void ld_quat(const satc_trs *s, size_t i, unsigned nl, V q[4])
     } else if ((s->format & 3u) != SATC_QUAT_F32 && nl == W) {
         /* byte quaternions: one 32-bit word per lane, split in lanes */
         V wd = s->rotation_stride ? v_load_stride(base, s->rotation_stride) : v_set1(*base);
-        quat_bytes_v(s, wd, q);
-        return;
+        if ((s->format & 3u) == SATC_QUAT_I8) {
+            v_bytes4(wd, 1, a);
+        } else {
+            v_bytes4(wd, 0, a);
+            for (int c = 0; c < 4; c++)
+                a[c] = v_sub(a[c], v_set1(128.0f));
+        }
 #endif
     } else {
         float t[4][W], e[4];
@@ -161,17 +122,13 @@ SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3]
 {
     const int soa = 0;
     V q[4], sc[3], p[3];
-    const int rec = ld_splat_rec(s, i, nl, p, sc, q);
-    if (!rec) {
-        ld_quat(s, i, nl, q);
-        ld3(&s->scale, i, nl, rec_ok, sc);
-    }
+    ld_quat(s, i, nl, q);
+    ld3(&s->scale, i, nl, rec_ok, sc);
     if (s->format & SATC_TRS_LOG_SCALE)
         for (int j = 0; j < 3; j++)
             sc[j] = exp_v(sc[j]);
     rot_v(q, sc, m);
-    if (!rec)
-        ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
+    ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
     for (int r = 0; r < 3; r++)
         m[r][3] = p[r];
     const satc_local_boxes *lb = s->local;
@@ -197,16 +154,12 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
 {
     const int soa = 0;
     V q[4], sc[3], p[3], c[3];
-    const int rec = ld_splat_rec(s, i, nl, p, sc, q);
-    if (!rec) {
-        ld_quat(s, i, nl, q);
-        ld3(&s->scale, i, nl, rec_ok, sc);
-    }
+    ld_quat(s, i, nl, q);
+    ld3(&s->scale, i, nl, rec_ok, sc);
     if (s->format & SATC_TRS_LOG_SCALE)
         for (int j = 0; j < 3; j++)
             sc[j] = exp_v(sc[j]);
-    if (!rec)
-        ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
+    ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
     V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
                  v_mul(q[3], q[3]));
     M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));

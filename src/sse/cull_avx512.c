@@ -168,49 +168,6 @@ static inline void v_load_rec16(const float *p, size_t stride, V out[16])
     }
 }
 
-/* W records of 8 floats (32 readable bytes at each, stride >= 32, the
- * .splat record): records j and j + 8 in the halves of one register,
- * an 8 x 8 transpose in each half by two rounds of in-block shuffles,
- * then one two-source permute per output puts the blocks in lane order;
- * out[e] holds element e of every record (8 + 8 loads, 24 shuffles). */
-#define SATC_VLAYER_REC8 1
-static inline void v_load_rec8(const float *p, size_t stride, V out[8])
-{
-    V r[8], t[8], u[8];
-    /* packed records: 2j and 2j + 1 in register j, the halves' lanes
-     * interleaved by the last permute's indices */
-    const int packed = stride == 8 * sizeof(float);
-    for (int j = 0; j < 8; j++) {
-        if (packed) {
-            r[j] = simde_mm512_loadu_ps(p + 16 * j);
-            continue;
-        }
-        simde__m256 lo = simde_mm256_loadu_ps((const float *)(const void *)((const char *)p + (size_t)j * stride));
-        simde__m256 hi = simde_mm256_loadu_ps((const float *)(const void *)((const char *)p + (size_t)(j + 8) * stride));
-        r[j] = simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
-    }
-    for (int g = 0; g < 4; g++) {
-        t[2 * g] = simde_mm512_unpacklo_ps(r[2 * g], r[2 * g + 1]);
-        t[2 * g + 1] = simde_mm512_unpackhi_ps(r[2 * g], r[2 * g + 1]);
-    }
-    /* u[4h + e]: block b of each half holds element 4b + e of records
-     * 4h .. 4h + 3 (of that half) */
-    for (int h = 0; h < 2; h++) {
-        V a0 = t[4 * h], a1 = t[4 * h + 1], a2 = t[4 * h + 2], a3 = t[4 * h + 3];
-        u[4 * h] = simde_mm512_shuffle_ps(a0, a2, 0x44);
-        u[4 * h + 1] = simde_mm512_shuffle_ps(a0, a2, 0xEE);
-        u[4 * h + 2] = simde_mm512_shuffle_ps(a1, a3, 0x44);
-        u[4 * h + 3] = simde_mm512_shuffle_ps(a1, a3, 0xEE);
-    }
-    const simde__m512i lo = packed ? simde_mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 16, 24, 17, 25, 18, 26, 19, 27)
-                                   : simde_mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-    const simde__m512i hi = simde_mm512_add_epi32(lo, simde_mm512_set1_epi32(4));
-    for (int e = 0; e < 4; e++) {
-        out[e] = simde_mm512_permutex2var_ps(u[e], lo, u[4 + e]);
-        out[4 + e] = simde_mm512_permutex2var_ps(u[e], hi, u[4 + e]);
-    }
-}
-
 /* W packed float3 (stride 12, the form of float3 arrays): three loads of
  * exactly those 192 bytes, then two permutes per component. */
 #define SATC_VLAYER_F3 1

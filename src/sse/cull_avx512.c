@@ -52,6 +52,25 @@ static inline M m_not(M a) { return (M)~a; }
 static inline V v_sel(M m, V a, V b) { return simde_mm512_mask_blend_ps(m, b, a); }
 static inline unsigned m_bits(M m) { return (unsigned)m; }
 
+/* Each lane's four bytes as floats (byte quaternions), unsigned or
+ * signed; a signed byte b as (b ^ 128) - 128, exact (SIMDe here has no
+ * 512-bit arithmetic shift nor signed conversion). */
+#define SATC_VLAYER_BYTES 1
+static inline void v_bytes4(V w, const int sgn, V out[4])
+{
+    simde__m512i i = simde_mm512_castps_si512(w), m = simde_mm512_set1_epi32(255);
+    simde__m512i x = simde_mm512_set1_epi32(sgn ? 128 : 0);
+    simde__m512i b[4] = {simde_mm512_and_si512(i, m),
+                         simde_mm512_and_si512(simde_mm512_srli_epi32(i, 8), m),
+                         simde_mm512_and_si512(simde_mm512_srli_epi32(i, 16), m),
+                         simde_mm512_srli_epi32(i, 24)};
+    for (int c = 0; c < 4; c++) {
+        out[c] = simde_mm512_cvtepu32_ps(simde_mm512_xor_si512(b[c], x));
+        if (sgn)
+            out[c] = v_sub(out[c], v_set1(128.0f));
+    }
+}
+
 /* Counters: each true lane subtracts 1, as the vector layers' -1 masks add. */
 static inline C c_zero_v(void) { return simde_mm512_setzero_si512(); }
 #define c_zero(k) c_zero_v()

@@ -21,9 +21,6 @@
 #include "dispatch_rows.h"
 #include "goals.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 /* The path the default entry points run: 0 = the library's own choice,
  * else SATC_ISA names one (read again by satc_isa_set_mask). Set only
@@ -189,17 +186,9 @@ static void print_cpu(void)
 {
     char buf[128] = "";
     const char *table = buf;
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned a, b, c, d;
-    char vendor[13] = {0};
-    if (__get_cpuid(0, &a, &b, &c, &d)) {
-        memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
-        __get_cpuid(1, &a, &b, &c, &d);
-        unsigned fam = (a >> 8) & 15u, model = (a >> 4) & 15u;
-        if (fam == 15u)
-            fam += (a >> 20) & 255u;
-        if (fam >= 6u)
-            model |= ((a >> 16) & 15u) << 4;
+    char vendor[13];
+    unsigned fam, model;
+    if (satc_cpu_signature(vendor, &fam, &model)) {
         printf("cpu: %s family %02Xh model %02Xh; ", vendor, fam, model);
         /* The per-family table applies only where AVX-512 is the default
          * and AVX2 runs too (not on Zen 2, family 17h: no AVX-512). */
@@ -215,7 +204,6 @@ static void print_cpu(void)
                      small, SATC_DISPATCH_LARGE, large, SATC_DISPATCH_LARGE,
                      satc_dispatch_narrow(0) | satc_dispatch_narrow(1) ? "in use" : "not in use");
     }
-#endif
     printf("native paths:");
     for (unsigned isa = SATC_ISA_SCALAR; isa <= SATC_ISA_SIMD128; isa <<= 1)
         if (satc_isa_native() & isa)

@@ -83,8 +83,7 @@ void bench_goal_bound(const char *tag, const char *fmt, ...)
 void bench_goals_hint(void)
 {
     if (!goals_on)
-        printf("\n(The project's own speed goals are not shown: SATC_BENCH_GOALS=1 or --goals prints them;\n"
-               " bench/README.md explains every table and column.)\n");
+        printf("\n(bench/README.md explains every table and column.)\n");
 }
 
 int bench_quick_env(void)

@@ -32,8 +32,8 @@ void bench_goal(int met, const char *tag, const char *fmt, ...) __attribute__((f
  * the text, which gives the figure and the bound instead of the goal. */
 void bench_goal_bound(const char *tag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The one line printed instead of the goals when they are off (only
- * satc_bench prints it, so a run of every program shows it once). */
+/* The closing line when the goals are off: where the tables are explained
+ * (only satc_bench prints it, so a run of every program shows it once). */
 void bench_goals_hint(void);
 
 /* Nonzero when SATC_BENCH_QUICK is set to anything but "" or "0": every

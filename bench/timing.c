@@ -224,6 +224,35 @@ void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps)
     }
 }
 
+void bench_time_rounds(bench_job *jobs, int njobs, size_t n, int cached, int from, int reps)
+{
+    if (from < 0)
+        from = 0;
+    if (from + reps > BENCH_MAX_SAMPLES)
+        reps = BENCH_MAX_SAMPLES - from;
+    if (reps < 1 || njobs < 1)
+        return;
+    if (n == 0)
+        n = 1;
+    for (int j = 0; j < njobs; j++)
+        if (from == 0 || jobs[j].k <= 0)
+            jobs[j].k = calibrate(jobs[j].fn, jobs[j].ctx, cached);
+    /* Round r starts at job r mod njobs: a job that would always come
+     * first (after a switch, say) does so in one round of njobs only. */
+    int pre[njobs];
+    memset(pre, 0, sizeof pre);
+    for (int r = from; r < from + reps; r++)
+        for (int t = 0; t < njobs; t++) {
+            int j = (r + t) % njobs;
+            jobs[j].s[r] = one_sample(jobs[j].fn, jobs[j].ctx, jobs[j].k, n, cached, &pre[j]);
+        }
+    for (int j = 0; j < njobs; j++) {
+        int p = from ? jobs[j].st.preempted : 0;
+        jobs[j].st = stats_of(jobs[j].s, from + reps);
+        jobs[j].st.preempted = p + pre[j];
+    }
+}
+
 bench_stats bench_stats_from(const double *s, int n) { return stats_of(s, n); }
 
 double bench_paired_ratio(const double *a, const double *b, int reps)

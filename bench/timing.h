@@ -52,6 +52,14 @@ typedef struct bench_job {
 } bench_job;
 void bench_time_jobs(bench_job *jobs, int njobs, size_t n, int cached, int reps);
 
+/* As bench_time_jobs, interleaved and resumable: rounds [from, from +
+ * reps) of the jobs (from = 0 calibrates and warms them; from > 0 goes on
+ * after an earlier call on the same jobs, so some of them can be given
+ * more rounds), each round starting one job later than the one before, so
+ * that every job runs at every place of a round alike. The stats cover
+ * rounds [0, from + reps). */
+void bench_time_rounds(bench_job *jobs, int njobs, size_t n, int cached, int from, int reps);
+
 /* The median of the per-round ratios a[r] / b[r] of two jobs timed in one
  * bench_time_jobs call (0 when there is none): each round takes its
  * samples back to back, so load that comes and goes between rounds

@@ -327,6 +327,12 @@ const satc_kernels *satc_kernels_named(satc_isa isa, satc_status *st);
  * other CPU. */
 unsigned satc_dispatch_ops_for(const char *vendor, unsigned family, unsigned model, int large);
 
+/* This CPU's vendor string (CPUID leaf 0, NUL-terminated), family (base,
+ * plus the extended family when the base is 0Fh) and model (base, plus
+ * the extended model from family 6 on), as the table above is keyed; 1 on
+ * x86, else 0 with an empty vendor and zeros. Reads CPUID each call. */
+int satc_cpu_signature(char vendor[13], unsigned *family, unsigned *model);
+
 /* The table an entry point without a path uses for a call on count
  * volumes: satc_isa_active()'s, except that when that is AVX-512 chosen
  * automatically, with AVX2 native and allowed by the mask, the operations

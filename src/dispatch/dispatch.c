@@ -217,27 +217,38 @@ unsigned satc_dispatch_ops_for(const char *vendor, unsigned family, unsigned mod
  * model from family 6 on). Read once, as the flags are (CPUID is a VM
  * exit under virtualisation); bit 31 marks it read. Small calls' ops in
  * the low 16 bits, large calls' in the high (SATC_OP_ALL < 2^15). */
+int satc_cpu_signature(char vendor[13], unsigned *family, unsigned *model)
+{
+    memset(vendor, 0, 13);
+    *family = *model = 0;
+#if SATC_X86
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    *family = (a >> 8) & 15u, *model = (a >> 4) & 15u;
+    if (*family == 15u)
+        *family += (a >> 20) & 255u;
+    if (*family >= 6u)
+        *model |= ((a >> 16) & 15u) << 4;
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 static unsigned cpu_ops(int large)
 {
     static _Atomic unsigned cache = 0;
     unsigned ops = atomic_load_explicit(&cache, memory_order_relaxed);
     if (!ops) {
-#if SATC_X86
-        unsigned a, b, c, d;
-        char vendor[13] = {0};
-        if (__get_cpuid(0, &a, &b, &c, &d)) {
-            memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
-            if (__get_cpuid(1, &a, &b, &c, &d)) {
-                unsigned family = (a >> 8) & 15u, model = (a >> 4) & 15u;
-                if (family == 15u)
-                    family += (a >> 20) & 255u;
-                if (family >= 6u)
-                    model |= ((a >> 16) & 15u) << 4;
-                ops = satc_dispatch_ops_for(vendor, family, model, 0) |
-                      satc_dispatch_ops_for(vendor, family, model, 1) << 16;
-            }
-        }
-#endif
+        char vendor[13];
+        unsigned family, model;
+        if (satc_cpu_signature(vendor, &family, &model))
+            ops = satc_dispatch_ops_for(vendor, family, model, 0) |
+                  satc_dispatch_ops_for(vendor, family, model, 1) << 16;
         ops |= 0x80000000u;
         atomic_store_explicit(&cache, ops, memory_order_relaxed);
     }

@@ -87,17 +87,24 @@ satc_status satc_frustum_look_to(satc_frustum *out, const float eye[3], const fl
     return satc_frustum_perspective(out, eye, D, U, fovy, aspect, n, f);
 }
 
-satc_status satc_frustum_look_at(satc_frustum *out, const float eye[3], const float target[3],
-                                 const float up[3], float fovy, float aspect, float n, float f)
+/* The checks and frame of the float look-at builders: T - E is exact in
+ * double (both are floats). */
+static satc_status target_frame(const satc_frustum *out, const float eye[3], const float target[3],
+                                const float up[3], float L[3], float U[3], float D[3])
 {
     if (!out || !eye || !target || !up)
         return SATC_ERR_NULL;
     if (!finite3f(eye) || !finite3f(target))
         return SATC_ERR_NONFINITE;
-    /* Exact in double: both are floats. */
     const double d[3] = {(double)target[0] - eye[0], (double)target[1] - eye[1], (double)target[2] - eye[2]};
+    return look_frame(d, up, L, U, D);
+}
+
+satc_status satc_frustum_look_at(satc_frustum *out, const float eye[3], const float target[3],
+                                 const float up[3], float fovy, float aspect, float n, float f)
+{
     float L[3], U[3], D[3];
-    satc_status st = look_frame(d, up, L, U, D);
+    satc_status st = target_frame(out, eye, target, up, L, U, D);
     if (st != SATC_OK)
         return st;
     return satc_frustum_perspective(out, eye, D, U, fovy, aspect, n, f);
@@ -107,13 +114,8 @@ satc_status satc_frustum_look_at_ortho(satc_frustum *out, const float eye[3], co
                                        const float up[3], float left, float right, float bottom,
                                        float top, float n, float f)
 {
-    if (!out || !eye || !target || !up)
-        return SATC_ERR_NULL;
-    if (!finite3f(eye) || !finite3f(target))
-        return SATC_ERR_NONFINITE;
-    const double d[3] = {(double)target[0] - eye[0], (double)target[1] - eye[1], (double)target[2] - eye[2]};
     float L[3], U[3], D[3];
-    satc_status st = look_frame(d, up, L, U, D);
+    satc_status st = target_frame(out, eye, target, up, L, U, D);
     if (st != SATC_OK)
         return st;
     return ortho_frame(out, eye, L, U, D, left, right, bottom, top, n, f);
@@ -139,6 +141,17 @@ static satc_status look_at_d(satc_frustum *out, const double eye[3], const doubl
     return look_frame(d, up, L, U, D);
 }
 
+/* A double builder's end: on success fr widened by the apex's rounding
+ * into *out; on error st, and *out untouched. */
+static satc_status widened(satc_frustum *out, satc_frustum *fr, satc_status st, double shift)
+{
+    if (st != SATC_OK)
+        return st;
+    satc_widen_for_apex(fr, shift);
+    *out = *fr;
+    return SATC_OK;
+}
+
 satc_status satc_frustum_look_at_d(satc_frustum *out, const double eye[3], const double target[3],
                                    const float up[3], float fovy, float aspect, float n, float f,
                                    const double batch_origin[3])
@@ -149,11 +162,7 @@ satc_status satc_frustum_look_at_d(satc_frustum *out, const double eye[3], const
     satc_frustum fr;
     if (st == SATC_OK)
         st = satc_frustum_perspective(&fr, e, D, U, fovy, aspect, n, f);
-    if (st != SATC_OK)
-        return st;
-    satc_widen_for_apex(&fr, shift);
-    *out = fr;
-    return SATC_OK;
+    return widened(out, &fr, st, shift);
 }
 
 satc_status satc_frustum_look_at_ortho_d(satc_frustum *out, const double eye[3],
@@ -167,9 +176,5 @@ satc_status satc_frustum_look_at_ortho_d(satc_frustum *out, const double eye[3],
     satc_frustum fr;
     if (st == SATC_OK)
         st = ortho_frame(&fr, e, L, U, D, left, right, bottom, top, n, f);
-    if (st != SATC_OK)
-        return st;
-    satc_widen_for_apex(&fr, shift);
-    *out = fr;
-    return SATC_OK;
+    return widened(out, &fr, st, shift);
 }

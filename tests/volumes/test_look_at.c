@@ -15,17 +15,7 @@
 #include <string.h>
 
 #include "satc.h"
-
-static int g_pass, g_fail;
-#define CHECK(ok, ...)                                                                            \
-    do {                                                                                          \
-        if (ok) {                                                                                 \
-            g_pass++;                                                                             \
-        } else if (g_fail++ < 25) {                                                               \
-            printf("FAIL: " __VA_ARGS__);                                                         \
-            printf("\n");                                                                         \
-        }                                                                                         \
-    } while (0)
+#include "vol_check.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static double uni(void) /* [0, 1) */

@@ -22,18 +22,9 @@
 
 #include "fn_common.h"
 #include "vol_oracle.h"
+#include "vol_check.h"
 
-static int g_pass, g_fail;
 static long n_touch, n_exact_only, n_inside, n_bounded; /* what the random cases reached */
-#define CHECK(ok, ...)                                                                            \
-    do {                                                                                          \
-        if (ok) {                                                                                 \
-            g_pass++;                                                                             \
-        } else if (g_fail++ < 25) {                                                               \
-            printf("FAIL: " __VA_ARGS__);                                                         \
-            printf("\n");                                                                         \
-        }                                                                                         \
-    } while (0)
 
 enum { N = 301 };
 static float ctr[N][3], ext[N][3], axis[3][N][3], haxes[3][N][3], mat[N][16], mn[N][3], mx[N][3],

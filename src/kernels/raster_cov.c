@@ -3,8 +3,6 @@
  * the cell test runs in their vectors), so the paths agree by construction. */
 #include "raster_poly.h"
 
-#include <string.h>
-
 /* Offsets of cell (x, y) from the texel's least corner, for edge
  * (a, b): a x/4 + b y/4 - 3/4 (min(a, 0) + min(b, 0)) >= 0 in exact
  * arithmetic, computed from the float coefficients and lowered past
@@ -14,14 +12,7 @@ static float cell_off_at(double a, double b, double base, double low, int x, int
     double v = a * (0.25 * x) + b * (0.25 * y) + base - low;
     if (!(fabs(v) >= 0x1p-100))
         v = -0x1p-100; /* stays normal: NaN coefficients too */
-    /* the greatest float <= v: one step down in the bits when the
-     * conversion rounded up (no branch: the table's 16 run as one loop) */
-    float f = (float)v;
-    uint32_t u, up = (double)f > v;
-    memcpy(&u, &f, sizeof u);
-    u += signbit(f) ? up : 0u - up;
-    memcpy(&f, &u, sizeof f);
-    return f;
+    return -satc_float_up(-v); /* the greatest float <= v */
 }
 
 static void cell_terms(double a, double b, double *base, double *low)

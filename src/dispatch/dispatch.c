@@ -212,11 +212,7 @@ unsigned satc_dispatch_ops_for(const char *vendor, unsigned family, unsigned mod
     return 0;
 }
 
-/* This CPU's entries: CPUID's vendor string, family (base family, plus
- * the extended family when the base is 0Fh) and model (plus the extended
- * model from family 6 on). Read once, as the flags are (CPUID is a VM
- * exit under virtualisation); bit 31 marks it read. Small calls' ops in
- * the low 16 bits, large calls' in the high (SATC_OP_ALL < 2^15). */
+/* internal.h states it; the table above is keyed the same way. */
 int satc_cpu_signature(char vendor[13], unsigned *family, unsigned *model)
 {
     memset(vendor, 0, 13);
@@ -239,6 +235,10 @@ int satc_cpu_signature(char vendor[13], unsigned *family, unsigned *model)
 #endif
 }
 
+/* This CPU's entries, by satc_cpu_signature. Read once, as the flags are
+ * (CPUID is a VM exit under virtualisation); bit 31 marks it read. Small
+ * calls' ops in the low 16 bits, large calls' in the high
+ * (SATC_OP_ALL < 2^15). */
 static unsigned cpu_ops(int large)
 {
     static _Atomic unsigned cache = 0;

@@ -213,7 +213,9 @@ static void level_init(float *l, size_t n, int special)
 /* compare over a fresh level 0 drawn by level_init (special values or not). */
 static void compare_on_level(const satc_rpoly *p, size_t n, uint32_t w, uint32_t h, int special)
 {
-    float *init = malloc((size_t)w * h * 4);
+    float *init = calloc((size_t)w * h, sizeof *init);
+    if (!init)
+        abort();
     level_init(init, (size_t)w * h, special);
     compare(p, n, w, h, init);
     free(init);

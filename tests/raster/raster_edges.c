@@ -100,7 +100,7 @@ void case_shared_edges(void)
                        {-3 * sin(pt) * sin(y), 3 * cos(pt), -3 * sin(pt) * cos(y)},
                        {3 * cos(pt) * sin(y), 3 * sin(pt), 3 * cos(pt) * cos(y)}};
     add_box_mesh(&S, bc, ba);
-    satc_raster_options cb = {SATC_RASTER_CULL_BACK, 0, 0, 0};
+    satc_raster_options cb = {.flags = SATC_RASTER_CULL_BACK};
     for (int two = 0; two < 2; two++) {
         const satc_raster_options *o = two ? NULL : &cb;
         outcome b0 = run("box mesh, triangles alone", &S, 0, o, WANT_HOLES | ONE_BY_ONE);

@@ -195,7 +195,7 @@ int main(void)
         satc_pyramid_rasterize(&p, &b, all[q], 1, NULL);
     memcpy(ref, store, bytes);
     satc_pyramid_clear(&p);
-    satc_raster_options o = {0, 0, 8, 40};
+    satc_raster_options o = {.row0 = 8, .row1 = 40};
     satc_pyramid_rasterize_list(&p, &b, all, 10, NULL);
     check(!memcmp(ref, store, bytes), "the 10 largest: the bits of drawing them one by one");
     int wrote = 0;

@@ -94,7 +94,7 @@ static void case_city(void)
             }
             add_box_mesh(s, c, a);
         }
-        satc_raster_options o = {SATC_RASTER_CULL_BACK, 0, 0, 0};
+        satc_raster_options o = {.flags = SATC_RASTER_CULL_BACK};
         outcome r2 = run("city meshes (closed)", &S, 0, &o, 0);
         outcome r3 = run("city meshes (two-sided)", &S, 0, NULL, 0);
         if (p == 0) {
@@ -316,11 +316,11 @@ static void case_tiles(void)
     satc_raster_batch_core(full, 128, 64, &S.f, &b, 0, S.nbox, NULL, satc_raster_fill_ref);
     uint32_t cut[4] = {0, 21, 40, 64};
     for (int t = 0; t < 3; t++) {
-        satc_raster_options o = {0, 0, cut[t], t == 2 ? 0 : cut[t + 1]};
+        satc_raster_options o = {.row0 = cut[t], .row1 = t == 2 ? 0 : cut[t + 1]};
         satc_raster_batch_core(tiled, 128, 64, &S.f, &b, 0, S.nbox, &o, satc_raster_fill_ref);
     }
     check(memcmp(full, tiled, n * 4) == 0, "three tiles give the whole draw's bits");
-    satc_raster_options o = {0, 0, 21, 40};
+    satc_raster_options o = {.row0 = 21, .row1 = 40};
     satc_raster_batch_core(one, 128, 64, &S.f, &b, 0, S.nbox, &o, satc_raster_fill_ref);
     int outside = 0, inside = 1;
     for (size_t k = 0; k < n; k++) {
@@ -331,7 +331,7 @@ static void case_tiles(void)
             inside &= memcmp(&one[k], &full[k], 4) == 0;
     }
     check(!outside && inside, "a tile writes its rows only, with the whole draw's bits");
-    satc_raster_options big = {0, 3000, 0, 0};
+    satc_raster_options big = {.min_texels = 3000};
     size_t raised = 0, lowered = 0;
     init_level(one, n, 0);
     satc_raster_batch_core(one, 128, 64, &S.f, &b, 0, S.nbox, &big, satc_raster_fill_ref);
@@ -473,7 +473,7 @@ static void case_bad(void)
     check(satc_raster_mesh_core(l, 64, 32, &S.f, &m, NULL, satc_raster_fill_ref) == SATC_ERR_NULL,
           "positions NULL: SATC_ERR_NULL");
     m = tri_mesh(&S);
-    satc_raster_options o = {8u, 0, 0, 0};
+    satc_raster_options o = {.flags = 8u};
     check(satc_raster_mesh_core(l, 64, 32, &S.f, &m, &o, satc_raster_fill_ref) == SATC_ERR_FLAGS,
           "unknown flag: SATC_ERR_FLAGS");
     o.flags = 0, o.min_texels = NAN;

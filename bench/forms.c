@@ -216,6 +216,33 @@ static void helpers(fctx *c)
 
 static void run_helpers(void *p) { helpers(p); }
 
+/* The bound of Filament's way (b) as its bytes set it: the same streams
+ * (read the matrices and local boxes, write the two float3 arrays, read
+ * them back, read and write a byte per object) with an add where its
+ * arithmetic is. Writes cost more than reads (each written line is read
+ * first), so this is the floor (b) could reach from memory. */
+static void run_fil_streams(void *p)
+{
+    fctx *c = p;
+    const frame_data *d = c->d;
+    const float *restrict m = d->mat, *restrict b = d->lbox;
+    float *restrict c3 = c->c3, *restrict h3 = c->h3;
+    uint8_t *restrict mask = c->mask;
+    size_t n = d->n, kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (int r = 0; r < 3; r++) {
+            c3[3 * i + r] = m[16 * i + 12 + r] + b[6 * i + r];
+            h3[3 * i + r] = m[16 * i + r] + b[6 * i + 3 + r];
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = c3[3 * i] + h3[3 * i + 2] > 0.0f;
+        mask[i] = (uint8_t)((mask[i] & ~1u) | v);
+        kept += v;
+    }
+    c->visible = kept;
+}
+
 static void run_base(void *p)
 {
     fctx *c = p;
@@ -316,7 +343,7 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     /* 2. Contexts: roofline, cons, exact per form, then the baselines. */
     /* ... and satc on AVX2 (matrices exact, float3 AABBs conservative)
      * for the peers' AVX2 builds. */
-    enum { NB = 3 * FR_FORMS, NJ = NB + FB_COUNT + 3 };
+    enum { NB = 3 * FR_FORMS, J_SAT2 = NB + FB_COUNT, J_STREAMS = J_SAT2 + 2, J_HELPERS, NJ };
     fctx ctx[NJ];
     bench_job *jobs = calloc(NJ, sizeof *jobs);
     uint8_t *masks = calloc(NJ, n + 64);
@@ -339,10 +366,12 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
             int pb = frame_base_peer(c->which);
             c->peer = pb < 0 ? NULL : fb_peer_get(pb);
             jobs[j].fn = run_base;
-        } else if (j < NJ - 1) {
-            c->isa = SATC_ISA_AVX2, c->form = j == NB + FB_COUNT ? FR_INST : FR_AABB3;
-            c->mode = j == NB + FB_COUNT ? SATC_EXACT : SATC_CONSERVATIVE;
+        } else if (j < J_STREAMS) {
+            c->isa = SATC_ISA_AVX2, c->form = j == J_SAT2 ? FR_INST : FR_AABB3;
+            c->mode = j == J_SAT2 ? SATC_EXACT : SATC_CONSERVATIVE;
             jobs[j].fn = run_satc_isa;
+        } else if (j == J_STREAMS) {
+            jobs[j].fn = run_fil_streams;
         } else {
             jobs[j].fn = run_helpers;
         }
@@ -353,7 +382,7 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
     int live[NJ], nl = 0;
     for (int j = 0; j < NJ; j++) {
         int skip = (j >= NB && j < NB + FB_COUNT && frame_base_peer(j - NB) >= 0 && !ctx[j].peer) ||
-                   (j >= NB + FB_COUNT && j < NJ - 1 && !sat2);
+                   (j >= J_SAT2 && j < J_STREAMS && !sat2);
         if (!skip)
             live[nl++] = j;
     }
@@ -421,18 +450,19 @@ void bench_frame_run(bench_results *R, const scn_scene *sc, int z)
         int cull = frame_base_kind(w) == FB_FIL_CULL, ref = cull ? 3 * FR_AABB3 + 1 : 3 * FR_INST + 2;
         if (ctx[live[i]].peer && ctx[live[i]].peer->isa == SATC_ISA_AVX2 && satc_isa_active() != SATC_ISA_AVX2 &&
             sat2)
-            ref = NB + FB_COUNT + cull;
+            ref = J_SAT2 + cull;
         for (int k = 0; k < nl; k++)
             if (live[k] == ref)
                 F->base[w][z].x_satc = bench_paired_ratio(lj[i].s, lj[k].s, reps);
     }
     free(lj);
     for (int q = 0; q < 2; q++) {
-        fctx *c = &ctx[NB + FB_COUNT + q];
-        F->sat2[q][z].ns = jobs[NB + FB_COUNT + q].st;
+        fctx *c = &ctx[J_SAT2 + q];
+        F->sat2[q][z].ns = jobs[J_SAT2 + q].st;
         F->sat2[q][z].done = sat2 && !c->bad;
     }
-    F->helpers[z].ns = jobs[NJ - 1].st, F->helpers[z].done = !ctx[NJ - 1].bad;
+    F->helpers[z].ns = jobs[J_HELPERS].st, F->helpers[z].done = !ctx[J_HELPERS].bad;
+    F->fil_streams[z].ns = jobs[J_STREAMS].st, F->fil_streams[z].done = 1;
     F->done = 1;
     if (bench_verbose)
         fprintf(stderr, "bench: engine frame %7zu boxes: %d jobs x %d samples in %.1f s\n", n, NJ, reps,

@@ -90,6 +90,15 @@ void bench_frame_report(const bench_results *r)
                 printf("%-50s %6.2f%% %6.2f%% %7.3f%% %5zu %7zu\n", frame_base_name(w), pct(b->fp, b->visible),
                        pct(b->fp_obb, b->visible), pct(b->visible, n), b->fn, b->fn_true);
         }
+        if (z && F->fil_streams[z].done) {
+            /* (b) from memory against the floor its own streams set */
+            printf("%-50s %6s %8.3f ", "(b)'s streams copied, no arithmetic", "", F->fil_streams[z].ns.med);
+            for (int w = 0; w < FB_COUNT; w++)
+                if (frame_base_kind(w) == FB_FILAMENT && F->base[w][z].done && frame_base_peer(w) >= 0)
+                    printf(" %s %.2fx", fb_peer_get(frame_base_peer(w))->name,
+                           F->base[w][z].ns.med / F->fil_streams[z].ns.med);
+            printf("\n");
+        }
         if (F->helpers[z].done)
             printf("%-50s %6s %8.3f [%.3g-%.3g]\n", "satc_obb_from_matrix + satc_box_arrays_set alone", "",
                    F->helpers[z].ns.med, F->helpers[z].ns.min, F->helpers[z].ns.max);

@@ -66,6 +66,7 @@ typedef struct bench_frame {
      * builds of the peers). */
     frame_row sat2[2][BENCH_SIZES];
     frame_row helpers[BENCH_SIZES];      /* satc_obb_from_matrix + satc_box_arrays_set alone */
+    frame_row fil_streams[BENCH_SIZES];  /* Filament's memory streams, copied without its arithmetic */
     int mismatch[FR_FORMS];              /* some path's bitmask differs from scalar's */
     char mismatch_note[FR_FORMS][64];
 } bench_frame;

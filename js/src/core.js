@@ -490,9 +490,9 @@ export class Satc {
     return r;
   }
 
-  /** A width x height depth pyramid in module memory (64 x 32 .. 2048 x 1024): see DepthPyramid. */
-  depthPyramid(width, height) {
-    return new DepthPyramid(this, width, height);
+  /** A width x height depth pyramid in module memory (64 x 32 .. 2048 x 1024); opts.merge: see DepthPyramid. */
+  depthPyramid(width, height, opts) {
+    return new DepthPyramid(this, width, height, opts);
   }
 
   /** Occluder triangles copied into module memory: positions (3 floats a vertex), optional Uint16Array/Uint32Array indices. */

@@ -378,6 +378,8 @@ export class DepthPyramid {
   readonly width: number;
   readonly height: number;
   readonly levels: number;
+  /** Whether occluders drawn since begin merge within texels (depthPyramid(w, h, { merge: true })). */
+  readonly merge: boolean;
   /** The frustum given to begin (a copy), or null. */
   readonly view: Frustum | null;
   readonly disposed: boolean;
@@ -491,8 +493,11 @@ export class Satc {
   batch<F extends Form>(form: F, capacity: number, opts?: BatchOptions, arrays?: BatchArrays): BatchOf<F>;
   /** Output buffers in module memory for cull(…, { into }). */
   output(capacity?: number): Output;
-  /** A depth pyramid of width x height texels (64 x 32 .. 2048 x 1024) in module memory. */
-  depthPyramid(width: number, height: number): DepthPyramid;
+  /**
+   * A depth pyramid of width x height texels (64 x 32 .. 2048 x 1024) in module memory.
+   * merge: occluders merge within texels (4 x 4 cells each): more hidden, more time per occluder.
+   */
+  depthPyramid(width: number, height: number, opts?: { merge?: boolean }): DepthPyramid;
   /** Occluder triangles copied into module memory: 3 floats a vertex, optional 16- or 32-bit indices (3 a triangle). */
   occluderMesh(positions: Float32Array | number[], indices?: Uint16Array | Uint32Array | null): OccluderMesh;
 

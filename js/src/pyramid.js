@@ -73,12 +73,16 @@ export class OccluderMesh {
  * module memory. Per frame: begin(frustum) (clears it for that view), then
  * draw occluders (rasterize, rasterizeMesh) or fill(depthBuffer), then
  * build(); cull(frustum, batch, { occlusion: pyramid }) with the same
- * frustum.
+ * frustum. opts.merge: occluders drawn since begin merge within texels
+ * (each texel a 4 x 4 grid of cells; a texel that several occluders cover
+ * together, none of them whole, takes the farthest of their depths): more
+ * is hidden, each occluder costs more to draw, 6 more bytes a texel.
  */
 export class DepthPyramid {
   /** @internal use Satc#depthPyramid */
-  constructor(satc, width, height) {
+  constructor(satc, width, height, opts) {
     const h = satc._heap, x = satc._x, what = 'depthPyramid';
+    opts = options(h, opts, what);
     for (const [k, v] of [['width', width], ['height', height]]) {
       if (!Number.isInteger(v) || v < 1) h.fail(-9, `${what}: ${k} must be a positive integer`);
     }
@@ -86,8 +90,10 @@ export class DepthPyramid {
     if (bytes === 0) h.fail(-9, `${what}: ${width} x ${height} outside 64 x 32 .. 2048 x 1024 texels`);
     this._satc = satc;
     this._bytes = bytes;
-    this._p = h.alloc(HEAD_BYTES + bytes + 64, what);
+    this._covBytes = opts.merge ? x.satc_coverage_bytes(width, height) >>> 0 : 0;
+    this._p = h.alloc(HEAD_BYTES + bytes + 64 + this._covBytes, what);
     this._storage = (this._p + HEAD_BYTES + 63) & ~63;
+    this._cov = this._covBytes ? this._storage + ((bytes + 63) & ~63) : 0;
     this.width = width;
     this.height = height;
     this._view = null;
@@ -108,6 +114,17 @@ export class DepthPyramid {
     return this._view;
   }
 
+  /** Whether occluders merge within texels (depthPyramid(w, h, { merge: true })). */
+  get merge() {
+    return this._cov !== 0;
+  }
+
+  // A fresh level 0 starts fresh layers: a layer left from occluders the
+  // texels no longer hold would claim their coverage.
+  _clearCoverage(what) {
+    if (this._cov) this._satc._heap.check(this._satc._x.satc_coverage_clear(this._cov, this._covBytes, this._p), what);
+  }
+
   /** Levels (set by begin). */
   get levels() {
     return this._view ? this._satc._heap.u32[(this._p + OFF.levels) >>> 2] : 0;
@@ -122,6 +139,7 @@ export class DepthPyramid {
     this._live(what);
     s._putFrustum(frustum, 0, what);
     h.check(s._x.satc_pyramid_init(this._p, s._slots, this.width, this.height, this._storage, this._bytes), what);
+    this._clearCoverage(what);
     this._view = frustum.clone();
     this._built = false;
     return this;
@@ -137,7 +155,7 @@ export class DepthPyramid {
     h.f32[(a >>> 2) + 1] = minTexels;
     h.u32[(a >>> 2) + 2] = rows[0];
     h.u32[(a >>> 2) + 3] = rows[1];
-    h.u32[(a >>> 2) + 4] = 0; // coverage: none (no merged coverage from JS)
+    h.u32[(a >>> 2) + 4] = this._cov; // merged coverage, or none (0)
     return a;
   }
 
@@ -243,6 +261,7 @@ export class DepthPyramid {
       st = s._x.satc_pyramid_fill(this._p, d);
     }
     h.check(st, what);
+    this._clearCoverage(what);
     this._built = true;
     return this;
   }

@@ -51,6 +51,8 @@ typedef struct {
     PyObject_HEAD
     satc_pyramid p;
     float *storage;
+    void *coverage; /* merged coverage of the draws (NULL: not merged) */
+    size_t coverage_bytes;
 } PyramidObject;
 
 extern PyTypeObject satc_py_FrustumType;

@@ -35,9 +35,10 @@ const satc_frustum *satc_py_as_view(PyObject *o, const char *name, const satc_py
 
 static PyObject *pyr_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwl[] = {"frustum", "width", "height", NULL};
+    static char *kwl[] = {"frustum", "width", "height", "merge", NULL};
     PyObject *of, *ow = NULL, *oh = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:Pyramid", kwl, &of, &ow, &oh))
+    int merge = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$p:Pyramid", kwl, &of, &ow, &oh, &merge))
         return NULL;
     if (!PyObject_TypeCheck(of, &satc_py_FrustumType)) {
         PyErr_Format(PyExc_TypeError, "frustum: expected a satc.Frustum, got %s", Py_TYPE(of)->tp_name);
@@ -76,11 +77,33 @@ static PyObject *pyr_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         Py_DECREF(o);
         return satc_py_status_error(st, "Pyramid: frustum");
     }
+    if (merge) {
+        o->coverage_bytes = satc_coverage_bytes((uint32_t)w, (uint32_t)h);
+        o->coverage = aligned_alloc(64, (o->coverage_bytes + 63) / 64 * 64);
+        if (!o->coverage) {
+            Py_DECREF(o);
+            return PyErr_NoMemory();
+        }
+        st = satc_coverage_clear(o->coverage, o->coverage_bytes, &o->p);
+        if (st != SATC_OK) {
+            Py_DECREF(o);
+            return satc_py_status_error(st, "Pyramid: merge");
+        }
+    }
     return (PyObject *)o;
+}
+
+/* A fresh level 0 starts fresh layers: a layer left from occluders the
+ * texels no longer hold would claim their coverage. */
+static void pyr_reset_coverage(PyramidObject *o)
+{
+    if (o->coverage)
+        satc_coverage_clear(o->coverage, o->coverage_bytes, &o->p);
 }
 
 static void pyr_dealloc(PyramidObject *o)
 {
+    free(o->coverage);
     free(o->storage);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
@@ -315,6 +338,7 @@ static PyObject *pyr_fill(PyramidObject *self, PyObject *args, PyObject *kw)
         satc_py_status_error(st, what);
         goto done;
     }
+    pyr_reset_coverage(self);
     Py_INCREF(self);
     res = (PyObject *)self;
 done:
@@ -325,9 +349,10 @@ done:
 
 /* ---- occluders ---- */
 
-static int raster_opts(PyObject *omin, satc_raster_options *opt)
+static int raster_opts(const PyramidObject *self, PyObject *omin, satc_raster_options *opt)
 {
     memset(opt, 0, sizeof *opt);
+    opt->coverage = self->coverage;
     double m = 0;
     if (omin && satc_py_num_arg(omin, "min_texels", &m) < 0)
         return -1;
@@ -348,7 +373,7 @@ static PyObject *pyr_rasterize(PyramidObject *self, PyObject *args, PyObject *kw
     BatchObject *bo = satc_py_as_batch(ob);
     size_t fst, cnt;
     satc_raster_options opt;
-    if (!bo || satc_py_range(bo, ofirst, ocount, &fst, &cnt) < 0 || raster_opts(omin, &opt) < 0)
+    if (!bo || satc_py_range(bo, ofirst, ocount, &fst, &cnt) < 0 || raster_opts(self, omin, &opt) < 0)
         return NULL;
     PyArrayObject *idx = NULL;
     if (oidx && oidx != Py_None) {
@@ -457,7 +482,7 @@ static PyObject *pyr_rasterize_mesh(PyramidObject *self, PyObject *args, PyObjec
                                      &omin))
         return NULL;
     satc_raster_options opt;
-    if (raster_opts(omin, &opt) < 0)
+    if (raster_opts(self, omin, &opt) < 0)
         return NULL;
     opt.flags = (back ? SATC_RASTER_CULL_BACK : 0u) | (cw ? SATC_RASTER_FRONT_CW : 0u);
     satc_mesh m;
@@ -499,6 +524,7 @@ static PyObject *pyr_clear(PyramidObject *self, PyObject *unused)
 {
     (void)unused;
     satc_pyramid_clear(&self->p);
+    pyr_reset_coverage(self);
     Py_INCREF(self);
     return (PyObject *)self;
 }
@@ -559,6 +585,12 @@ static PyObject *pyr_height(PyramidObject *self, void *c)
     return PyLong_FromUnsignedLong(self->p.height);
 }
 
+static PyObject *pyr_merge(PyramidObject *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(self->coverage != NULL);
+}
+
 static PyObject *pyr_levels(PyramidObject *self, void *c)
 {
     (void)c;
@@ -567,8 +599,8 @@ static PyObject *pyr_levels(PyramidObject *self, void *c)
 
 static PyObject *pyr_repr(PyramidObject *self)
 {
-    return PyUnicode_FromFormat("satc.Pyramid(%u x %u texels, %u levels)", self->p.width,
-                                self->p.height, self->p.levels);
+    return PyUnicode_FromFormat("satc.Pyramid(%u x %u texels, %u levels%s)", self->p.width,
+                                self->p.height, self->p.levels, self->coverage ? ", merged" : "");
 }
 
 static PyGetSetDef pyr_getset[] = {
@@ -580,6 +612,7 @@ static PyGetSetDef pyr_getset[] = {
     {"width", (getter)pyr_width, NULL, "Level-0 columns.", NULL},
     {"height", (getter)pyr_height, NULL, "Level-0 rows.", NULL},
     {"levels", (getter)pyr_levels, NULL, "Number of levels, down to one texel.", NULL},
+    {"merge", (getter)pyr_merge, NULL, "Whether draws merge within texels (Pyramid(..., merge=True)).", NULL},
     {NULL}};
 
 #define PYR_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -602,7 +635,8 @@ static PyMethodDef pyr_methods[] = {
      "Draws volumes of a batch (any form) as occluders: each stands for the solid it bounds,\n"
      "so give volumes inside opaque geometry (a building's inner box, a wall). indices: draw\n"
      "just these volumes (a 1-D integer array, e.g. from pick_occluders) instead of a range.\n"
-     "Texels only get nearer. Then rebuilds the levels."},
+     "Texels only get nearer; with merge, they merge with every draw since the last clear().\n"
+     "Then rebuilds the levels."},
     {"pick_occluders", PYR_KW(satc_py_pick_occluders),
      "pick_occluders(batch, max, *, min_texels=0, seen=None, first=0, count=None)\n"
      "    -> uint32 array\n\n"
@@ -619,7 +653,8 @@ static PyMethodDef pyr_methods[] = {
      "place; other floats rounded to float32), faces (F, 3) vertex indices (uint32/uint16 in\n"
      "place; None: consecutive triples). cull_back skips triangles not facing the eye (closed\n"
      "meshes; counter-clockwise front faces unless front_cw)."},
-    {"clear", (PyCFunction)pyr_clear, METH_NOARGS, "clear() -> Pyramid: every texel +inf (nothing hidden)."},
+    {"clear", (PyCFunction)pyr_clear, METH_NOARGS,
+     "clear() -> Pyramid: every texel +inf (nothing hidden), and nothing merged yet."},
     {"level", (PyCFunction)pyr_level, METH_O,
      "level(k) -> (rows, columns) float32, read-only: level k, each texel the farthest of the\n"
      "level-0 texels it covers."},
@@ -631,11 +666,15 @@ PyTypeObject satc_py_PyramidType = {
     .tp_dealloc = (destructor)pyr_dealloc,
     .tp_repr = (reprfunc)pyr_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pyramid(frustum, width=256, height=128)\n\n"
+    .tp_doc = "Pyramid(frustum, width=256, height=128, *, merge=False)\n\n"
               "A depth pyramid of one view (perspective or orthographic), width 64..2048 and\n"
               "height 32..1024 texels, every texel +inf (nothing hidden) until filled from a\n"
               "depth image or drawn from occluders. cull(), cull_views() and visibility() take\n"
-              "it in place of its frustum. Do not fill it while another thread culls with it.",
+              "it in place of its frustum. Do not fill it while another thread culls with it.\n"
+              "merge: occluders drawn since the last clear() or fill() merge within texels\n"
+              "(each texel a 4 x 4 grid of cells; a texel that several occluders cover\n"
+              "together, none of them whole, takes the farthest of their depths): more is\n"
+              "hidden, drawing costs more, and 6 bytes more per level-0 texel.",
     .tp_getset = pyr_getset,
     .tp_methods = pyr_methods,
     .tp_new = pyr_new,

@@ -11,6 +11,8 @@
  *          op 2 (boxes): int64 m, m floats each of cx cy cz hx hy hz
  *          op 3 (mesh): int64 v, 3 v floats (xyz per vertex), int64 f, 3 f uint32,
  *            uint32 raster flags
+ *          op 4 (boxes merged): int64 split, then as op 2; boxes [0, split) and
+ *            [split, m) drawn by two calls into one merged-coverage buffer
  *        then int32 mode, int64 n, n floats each of cx cy cz hx hy hz (queries)
  *   OUT: every level's texels, level 0 first; n class bytes (scalar), n (active)
  */
@@ -78,6 +80,22 @@ int main(int argc, char **argv)
             return 2;
         satc_batch b = aabbs(d, m);
         st = satc_pyramid_rasterize(&p, &b, 0, (size_t)m, NULL);
+        if (st == SATC_OK)
+            st = satc_pyramid_build(&p);
+    } else if (op == 4) {
+        int64_t split, m;
+        if (rd(&split, 8, 1, in) < 0)
+            return 2;
+        float *d = floats(in, &m, 6);
+        size_t cb = satc_coverage_bytes(w, h);
+        void *cov = aligned_alloc(64, (cb + 63) / 64 * 64);
+        if (!d || !cov || split < 0 || split > m || satc_coverage_clear(cov, cb, &p) != SATC_OK)
+            return 2;
+        satc_batch b = aabbs(d, m);
+        satc_raster_options opt = {.coverage = cov};
+        st = satc_pyramid_rasterize(&p, &b, 0, (size_t)split, &opt);
+        if (st == SATC_OK)
+            st = satc_pyramid_rasterize(&p, &b, (size_t)split, (size_t)(m - split), &opt);
         if (st == SATC_OK)
             st = satc_pyramid_build(&p);
     } else if (op == 3) {

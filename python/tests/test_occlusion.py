@@ -263,6 +263,68 @@ def test_rasterized_occluders_against_c(rng):
                               texels)
 
 
+def strips(n=100, depth=30.0):
+    """Upright boxes across the view of merge_camera() at 128 x 64 texels, each
+    3/4 of a texel wide, every 3/8 of a texel: no box covers a texel's width
+    alone, but neighbours overlap by more than a cell (1/4 of a texel)."""
+    texel = 2 * depth * np.tan(0.6) * 2.0 / 128
+    x = (np.arange(n) - n / 2 + 0.5) * 0.375 * texel
+    c = np.stack([x, np.zeros(n), np.full(n, depth)], 1).astype(np.float32)
+    h = np.tile([0.375 * texel, 4.0, 0.5], (n, 1)).astype(np.float32)
+    return c, h
+
+
+def merge_camera():
+    return satc.perspective([0, 0, 0], [0, 0, 1], [0, 1, 0], 1.2, 2.0, 0.5, 500)
+
+
+def test_merged_occluders_against_c(rng):
+    cam = merge_camera()
+    for trial in range(3):
+        c, h = strips(n=int(rng.integers(60, 150)), depth=float(rng.uniform(10, 60)))
+        order = rng.permutation(len(c))
+        c, h = c[order], h[order]
+        split = int(rng.integers(1, len(c)))
+        p = satc.Pyramid(cam, 128, 64, merge=True)
+        assert p.merge and "merged" in repr(p)
+        p.rasterize(satc.aabbs(c[:split], h[:split])).rasterize(satc.aabbs(c[split:], h[split:]))
+        # queries behind the strips (and a few in front of them)
+        ext = float(np.abs(c[:, 0]).max()) * 80.0 / float(c[0, 2])
+        qc = np.stack([rng.uniform(-ext, ext, 300), rng.uniform(-5, 5, 300),
+                       np.where(np.arange(300) % 10 == 0, 5.0, 80.0)], 1).astype(np.float32)
+        qh = np.full((300, 3), 0.3, np.float32)
+        payload = (np.array([split, len(c)], np.int64).tobytes() +
+                   np.ascontiguousarray(np.concatenate([c.T, h.T]), np.float32).tobytes())
+        texels, cls = oracle(cam, 128, 64, 4, payload, "exact", qc, qh)
+        assert np.array_equal(levels(p), texels)
+        assert np.array_equal(satc.cull(p, satc.aabbs(qc, qh), output="classes"), cls)
+        # merged, the strips hide more than drawn one at a time
+        plain = satc.Pyramid(cam, 128, 64).rasterize(satc.aabbs(c, h))
+        assert np.isfinite(p.depth).sum() > np.isfinite(plain.depth).sum()
+        hidden = cls == satc.OCCLUDED
+        hidden_plain = satc.cull(plain, satc.aabbs(qc, qh), output="classes") == satc.OCCLUDED
+        assert (hidden >= hidden_plain).all() and hidden.sum() > hidden_plain.sum()
+        assert not hidden[::10].any()  # in front of the strips
+
+
+def test_merged_layers_start_again_on_clear_and_fill():
+    cam = merge_camera()
+    c, h = strips()
+    odd, even = satc.aabbs(c[1::2], h[1::2]), satc.aabbs(c[::2], h[::2])
+    alone = satc.Pyramid(cam, 128, 64, merge=True).rasterize(even).depth.copy()
+    p = satc.Pyramid(cam, 128, 64, merge=True).rasterize(odd)
+    both = p.rasterize(even).depth.copy()
+    assert np.isfinite(both).sum() > np.isfinite(alone).sum()
+    # after clear(), the odd strips' cells are gone: the even ones alone
+    assert np.array_equal(p.clear().rasterize(even).depth, alone)
+    # after fill(), likewise (a far image: every texel finite, the strips nearer)
+    p.clear().rasterize(odd)
+    far = np.full((64, 128), 400.0, np.float32)
+    filled = satc.Pyramid(cam, 128, 64, merge=True).fill(far).rasterize(even).depth
+    assert np.array_equal(p.fill(far).rasterize(even).depth, filled)
+    assert not satc.Pyramid(cam, 128, 64).merge
+
+
 def test_views_and_groups_with_pyramids(rng):
     R, t, oc, oh, qc, qh = scene(rng)
     cam = satc.from_intrinsics(K, R, t, W, H, NEAR)

@@ -21,9 +21,9 @@
 #include "scenes.h"
 #include "timing.h"
 
-static void fill_none(const satc_rpoly *p, float *level0, uint32_t width)
+static void fill_none(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
 {
-    bench_sink += (uint32_t)p->ne + (uint32_t)(level0 != NULL) + width;
+    bench_sink += (uint32_t)p->ne + (uint32_t)(level0 != NULL) + width + (uint32_t)(cov != NULL);
 }
 
 typedef struct ctx {
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
                 continue;
             ctx c[3];
             for (int q = 0; q < 3; q++) {
-                c[q] = (ctx){&s.frustum, w, h, level, &b, n, &m, {0, 0, 0, 0}, fill};
+                c[q] = (ctx){&s.frustum, w, h, level, &b, n, &m, {0}, fill};
                 if (q == 1)
                     c[q].o.flags = SATC_RASTER_CULL_BACK;
             }
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
             int emu = p > 0 && !(satc_isa_native() & (unsigned)pisa[p]);
             printf("%-10s %19.0f %22.0f %25.0f%s\n", pname[p], bpm, tpm, t2, emu ? "  (emulated)" : "");
         }
-        ctx cb = {&s.frustum, w, h, level, &b, n, &m, {0, 0, 0, 0},
+        ctx cb = {&s.frustum, w, h, level, &b, n, &m, {0},
                   satc_raster_fill_for(satc_isa_active())};
         double us = cpu_us_per_box(&cb, quick ? 5 : 15);
         cb.fill = fill_none;

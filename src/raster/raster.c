@@ -237,6 +237,11 @@ static satc_status check_target(const float *level0, uint32_t width, uint32_t he
     return SATC_OK;
 }
 
+static unsigned rview_flags(const satc_raster_options *o)
+{
+    return !o ? 0u : o->flags | (o->coverage ? SATC_RVIEW_CELLS : 0u);
+}
+
 /* Volume i of b set up and filled (nothing when it is skipped). */
 static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, float *level0,
                         uint32_t width, satc_raster_fill_fn fill, const satc_rcov *cov)
@@ -262,7 +267,7 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
     if (st != SATC_OK)
         return st;
     satc_rview rv;
-    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, rview_flags(o));
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);
@@ -289,7 +294,7 @@ satc_status satc_raster_list_core(float *level0, uint32_t width, uint32_t height
     if (st != SATC_OK)
         return st;
     satc_rview rv;
-    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, rview_flags(o));
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);
@@ -364,7 +369,7 @@ satc_status satc_raster_mesh_core(float *level0, uint32_t width, uint32_t height
         return SATC_ERR_RANGE;
     }
     satc_rview rv;
-    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, o ? o->flags : 0);
+    satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, rview_flags(o));
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);

@@ -21,8 +21,13 @@ typedef struct satc_rview {
     double S;     /* max |a| + max |b| over the view (+ 1 for perspective) */
     double E[3], F[3][3];
     double min_texels;   /* smaller screen rectangles are skipped */
-    unsigned flags;      /* SATC_RASTER_* */
+    unsigned flags;      /* SATC_RASTER_* and SATC_RVIEW_CELLS */
 } satc_rview;
+
+/* Not a public flag: the draw merges coverage, so a polygon narrower
+ * than a texel but wider than a cell (1/4 texel) may still cover cells
+ * and is set up; without it such polygons cover nothing and are skipped. */
+#define SATC_RVIEW_CELLS 0x80000000u
 
 
 /* Builds the mapping of a width x height level 0 over view f (perspective

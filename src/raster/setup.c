@@ -224,6 +224,10 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
     return side_of(rv, P, Q, g, C, d_side(rv, m));
 }
 
+/* The least width in texels a polygon needs to cover anything: a texel,
+ * or a cell when the draw merges coverage. */
+static double rv_need(const satc_rview *rv) { return (rv->flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0; }
+
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
  * any set with poly = 0) clipped to z >= n: texel range into p, returns
  * the area in texels it covers on the view (0: none, or with keep = 0
@@ -257,8 +261,10 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
     }
     double W = rv->width, H = rv->height;
     double du = satc_dmin(umax, W) - satc_dmax(umin, 0), dv = satc_dmin(vmax, H) - satc_dmax(vmin, 0);
-    /* narrower than a texel (less the projection's rounding): covers none */
-    if (!(du > 1 - P2(-30)) || !(dv > 1 - P2(-30)))
+    /* narrower than a texel (a cell when merging; less the projection's
+     * rounding): covers none */
+    double need = rv_need(rv) - P2(-30);
+    if (!(du > need) || !(dv > need))
         return 0;
     /* one texel of slack for the rounding of the clip and projection */
     double i0 = satc_dmax(floor(umin) - 1, 0), i1 = satc_dmin(ceil(umax) + 1, W);
@@ -277,13 +283,13 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
 
 /*
  * A box beyond the near plane whose vertices' rectangle bbox() would find
- * narrower than a texel across u or v, told without its vertices: 1 only
+ * narrower than rv_need() across u or v, told without its vertices: 1 only
  * then. With D bounding each component of a vertex's offset from C (the
  * half axes, plus 2^-50 M for the rounded vertex sums) and zl = C_z - D_z
  * > 0, a vertex's a = V_x / V_z lies within (D_x + |C_x| D_z / C_z) / zl
  * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
  * for the projection's and the texel mapping's rounding in bbox() and
- * here; below half a texel, bbox()'s width stays under 1 - 2^-30.
+ * here; below half of rv_need(), bbox()'s width stays under it, less 2^-30.
  */
 static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
                            double M)
@@ -299,7 +305,7 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
         double c = rv->ortho ? fabs(C[k]) : fabs(C[k]) / C[2];
         double r = rv->ortho ? D[k] : (D[k] + fabs(C[k]) * D[2] / C[2]) / zl;
         double w = (2 * r + P2(-40) * (c + r + fabs(org[k]))) / fabs(step[k]);
-        if (w < 0.5)
+        if (w < 0.5 * rv_need(rv))
             return 1;
     }
     return 0;

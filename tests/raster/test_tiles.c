@@ -166,7 +166,7 @@ int main(void)
         m.index_bits = 32;
         m.triangle_count = g_nt;
         unsigned flags = it % 3 == 2 ? SATC_RASTER_CULL_BACK : 0u;
-        satc_raster_options o = {flags, 0, 0, 0};
+        satc_raster_options o = {.flags = flags};
         fill_inf(whole);
         satc_raster_mesh_core(whole, W, H, &f, &m, &o, satc_raster_fill_ref);
         /* what pairing adds: the whole draw against each triangle alone */
@@ -195,7 +195,7 @@ int main(void)
             }
         fill_inf(tiled);
         for (int q = 0; q < nc; q++) {
-            satc_raster_options to = {flags, 0, cut[q], cut[q + 1]};
+            satc_raster_options to = {.flags = flags, .row0 = cut[q], .row1 = cut[q + 1]};
             if (cut[q] == cut[q + 1])
                 continue; /* row1 0 means the last row */
             satc_raster_mesh_core(tiled, W, H, &f, &m, &to, satc_raster_fill_ref);
@@ -205,7 +205,7 @@ int main(void)
         uint32_t r0 = (uint32_t)rnd(0, H - 1), r1 = r0 + 1 + (uint32_t)rnd(0, H - r0 - 1);
         satc_pyramid p;
         satc_pyramid_init(&p, &f, W, H, store, sizeof store);
-        satc_raster_options to = {flags, 0, r0, r1};
+        satc_raster_options to = {.flags = flags, .row0 = r0, .row1 = r1};
         check(satc_pyramid_rasterize_triangles(&p, &m, &to) == SATC_OK, "tile status");
         for (uint32_t j = 0; j < H; j++)
             for (uint32_t i = 0; i < W; i++) {

@@ -8,7 +8,8 @@
  * a tenth of a texel wide is seen); merging fills texels the whole-texel
  * rule leaves +Inf and lowers none below the unmerged draw; NULL
  * coverage gives today's bits; the reference and the active path agree,
- * and so do row tiles; a buffer cleared for another view is refused.
+ * and so do row tiles; rectangles narrower than a texel close the texels
+ * they cover together; a buffer cleared for another view is refused.
  */
 #include <math.h>
 #include <stdio.h>
@@ -302,6 +303,32 @@ int main(void)
     printf("seam: %zu texels open without merging, %zu of them closed\n", seam_open, seam_closed);
     check(seam_open > 0 && seam_closed == seam_open, "a seam inside a texel column is closed");
     check(invalid(&rv, merged) == 0, "the seam's values are valid");
+
+    /* upright rectangles 3/4 of a texel wide every 3/8 of a texel: no
+     * rectangle covers a texel (nor is one drawn without merging: its
+     * screen rectangle is narrower than a texel), neighbours overlap by
+     * more than a cell, so merged they close every texel of the band */
+    g_nb = g_nocc = g_nv = g_nt = 0;
+    for (double x = 20.1 * texel; x < 44 * texel; x += 0.375 * texel)
+        add_box(x - 32 * texel, -4 * texel, z, x - 32 * texel + 0.75 * texel, 4 * texel, z);
+    for (int k = 0; k < W * H; k++)
+        plain[k] = merged[k] = INFINITY;
+    memset(&o, 0, sizeof o);
+    draw(&f, plain, &o, satc_raster_fill_ref);
+    o.coverage = cov;
+    check(satc_coverage_clear(cov, cb, &pyr) == SATC_OK, "clear");
+    draw(&f, merged, &o, satc_raster_fill_ref);
+    size_t narrow_plain = 0, narrow_closed = 0, narrow_band = 0;
+    for (int k = 0; k < W * H; k++)
+        narrow_plain += plain[k] < INFINITY;
+    for (int j = 13; j < 19; j++)
+        for (int i = 22; i < 42; i++)
+            narrow_band++, narrow_closed += merged[j * W + i] < INFINITY;
+    printf("narrow: %zu texels written without merging, %zu of %zu closed merged\n", narrow_plain,
+           narrow_closed, narrow_band);
+    check(narrow_plain == 0 && narrow_closed == narrow_band,
+          "rectangles narrower than a texel merge into whole texels");
+    check(invalid(&rv, merged) == 0, "the narrow rectangles' values are valid");
 
     /* a buffer cleared for another view is refused, nothing written */
     satc_pyramid other;

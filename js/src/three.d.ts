@@ -81,6 +81,12 @@ export interface OcclusionOptions {
    */
   visibleFirst?: boolean;
   /**
+   * Occluders merge within texels: a texel that several cover together,
+   * none of them whole, hides what lies behind them all. More is hidden,
+   * each occluder costs more to draw. Default false.
+   */
+  merge?: boolean;
+  /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,
    * onBeforeCompile, a position node) place the geometry as three's own
    * materials do. Default false: such objects neither occlude nor are
@@ -118,6 +124,12 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   maxOccluders?: number;
   /** Candidates visible in the helper's previous update rank above the others (default false); only which occluders are drawn changes. */
   visibleFirst?: boolean;
+  /**
+   * Occluders merge within texels: a texel that several cover together,
+   * none of them whole, hides what lies behind them all. More is hidden,
+   * each occluder costs more to draw. Default false.
+   */
+  merge?: boolean;
   /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,
    * onBeforeCompile, a position node) place the geometry as three's own

@@ -71,12 +71,12 @@ function wallScene() {
 }
 
 test('SceneCuller: a wall hides what lies behind it, never what peeks out or lies in front (every camera convention)', () => {
-  for (const opts of CAMERAS) {
+  for (const [opts, merge] of CAMERAS.flatMap((c) => [[c, false], [c, true]])) {
     const cam = camera(opts);
-    const what = JSON.stringify(opts);
+    const what = JSON.stringify({ ...opts, merge });
     const s = wallScene();
     const three = drawnByThree(s.scene, cam);
-    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: true, size: 160 } });
+    const sc = new SceneCuller(satc, s.all, { occlusion: { occluders: true, size: 160, merge } });
     const left = sc.update(cam);
     for (const o of s.behind) {
       if (three.has(o)) assert.equal(o.visible, false, `${what}: a box behind the wall at ${o.position.toArray()} is drawn`);
@@ -88,7 +88,7 @@ test('SceneCuller: a wall hides what lies behind it, never what peeks out or lie
     assert.equal(left, s.all.length - s.all.filter((o) => !o.visible).length);
     const st = sc.occlusion;
     assert.ok(st.occluders >= 1 && st.drawn < st.frustum && st.drawn === [...drawnByThree(s.scene, cam)].length, `${what}: ${JSON.stringify(st)}`);
-    assert.ok(sc.pyramid && sc.pyramid.width === 160);
+    assert.ok(sc.pyramid && sc.pyramid.width === 160 && sc.pyramid.merge === merge);
     // occlusion off for one update: frustum only
     sc.update(cam, { occlusion: false });
     for (const o of s.all) assert.equal(o.visible, three.has(o) || !s.behind.includes(o) ? o.visible : false);
@@ -96,6 +96,34 @@ test('SceneCuller: a wall hides what lies behind it, never what peeks out or lie
     sc.dispose();
     assert.ok(s.all.every((o) => o.visible === true), 'dispose gives visible back');
   }
+});
+
+test('merge: narrow wall pieces hide together what none hides alone; never what lies in front', () => {
+  // upright boards 0.08 wide every 0.04 across the view at z = -10: 3/4
+  // of a texel of the 160-wide pyramid each; boxes behind and in front
+  const scene = new THREE.Scene(), board = new THREE.BoxGeometry(0.08, 20, 0.01), boards = [];
+  for (let x = -9; x <= 9; x += 0.04) boards.push(meshAt(x, 0, -10, board));
+  const behind = [], front = [];
+  // (not straight ahead: a board whose side is seen edge-on adds no cells
+  // to the texels it shares with that side, docs/raster.md)
+  for (let i = 0; i < 8; i++) behind.push(meshAt((i < 4 ? -1 : 1) * (1.5 + 2 * (i % 4)), 0, -16));
+  for (let i = 0; i < 3; i++) front.push(meshAt(-2 + 2 * i, 0, -6));
+  scene.add(...boards, ...behind, ...front);
+  scene.updateMatrixWorld();
+  const cam = camera();
+  const three = drawnByThree(scene, cam), all = [...boards, ...behind, ...front];
+  const hidden = {};
+  for (const merge of [false, true]) {
+    const sc = new SceneCuller(satc, all, { occlusion: { occluders: (o) => o.geometry === board, size: 160, minTexels: 0, maxOccluders: Infinity, merge } });
+    sc.update(cam);
+    for (const o of front) assert.equal(o.visible, three.has(o), `merge ${merge}: a box in front of the boards is hidden`);
+    hidden[merge] = behind.filter((o) => three.has(o) && !o.visible).length;
+    sc.dispose();
+  }
+  assert.ok(behind.filter((o) => three.has(o)).length >= 6, 'too few boxes in view to test');
+  assert.equal(hidden[false], 0, 'one board at a time hides nothing');
+  assert.equal(hidden[true], behind.filter((o) => three.has(o)).length, 'merged, the boards hide every box behind them');
+  throwsSatc(() => new SceneCuller(satc, all, { occlusion: { occluders: true, merge: 1 } }));
 });
 
 test('SceneCuller: an object is never hidden by itself, and occludes only where it is in front', () => {

@@ -83,10 +83,11 @@ export function chooseBest(score, n, take, valid, first, work, emit) {
 /**
  * The pyramid for `camera`: `size` is [width, height], height 0 following
  * the view's own aspect (view offsets included: the projection's x and y
- * scales); width clamped to 64..2048, height to 32..1024. `pyr` is reused
- * when its size matches, else disposed and replaced.
+ * scales); width clamped to 64..2048, height to 32..1024; merge: occluders
+ * merge within texels. `pyr` is reused when its size and kind match, else
+ * disposed and replaced.
  */
-export function pyramidFor(satc, pyr, size, camera) {
+export function pyramidFor(satc, pyr, size, camera, merge = false) {
   let [w, h] = size;
   if (h === 0) {
     const e = camera.projectionMatrix.elements, aspect = Math.abs(e[5] / e[0]);
@@ -94,9 +95,16 @@ export function pyramidFor(satc, pyr, size, camera) {
   }
   w = Math.min(2048, Math.max(64, w));
   h = Math.min(1024, Math.max(32, h));
-  if (pyr && pyr.width === w && pyr.height === h) return pyr;
+  if (pyr && pyr.width === w && pyr.height === h && pyr.merge === merge) return pyr;
   pyr?.dispose();
-  return satc.depthPyramid(w, h);
+  return satc.depthPyramid(w, h, { merge });
+}
+
+/** The occlusion option merge: a boolean, default false. */
+export function mergeOf(satc, opts, what) {
+  const m = opts.merge ?? false;
+  if (typeof m !== 'boolean') satc._heap.fail(-13, `${what}: occlusion.merge must be a boolean`);
+  return m;
 }
 
 /** The occlusion option trustShaders: a boolean, default false. */

@@ -8,7 +8,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { masksDepthFor } from './drawn.js';
-import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, trustShadersOf } from './occluder-mesh.js';
 
 const _mv = new Matrix4();
 
@@ -48,7 +48,10 @@ function fail(satc, status, what) {
  *         update rank above the others (largest first within each
  *         rank): what was seen is in front, so it hides the most per
  *         occluder drawn; default false. Only which occluders are drawn
- *         changes, never whether a visible volume is kept.
+ *         changes, never whether a visible volume is kept;
+ *   merge: occluders merge within texels (a texel that several cover
+ *         together, none of them whole, hides what is behind them all):
+ *         more is hidden, each occluder costs more to draw; default false.
  */
 export class Occlusion {
   constructor(satc, opts, capacity, box, what) {
@@ -60,6 +63,7 @@ export class Occlusion {
     if (!dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0)))) fail(satc, -9, `${what}: occlusion.size`);
     this.size = dims;
     this.trustShaders = trustShadersOf(satc, opts, what);
+    this.merge = mergeOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || occ instanceof Uint8Array)) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, a function or a Uint8Array`);
@@ -107,7 +111,7 @@ export class Occlusion {
   _pyramid(camera) {
     const old = this._pyr;
     this._pyr = null; // nothing disposed is left here if a new one fails
-    return (this._pyr = pyramidFor(this.satc, old, this.size, camera));
+    return (this._pyr = pyramidFor(this.satc, old, this.size, camera, this.merge));
   }
 
   /**

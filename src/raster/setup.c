@@ -110,18 +110,40 @@ static void vec_frame(const satc_rview *rv, const double v[3], double q[3])
         q[k] = satc_dot3_d(rv->F[k], v);
 }
 
+/* 2^-k for the least power of two 2^k > s (s > 0 finite), from the bits;
+ * 0 when 2^-k would not be a normal double. */
+static double inv_pow2_above(double s)
+{
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    int k = (int)(u >> 52 & 0x7FF) - 1022; /* s < 2^k <= 2 s for a normal s */
+    if (k < -1000 || k > 1000)
+        return 0;
+    u = (uint64_t)(1023 - k) << 52;
+    double r;
+    memcpy(&r, &u, sizeof r);
+    return r;
+}
+
 /*
  * The linear function g(a, b) = A a + B b + C of the view, known within
- * del everywhere on the view, in texel coordinates, scaled by 1 / s and
- * rounded to float for its least texel corner minus a margin (up = 0:
- * an edge, a depth denominator) or its greatest corner plus a margin
- * (up = 1: a depth numerator). Returns 0 when it cannot be represented.
+ * del everywhere on the view, in texel coordinates, scaled by 2^-k for
+ * the least power of two 2^k above s (exact: every rounding stays in del
+ * and the float margin) and rounded to float for its least texel corner
+ * minus a margin (up = 0: an edge, a depth denominator) or its greatest
+ * corner plus a margin (up = 1: a depth numerator). With s >= the
+ * magnitude of A ak, B bk and A a0 + B b0 + C as computed, every
+ * coefficient lies within [-1, 1]. Returns 0 when it cannot be
+ * represented.
  */
 static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
                 float out[3])
 {
-    double a = A * rv->ak / s, b = B * rv->bk / s, c = (A * rv->a0 + B * rv->b0 + C) / s;
-    del /= s;
+    double r = inv_pow2_above(s);
+    if (!(r > 0))
+        return 0;
+    double a = A * rv->ak * r, b = B * rv->bk * r, c = (A * rv->a0 + B * rv->b0 + C) * r;
+    del *= r;
     double W = rv->width, H = rv->height;
     const double tiny = P2(-60);
     double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * (W + 1) + fabs(b) * (H + 1) + fabs(c)) +

@@ -253,30 +253,35 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
 static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, int keep,
                    satc_rpoly *p)
 {
-    double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
+    /* the extremes of a and b first: u = (a - a0) / ak, rounded, is
+     * monotonic in a, so mapping them gives the extremes of u exactly */
+    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
     double n = rv->n;
     for (int k = 0; k < nv; k++) {
-        const double *A = V[k], *B = V[(k + 1) % nv];
-        double pts[2][3];
-        int np = 0;
-        if (A[2] >= n)
-            pts[np][0] = A[0], pts[np][1] = A[1], pts[np][2] = A[2], np++;
+        const double *A = V[k];
+        if (A[2] >= n) {
+            double a = A[0], b = A[1];
+            if (!rv->ortho)
+                a /= A[2], b /= A[2];
+            amin = satc_dmin(amin, a), amax = satc_dmax(amax, a);
+            bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b);
+        }
+        const double *B = V[k + 1 < nv ? k + 1 : 0];
         if (poly && (A[2] >= n) != (B[2] >= n)) { /* the edge crosses z = n */
             double t = (n - A[2]) / (B[2] - A[2]);
-            pts[np][0] = A[0] + t * (B[0] - A[0]);
-            pts[np][1] = A[1] + t * (B[1] - A[1]);
-            pts[np][2] = n;
-            np++;
-        }
-        for (int q = 0; q < np; q++) {
-            double a = pts[q][0], b = pts[q][1];
+            double a = A[0] + t * (B[0] - A[0]), b = A[1] + t * (B[1] - A[1]);
             if (!rv->ortho)
-                a /= pts[q][2], b /= pts[q][2];
-            double u = (a - rv->a0) / rv->ak, v = (b - rv->b0) / rv->bk;
-            umin = satc_dmin(umin, u), umax = satc_dmax(umax, u);
-            vmin = satc_dmin(vmin, v), vmax = satc_dmax(vmax, v);
+                a /= n, b /= n;
+            amin = satc_dmin(amin, a), amax = satc_dmax(amax, a);
+            bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b);
         }
     }
+    if (!(amin <= amax) || !(bmin <= bmax))
+        return 0;
+    double u0 = (amin - rv->a0) / rv->ak, u1 = (amax - rv->a0) / rv->ak;
+    double v0 = (bmin - rv->b0) / rv->bk, v1 = (bmax - rv->b0) / rv->bk;
+    double umin = satc_dmin(u0, u1), umax = satc_dmax(u0, u1);
+    double vmin = satc_dmin(v0, v1), vmax = satc_dmax(v0, v1);
     double W = rv->width, H = rv->height;
     double du = satc_dmin(umax, W) - satc_dmax(umin, 0), dv = satc_dmin(vmax, H) - satc_dmax(vmin, 0);
     /* narrower than a texel (less the projection's rounding): covers none */

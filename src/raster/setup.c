@@ -567,42 +567,39 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         return 0; /* flat but not exactly: not drawn */
     double sd = det > 0 ? 1.0 : -1.0;
     double dN = d_N(m), dh = d_h(m);
-    /* front[k][s]: 1 front, 0 back, -1 too close to tell */
-    int front[3][2], nfront = 0, unsure = 0;
-    double Fc[3][2][3], Nf[3][2][3], hf[3][2];
+    /* Face (k, s), s = +-1: outward normal s sd X[k], plane offset
+     * hf = s sd X[k].(C + s H_k), the sign flips exact. front: bit 2k + si
+     * (s = 1 - 2 si) set for a provably front face; unsure: too close. */
+    unsigned front = 0, unsure = 0;
+    double hf[3][2];
     for (int k = 0; k < 3; k++) {
         for (int si = 0; si < 2; si++) {
-            double s = si ? -1.0 : 1.0;
-            for (int c = 0; c < 3; c++) {
-                Nf[k][si][c] = X[k][c] * (s * sd);
-                Fc[k][si][c] = C[c] + s * Hq[k][c];
-            }
-            hf[k][si] = satc_dot3_d(Nf[k][si], Fc[k][si]);
-            double v = rv->ortho ? Nf[k][si][2] : hf[k][si], tol = rv->ortho ? dN : dh;
-            front[k][si] = v < -tol ? 1 : v > tol ? 0 : -1;
-            nfront += front[k][si] == 1;
-            unsure += front[k][si] == -1;
+            double s = si ? -sd : sd, F[3];
+            for (int c = 0; c < 3; c++)
+                F[c] = C[c] + (si ? -Hq[k][c] : Hq[k][c]);
+            hf[k][si] = s * satc_dot3_d(X[k], F);
+            double v = rv->ortho ? s * X[k][2] : hf[k][si];
+            double tol = rv->ortho ? dN : dh;
+            front |= (unsigned)(v < -tol) << (2 * k + si);
+            unsure |= (unsigned)!(v < -tol || v > tol) << (2 * k + si);
         }
     }
-    if (!nfront)
+    if (!front)
         return 0; /* the eye inside the box, or no face provably facing it */
     if (!unsure && beyond) {
-        /* Beyond the near plane: the silhouette, and the front planes' depth. */
+        /* Beyond the near plane: the silhouette, the edges along H_k between
+         * face (a, sa) and face (b, sb) of which one only is front (V's
+         * index: bit j set for -H_j), and the front planes' depth. */
         p->ne = p->np = 0;
         double dedge = d_edge(rv, m), tside = d_side(rv, m);
         for (int k = 0; k < 3; k++) {
-            int a = (k + 1) % 3, b = (k + 2) % 3;
-            /* the 4 edges along H_k: between face (a, sa) and face (b, sb) */
+            int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
             for (int sa = 0; sa < 2; sa++) {
                 for (int sb = 0; sb < 2; sb++) {
-                    if (front[a][sa] == front[b][sb])
+                    if ((front >> (2 * a + sa) & 1) == (front >> (2 * b + sb) & 1))
                         continue;
-                    double P[3], Q[3];
-                    for (int c = 0; c < 3; c++) {
-                        double base = C[c] + (sa ? -Hq[a][c] : Hq[a][c]) + (sb ? -Hq[b][c] : Hq[b][c]);
-                        P[c] = base - Hq[k][c];
-                        Q[c] = base + Hq[k][c];
-                    }
+                    int i = sa << a | sb << b;
+                    const double *P = V[i | 1 << k], *Q = V[i];
                     double g[3];
                     line_coef(rv, P, Q, g);
                     double sg = side_of(rv, P, Q, g, C, tside);
@@ -613,9 +610,10 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         }
         for (int k = 0; k < 3; k++) {
             for (int si = 0; si < 2; si++) {
-                if (front[k][si] != 1)
+                if (!(front >> (2 * k + si) & 1))
                     continue;
-                double No[3] = {-Nf[k][si][0], -Nf[k][si][1], -Nf[k][si][2]};
+                double s = si ? sd : -sd; /* the inward normal */
+                double No[3] = {s * X[k][0], s * X[k][1], s * X[k][2]};
                 if (!add_depth(rv, p, No, -hf[k][si], dN, dh, 0))
                     return 0;
             }
@@ -626,7 +624,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     int np = 0;
     for (int k = 0; k < 3; k++) {
         for (int si = 0; si < 2; si++) {
-            if (front[k][si] != 1)
+            if (!(front >> (2 * k + si) & 1))
                 continue;
             double F[3], N[3], V[4][3];
             face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, F, N, V);

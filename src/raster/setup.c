@@ -91,6 +91,9 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
         for (int c = 0; c < 3; c++)
             rv->F[k][c] = f->frame[k][c];
     }
+    rv->W1 = (double)width + 1;
+    rv->H1 = (double)height + 1;
+    rv->tinyWH = P2(-60) * ((double)width + height + 2);
     rv->min_texels = min_texels;
     rv->flags = flags;
 }
@@ -136,24 +139,23 @@ static double inv_pow2_above(double s)
  * coefficient lies within [-1, 1]. Returns 0 when it cannot be
  * represented.
  */
-static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
-                float out[3])
+static int fold_raw(const satc_rview *rv, double ra, double rb, double rc, double del, double s,
+                    int up, float out[3])
 {
     double r = inv_pow2_above(s);
     if (!(r > 0))
         return 0;
-    double a = A * rv->ak * r, b = B * rv->bk * r, c = (A * rv->a0 + B * rv->b0 + C) * r;
+    double a = ra * r, b = rb * r, c = rc * r;
     del *= r;
-    double W = rv->width, H = rv->height;
     const double tiny = P2(-60);
-    double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * (W + 1) + fabs(b) * (H + 1) + fabs(c)) +
-               tiny * (W + H + 2);
+    double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * rv->W1 + fabs(b) * rv->H1 + fabs(c)) +
+               rv->tinyWH;
     if (fabs(a) < tiny)
         a = 0; /* kept normal under flush-to-zero; the margin's last term pays for it */
     if (fabs(b) < tiny)
         b = 0;
     double cc = up ? c + satc_dmax(a, 0) + satc_dmax(b, 0) + m : c + satc_dmin(a, 0) + satc_dmin(b, 0) - m;
-    if (!isfinite(cc) || fabs(a) > 1 || fabs(b) > 1 || fabs(cc) > P2(100))
+    if (!(fabs(cc) <= P2(100)) || fabs(a) > 1 || fabs(b) > 1)
         return 0;
     if (fabs(cc) < tiny)
         cc = up ? tiny : -tiny;
@@ -161,6 +163,11 @@ static int fold(const satc_rview *rv, double A, double B, double C, double del, 
     out[1] = (float)b;
     out[2] = up ? satc_float_up(cc) : float_down(cc);
     return 1;
+}
+static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
+                float out[3])
+{
+    return fold_raw(rv, A * rv->ak, B * rv->bk, A * rv->a0 + B * rv->b0 + C, del, s, up, out);
 }
 
 static double maxabs3(double a, double b, double c) { return satc_dmax(fabs(a), satc_dmax(fabs(b), fabs(c))); }
@@ -170,10 +177,8 @@ static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, dou
 {
     if (p->ne >= SATC_RP_EDGES)
         return 0;
-    double s = maxabs3(A * rv->ak, B * rv->bk, A * rv->a0 + B * rv->b0 + C);
-    if (!(s > 0) || !isfinite(s))
-        return 0;
-    return fold(rv, A, B, C, del, s, 0, p->e[p->ne++]);
+    double ra = A * rv->ak, rb = B * rv->bk, rc = A * rv->a0 + B * rv->b0 + C;
+    return fold_raw(rv, ra, rb, rc, del, maxabs3(ra, rb, rc), 0, p->e[p->ne++]);
 }
 
 /* A depth plane z = Z / L, Z and L linear (A, B, C) with their errors. */

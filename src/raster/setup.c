@@ -513,6 +513,30 @@ static void face(const double C[3], const double (*H)[3], double sd, int k, doub
     }
 }
 
+/*
+ * A box's silhouette edges by its front faces (bit 2 k + si: face (k,
+ * 1 - 2 si)): the edges along H_k between face (k + 1, sa) and face
+ * (k + 2, sb) of which one only is front, in order of k, sa, sb. Entry:
+ * their count, then k << 3 | i for the edge from vertex i | 1 << k to
+ * vertex i (vertex i: C plus H_j, or minus H_j when bit j of i is set);
+ * a count above 6 (both faces of an axis front) is not drawn.
+ */
+static const uint8_t box_sil[64][7] = {
+    {0}, {4, 8, 12, 16, 18}, {4, 9, 13, 17, 19}, {8}, {4, 0, 4, 16, 17}, {6, 0, 4, 8, 12, 18, 17},
+    {6, 0, 4, 9, 13, 16, 19}, {8}, {4, 2, 6, 18, 19}, {6, 2, 6, 8, 12, 16, 19},
+    {6, 2, 6, 9, 13, 18, 17}, {8}, {8}, {8}, {8}, {8}, {4, 0, 2, 8, 9}, {6, 0, 2, 9, 12, 16, 18},
+    {6, 0, 2, 8, 13, 17, 19}, {8}, {6, 4, 2, 8, 9, 16, 17}, {6, 4, 2, 9, 12, 18, 17},
+    {6, 4, 2, 8, 13, 16, 19}, {6, 4, 2, 12, 13, 18, 19}, {6, 0, 6, 8, 9, 18, 19},
+    {6, 0, 6, 9, 12, 16, 19}, {6, 0, 6, 8, 13, 18, 17}, {6, 0, 6, 12, 13, 16, 17}, {8},
+    {6, 4, 6, 9, 12, 17, 19}, {6, 4, 6, 8, 13, 16, 18}, {4, 4, 6, 12, 13}, {4, 4, 6, 12, 13},
+    {6, 4, 6, 8, 13, 16, 18}, {6, 4, 6, 9, 12, 17, 19}, {8}, {6, 0, 6, 12, 13, 16, 17},
+    {6, 0, 6, 8, 13, 18, 17}, {6, 0, 6, 9, 12, 16, 19}, {6, 0, 6, 8, 9, 18, 19},
+    {6, 4, 2, 12, 13, 18, 19}, {6, 4, 2, 8, 13, 16, 19}, {6, 4, 2, 9, 12, 18, 17},
+    {6, 4, 2, 8, 9, 16, 17}, {8}, {6, 0, 2, 8, 13, 17, 19}, {6, 0, 2, 9, 12, 16, 18},
+    {4, 0, 2, 8, 9}, {8}, {8}, {8}, {8}, {8}, {6, 2, 6, 9, 13, 18, 17}, {6, 2, 6, 8, 12, 16, 19},
+    {4, 2, 6, 18, 19}, {8}, {6, 0, 4, 9, 13, 16, 19}, {6, 0, 4, 8, 12, 18, 17}, {4, 0, 4, 16, 17},
+    {8}, {4, 9, 13, 17, 19}, {4, 8, 12, 16, 18}, {0}};
+
 int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
                           double cerr, satc_rpoly out[3])
 {
@@ -592,26 +616,20 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     if (!front)
         return 0; /* the eye inside the box, or no face provably facing it */
     if (!unsure && beyond) {
-        /* Beyond the near plane: the silhouette, the edges along H_k between
-         * face (a, sa) and face (b, sb) of which one only is front (V's
-         * index: bit j set for -H_j), and the front planes' depth. */
+        /* Beyond the near plane: the silhouette (box_sil) and the front
+         * planes' depth. */
         p->ne = p->np = 0;
         double dedge = d_edge(rv, m), tside = d_side(rv, m);
-        for (int k = 0; k < 3; k++) {
-            int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
-            for (int sa = 0; sa < 2; sa++) {
-                for (int sb = 0; sb < 2; sb++) {
-                    if ((front >> (2 * a + sa) & 1) == (front >> (2 * b + sb) & 1))
-                        continue;
-                    int i = sa << a | sb << b;
-                    const double *P = V[i | 1 << k], *Q = V[i];
-                    double g[3];
-                    line_coef(rv, P, Q, g);
-                    double sg = side_of(rv, P, Q, g, C, tside);
-                    if (sg == 0 || !add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
-                        return 0;
-                }
-            }
+        const uint8_t *e = box_sil[front];
+        if (e[0] > SATC_RP_EDGES)
+            return 0;
+        for (int q = 1; q <= e[0]; q++) {
+            const double *P = V[(e[q] & 7) | 1 << (e[q] >> 3)], *Q = V[e[q] & 7];
+            double g[3];
+            line_coef(rv, P, Q, g);
+            double sg = side_of(rv, P, Q, g, C, tside);
+            if (sg == 0 || !add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
+                return 0;
         }
         for (int k = 0; k < 3; k++) {
             for (int si = 0; si < 2; si++) {

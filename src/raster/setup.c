@@ -266,8 +266,10 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
         const double *A = V[k];
         if (A[2] >= n) {
             double a = A[0], b = A[1];
-            if (!rv->ortho)
-                a /= A[2], b /= A[2];
+            if (!rv->ortho) {
+                double rz = 1 / A[2];
+                a *= rz, b *= rz;
+            }
             amin = satc_dmin(amin, a), amax = satc_dmax(amax, a);
             bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b);
         }
@@ -292,7 +294,8 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
     /* narrower than a texel (less the projection's rounding): covers none */
     if (!(du > 1 - P2(-30)) || !(dv > 1 - P2(-30)))
         return 0;
-    /* one texel of slack for the rounding of the clip and projection */
+    /* one texel of slack for the rounding of the clip and projection
+     * (a few units in the last place of a and b) */
     double i0 = satc_dmax(floor(umin) - 1, 0), i1 = satc_dmin(ceil(umax) + 1, W);
     double j0 = satc_dmax(floor(vmin) - 1, 0), j1 = satc_dmin(ceil(vmax) + 1, H);
     if (!(i0 < i1) || !(j0 < j1))
@@ -315,7 +318,8 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
  * > 0, a vertex's a = V_x / V_z lies within (D_x + |C_x| D_z / C_z) / zl
  * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
  * for the projection's and the texel mapping's rounding in bbox() and
- * here; below half a texel, bbox()'s width stays under 1 - 2^-30.
+ * here (reciprocals and products, each a few units in the last place);
+ * below half a texel, bbox()'s width stays under 1 - 2^-30.
  */
 static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
                            double M)
@@ -327,11 +331,12 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
     if (!rv->ortho && !(zl > 0))
         return 0;
     const double org[2] = {rv->a0, rv->b0}, step[2] = {rv->ak, rv->bk};
+    double rc = rv->ortho ? 1.0 : 1 / C[2], rl = rv->ortho ? 1.0 : 1 / zl;
     for (int k = 0; k < 2; k++) {
-        double c = rv->ortho ? fabs(C[k]) : fabs(C[k]) / C[2];
-        double r = rv->ortho ? D[k] : (D[k] + fabs(C[k]) * D[2] / C[2]) / zl;
-        double w = (2 * r + P2(-40) * (c + r + fabs(org[k]))) / fabs(step[k]);
-        if (w < 0.5)
+        double c = fabs(C[k]) * rc;
+        double r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
+        /* the width over the texel step, below 1/2 */
+        if (2 * r + P2(-40) * (c + r + fabs(org[k])) < 0.5 * fabs(step[k]))
             return 1;
     }
     return 0;

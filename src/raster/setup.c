@@ -251,38 +251,15 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
     return side_of(rv, P, Q, g, C, d_side(rv, m));
 }
 
-/* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
- * any set with poly = 0) clipped to z >= n: texel range into p, returns
- * the area in texels it covers on the view (0: none, or with keep = 0
- * none in the tile's rows). */
-static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, int keep,
-                   satc_rpoly *p)
+/* The screen rectangle of directions (or orthographic positions) a in
+ * [amin, amax], b in [bmin, bmax]: texel range into p, returns the area
+ * in texels it covers on the view (0: none, or with keep = 0 none in the
+ * tile's rows). */
+static double rect_of(const satc_rview *rv, double amin, double amax, double bmin, double bmax,
+                      int keep, satc_rpoly *p)
 {
-    /* the extremes of a and b first: u = (a - a0) / ak, rounded, is
-     * monotonic in a, so mapping them gives the extremes of u exactly */
-    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
-    double n = rv->n;
-    for (int k = 0; k < nv; k++) {
-        const double *A = V[k];
-        if (A[2] >= n) {
-            double a = A[0], b = A[1];
-            if (!rv->ortho) {
-                double rz = 1 / A[2];
-                a *= rz, b *= rz;
-            }
-            amin = satc_dmin(amin, a), amax = satc_dmax(amax, a);
-            bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b);
-        }
-        const double *B = V[k + 1 < nv ? k + 1 : 0];
-        if (poly && (A[2] >= n) != (B[2] >= n)) { /* the edge crosses z = n */
-            double t = (n - A[2]) / (B[2] - A[2]);
-            double a = A[0] + t * (B[0] - A[0]), b = A[1] + t * (B[1] - A[1]);
-            if (!rv->ortho)
-                a /= n, b /= n;
-            amin = satc_dmin(amin, a), amax = satc_dmax(amax, a);
-            bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b);
-        }
-    }
+    /* u = (a - a0) / ak, rounded, is monotonic in a: mapping the extremes
+     * of a gives those of u exactly */
     if (!(amin <= amax) || !(bmin <= bmax))
         return 0;
     double u0 = (amin - rv->a0) / rv->ak, u1 = (amax - rv->a0) / rv->ak;
@@ -310,16 +287,57 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
     return du * dv;
 }
 
+#define ACC(a, b) (amin = satc_dmin(amin, a), amax = satc_dmax(amax, a), \
+                   bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b))
+
+/* Screen rectangle of the points V[0..nv) (a convex polygon in order)
+ * clipped to z >= n, as rect_of. */
+static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int keep, satc_rpoly *p)
+{
+    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
+    double n = rv->n;
+    for (int k = 0; k < nv; k++) {
+        const double *A = V[k], *B = V[k + 1 < nv ? k + 1 : 0];
+        if (A[2] >= n) {
+            double rz = rv->ortho ? 1.0 : 1 / A[2];
+            ACC(A[0] * rz, A[1] * rz);
+        }
+        if ((A[2] >= n) != (B[2] >= n)) { /* the edge crosses z = n */
+            double t = (n - A[2]) / (B[2] - A[2]);
+            double a = A[0] + t * (B[0] - A[0]), b = A[1] + t * (B[1] - A[1]);
+            if (!rv->ortho)
+                a /= n, b /= n;
+            ACC(a, b);
+        }
+    }
+    return rect_of(rv, amin, amax, bmin, bmax, keep, p);
+}
+
+/* The same for a box's 8 vertices (tile rows required). */
+static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p)
+{
+    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
+    double n = rv->n;
+    for (int k = 0; k < 8; k++) {
+        if (V[k][2] >= n) {
+            double rz = rv->ortho ? 1.0 : 1 / V[k][2];
+            ACC(V[k][0] * rz, V[k][1] * rz);
+        }
+    }
+    return rect_of(rv, amin, amax, bmin, bmax, 0, p);
+}
+#undef ACC
+
 /*
- * A box beyond the near plane whose vertices' rectangle bbox() would find
+ * A box beyond the near plane whose vertices' rectangle box_rect() would find
  * narrower than a texel across u or v, told without its vertices: 1 only
  * then. With D bounding each component of a vertex's offset from C (the
  * half axes, plus 2^-50 M for the rounded vertex sums) and zl = C_z - D_z
  * > 0, a vertex's a = V_x / V_z lies within (D_x + |C_x| D_z / C_z) / zl
  * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
- * for the projection's and the texel mapping's rounding in bbox() and
+ * for the projection's and the texel mapping's rounding in box_rect() and
  * here (reciprocals and products, each a few units in the last place);
- * below half a texel, bbox()'s width stays under 1 - 2^-30.
+ * below half a texel, box_rect()'s width stays under 1 - 2^-30.
  */
 static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
                            double M)
@@ -365,7 +383,7 @@ static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, 
             return 0;
         sg = N[2] > 0 ? 1.0 : -1.0;
     }
-    double area = bbox(rv, V, nv, 1, keep, p);
+    double area = bbox(rv, V, nv, keep, p);
     if (!(area > 0) || area < rv->min_texels)
         return 0;
     for (int k = 0; k < nv; k++)
@@ -546,8 +564,10 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
                           double cerr, satc_rpoly out[3])
 {
     double C[3], Hq[3][3], hn[3];
-    if (!finite3(c) || !finite3(H[0]) || !finite3(H[1]) || !finite3(H[2]) || !isfinite(cerr))
+    if (!isfinite(cerr))
         return 0;
+    /* an infinite or NaN component of c or H makes M infinite or NaN:
+     * the magnitude test below rejects it */
     to_frame(rv, c, C);
     double M = 2 * n1(C);
     for (int j = 0; j < 3; j++) {
@@ -578,7 +598,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
             for (int q = 0; q < 4; q++)
                 V[q][k] = t2[q][k] + Hq[2][k], V[q + 4][k] = t2[q][k] + -Hq[2][k];
         }
-        double area = bbox(rv, (const double(*)[3])V, 8, 0, 0, p);
+        double area = box_rect(rv, (const double(*)[3])V, p);
         if (!(area > 0) || area < rv->min_texels)
             return 0;
     }

@@ -226,11 +226,11 @@ static void line_coef(const satc_rview *rv, const double P[3], const double Q[3]
     g[0] = -ey, g[1] = ex, g[2] = ey * P[0] - ex * P[1];
 }
 static int add_line(const satc_rview *rv, satc_rpoly *p, const double P[3], const double Q[3],
-                    double sg, mg m)
+                    double sg, double del)
 {
     double g[3];
     line_coef(rv, P, Q, g);
-    return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], d_edge(rv, m));
+    return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], del);
 }
 
 /* Orientation of the edge P-Q (perspective: its plane g = P x Q) against
@@ -360,18 +360,22 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
     return 0;
 }
 
-static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
-
-/* A convex planar polygon V[0..nv) (frame coordinates, in order, of
- * magnitudes and errors m): its edges, near edge and depth plane. */
-static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, int keep,
-                      satc_rpoly *p)
+/* The normal (V1 - V0) x (V2 - V0) of a polygon. */
+static void poly_normal(const double (*V)[3], double N[3])
 {
-    p->ne = p->np = 0;
-    double e1[3], e2[3], N[3];
+    double e1[3], e2[3];
     for (int k = 0; k < 3; k++)
         e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
     cross(e1, e2, N);
+}
+
+/* A convex planar polygon V[0..nv) (frame coordinates, in order, of
+ * magnitudes and errors m, normal N from poly_normal): its edges, near
+ * edge and depth plane. */
+static int setup_poly_n(const satc_rview *rv, const double (*V)[3], int nv, const double N[3],
+                        mg m, int keep, satc_rpoly *p)
+{
+    p->ne = p->np = 0;
     double h = satc_dot3_d(N, V[0]), dN = d_N(m), dh = d_h(m);
     double sg;
     if (!rv->ortho) {
@@ -386,11 +390,20 @@ static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, 
     double area = bbox(rv, V, nv, keep, p);
     if (!(area > 0) || area < rv->min_texels)
         return 0;
+    double dedge = d_edge(rv, m);
     for (int k = 0; k < nv; k++)
-        if (!add_line(rv, p, V[k], V[(k + 1) % nv], sg, m))
+        if (!add_line(rv, p, V[k], V[k + 1 < nv ? k + 1 : 0], sg, dedge))
             return 0;
     double No[3] = {sg * N[0], sg * N[1], sg * N[2]};
     return add_depth(rv, p, No, sg * h, dN, dh, 1);
+}
+
+static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, int keep,
+                      satc_rpoly *p)
+{
+    double N[3];
+    poly_normal(V, N);
+    return setup_poly_n(rv, V, nv, N, m, keep, p);
 }
 
 /* Frame coordinates V[0..n) of the world vertices X[0..n) (mag as for
@@ -401,11 +414,16 @@ static int frame_verts(const satc_rview *rv, const double (*X)[3], const double 
 {
     m->M = m->e = 0;
     for (int k = 0; k < n; k++) {
-        if (!finite3(X[k]) || !isfinite(mag[k]))
+        if (!isfinite(mag[k]))
             return 0;
-        to_frame(rv, X[k], V[k]);
         double d[3] = {X[k][0] - rv->E[0], X[k][1] - rv->E[1], X[k][2] - rv->E[2]};
-        m->M = satc_dmax(m->M, 2 * n1(V[k]) + n1(d));
+        for (int c = 0; c < 3; c++)
+            V[k][c] = satc_dot3_d(rv->F[c], d);
+        /* infinite or NaN for a vertex not finite */
+        double Mk = 2 * n1(V[k]) + n1(d);
+        if (!(Mk <= (double)SATC_MAX_MAGNITUDE))
+            return 0;
+        m->M = satc_dmax(m->M, Mk);
         m->e = satc_dmax(m->e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
     }
     m->e += P2(-48) * m->M;
@@ -419,21 +437,19 @@ int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const doub
     mg m;
     if (!frame_verts(rv, X, mag, 3, V, &m))
         return 0;
+    double N[3];
+    poly_normal((const double(*)[3])V, N);
     if (rv->flags & SATC_RASTER_CULL_BACK) {
         /* Front faces wind counter-clockwise seen from outside: the outward
          * normal (V1 - V0) x (V2 - V0) points toward the eye. Skipped
          * unless provably front. */
-        double e1[3], e2[3], N[3];
-        for (int k = 0; k < 3; k++)
-            e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
-        cross(e1, e2, N);
         double s = (rv->flags & SATC_RASTER_FRONT_CW) ? -1.0 : 1.0;
         double facing = rv->ortho ? s * N[2] : s * satc_dot3_d(N, V[0]);
         double tol = rv->ortho ? d_N(m) : d_h(m);
         if (!(facing < -tol))
             return 0;
     }
-    return setup_poly(rv, (const double(*)[3])V, 3, m, 1, out);
+    return setup_poly_n(rv, (const double(*)[3])V, 3, N, m, 1, out);
 }
 
 static int same3(const double a[3], const double b[3])

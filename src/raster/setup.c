@@ -554,27 +554,42 @@ static void face(const double C[3], const double (*H)[3], double sd, int k, doub
 
 /*
  * A box's silhouette edges by its front faces (bit 2 k + si: face (k,
- * 1 - 2 si)): the edges along H_k between face (k + 1, sa) and face
- * (k + 2, sb) of which one only is front, in order of k, sa, sb. Entry:
- * their count, then k << 3 | i for the edge from vertex i | 1 << k to
- * vertex i (vertex i: C plus H_j, or minus H_j when bit j of i is set);
- * a count above 6 (both faces of an axis front) is not drawn.
+ * s = 1 - 2 si)): the edges along H_k between face (a, sa) and face
+ * (b, sb), a = k + 1, b = k + 2 (mod 3), of which one only is front, in
+ * order of k, sa, sb. Entry: their count, then k << 3 | i | o << 6 for
+ * the edge P = vertex i | 1 << k to Q = vertex i (vertex i: C plus H_j,
+ * or minus H_j when bit j of i is set), oriented by -sd when o is set,
+ * else by sd. A count above 6 (both faces of an axis front) is not drawn.
+ *
+ * The orientation, the sign of the box center C against the plane
+ * through the eye and PQ, follows from the faces: with X_j = H_(j+1) x
+ * H_(j+2) and det = H_0 . X_0 (sign sd), it is the sign of
+ * sb C.X_a - sa C.X_b (perspective: (P x Q).C = 2 (base x H_k).C with
+ * base = C + sa H_a + sb H_b; orthographic: the z components of the
+ * same products), while face (j, s) is front exactly when s sd C.X_j <
+ * -|det| (orthographic: s sd X_j,z < 0). One front and one back face
+ * then give -sa sb sd when (a, sa) is front, sa sb sd when (b, sb) is.
+ * The faces are classified only beyond their error bounds, so this is
+ * the exact box's orientation, and the computed edge differs from the
+ * exact one by no more than its own error bound.
  */
 static const uint8_t box_sil[64][7] = {
-    {0}, {4, 8, 12, 16, 18}, {4, 9, 13, 17, 19}, {8}, {4, 0, 4, 16, 17}, {6, 0, 4, 8, 12, 18, 17},
-    {6, 0, 4, 9, 13, 16, 19}, {8}, {4, 2, 6, 18, 19}, {6, 2, 6, 8, 12, 16, 19},
-    {6, 2, 6, 9, 13, 18, 17}, {8}, {8}, {8}, {8}, {8}, {4, 0, 2, 8, 9}, {6, 0, 2, 9, 12, 16, 18},
-    {6, 0, 2, 8, 13, 17, 19}, {8}, {6, 4, 2, 8, 9, 16, 17}, {6, 4, 2, 9, 12, 18, 17},
-    {6, 4, 2, 8, 13, 16, 19}, {6, 4, 2, 12, 13, 18, 19}, {6, 0, 6, 8, 9, 18, 19},
-    {6, 0, 6, 9, 12, 16, 19}, {6, 0, 6, 8, 13, 18, 17}, {6, 0, 6, 12, 13, 16, 17}, {8},
-    {6, 4, 6, 9, 12, 17, 19}, {6, 4, 6, 8, 13, 16, 18}, {4, 4, 6, 12, 13}, {4, 4, 6, 12, 13},
-    {6, 4, 6, 8, 13, 16, 18}, {6, 4, 6, 9, 12, 17, 19}, {8}, {6, 0, 6, 12, 13, 16, 17},
-    {6, 0, 6, 8, 13, 18, 17}, {6, 0, 6, 9, 12, 16, 19}, {6, 0, 6, 8, 9, 18, 19},
-    {6, 4, 2, 12, 13, 18, 19}, {6, 4, 2, 8, 13, 16, 19}, {6, 4, 2, 9, 12, 18, 17},
-    {6, 4, 2, 8, 9, 16, 17}, {8}, {6, 0, 2, 8, 13, 17, 19}, {6, 0, 2, 9, 12, 16, 18},
-    {4, 0, 2, 8, 9}, {8}, {8}, {8}, {8}, {8}, {6, 2, 6, 9, 13, 18, 17}, {6, 2, 6, 8, 12, 16, 19},
-    {4, 2, 6, 18, 19}, {8}, {6, 0, 4, 9, 13, 16, 19}, {6, 0, 4, 8, 12, 18, 17}, {4, 0, 4, 16, 17},
-    {8}, {4, 9, 13, 17, 19}, {4, 8, 12, 16, 18}, {0}};
+    {0}, {4, 8, 76, 80, 18}, {4, 73, 13, 17, 83}, {8}, {4, 64, 4, 16, 81},
+    {6, 64, 4, 8, 76, 18, 81}, {6, 64, 4, 73, 13, 16, 83}, {8}, {4, 2, 70, 82, 19},
+    {6, 2, 70, 8, 76, 80, 19}, {6, 2, 70, 73, 13, 82, 17}, {8}, {8}, {8}, {8}, {8},
+    {4, 0, 66, 72, 9}, {6, 0, 66, 9, 76, 80, 18}, {6, 0, 66, 72, 13, 17, 83}, {8},
+    {6, 4, 66, 72, 9, 16, 81}, {6, 4, 66, 9, 76, 18, 81}, {6, 4, 66, 72, 13, 16, 83},
+    {6, 4, 66, 76, 13, 18, 83}, {6, 0, 70, 72, 9, 82, 19}, {6, 0, 70, 9, 76, 80, 19},
+    {6, 0, 70, 72, 13, 82, 17}, {6, 0, 70, 76, 13, 80, 17}, {8}, {6, 4, 70, 9, 76, 81, 19},
+    {6, 4, 70, 72, 13, 16, 82}, {4, 4, 70, 76, 13}, {4, 68, 6, 12, 77}, {6, 68, 6, 8, 77, 80, 18},
+    {6, 68, 6, 73, 12, 17, 83}, {8}, {6, 64, 6, 12, 77, 16, 81}, {6, 64, 6, 8, 77, 18, 81},
+    {6, 64, 6, 73, 12, 16, 83}, {6, 64, 6, 8, 73, 18, 83}, {6, 68, 2, 12, 77, 82, 19},
+    {6, 68, 2, 8, 77, 80, 19}, {6, 68, 2, 73, 12, 82, 17}, {6, 68, 2, 8, 73, 80, 17}, {8},
+    {6, 64, 2, 8, 77, 81, 19}, {6, 64, 2, 73, 12, 16, 82}, {4, 64, 2, 8, 73}, {8}, {8}, {8}, {8},
+    {8}, {6, 66, 6, 9, 77, 18, 81}, {6, 66, 6, 72, 12, 16, 83}, {4, 66, 6, 18, 83}, {8},
+    {6, 0, 68, 9, 77, 80, 19}, {6, 0, 68, 72, 12, 82, 17}, {4, 0, 68, 80, 17}, {8},
+    {4, 9, 77, 81, 19}, {4, 72, 12, 16, 82}, {0}
+};
 
 int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
                           double cerr, satc_rpoly out[3])
@@ -660,16 +675,16 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         /* Beyond the near plane: the silhouette (box_sil) and the front
          * planes' depth. */
         p->ne = p->np = 0;
-        double dedge = d_edge(rv, m), tside = d_side(rv, m);
+        double dedge = d_edge(rv, m);
         const uint8_t *e = box_sil[front];
         if (e[0] > SATC_RP_EDGES)
             return 0;
         for (int q = 1; q <= e[0]; q++) {
-            const double *P = V[(e[q] & 7) | 1 << (e[q] >> 3)], *Q = V[e[q] & 7];
+            const double *P = V[(e[q] & 7) | 1 << (e[q] >> 3 & 3)], *Q = V[e[q] & 7];
             double g[3];
             line_coef(rv, P, Q, g);
-            double sg = side_of(rv, P, Q, g, C, tside);
-            if (sg == 0 || !add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
+            double sg = e[q] & 64 ? -sd : sd;
+            if (!add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
                 return 0;
         }
         for (int k = 0; k < 3; k++) {

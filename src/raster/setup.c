@@ -233,22 +233,17 @@ static int add_line(const satc_rview *rv, satc_rpoly *p, const double P[3], cons
     return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], del);
 }
 
-/* Orientation of the edge P-Q (perspective: its plane g = P x Q) against
- * point C: +-1, or 0 when within tol (d_side) of 0. */
-static double side_of(const satc_rview *rv, const double P[3], const double Q[3],
-                      const double g[3], const double C[3], double tol)
-{
-    double v = !rv->ortho ? satc_dot3_d(g, C)
-                          : (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
-    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
-}
+/* Orientation of the edge P-Q (perspective: its plane P x Q) against
+ * point C: +-1, or 0 when within d_side of 0. */
 static double line_side(const satc_rview *rv, const double P[3], const double Q[3],
                         const double C[3], mg m)
 {
-    double g[3] = {0, 0, 0};
+    double g[3], tol = d_side(rv, m), v;
     if (!rv->ortho)
-        cross(P, Q, g);
-    return side_of(rv, P, Q, g, C, d_side(rv, m));
+        cross(P, Q, g), v = satc_dot3_d(g, C);
+    else
+        v = (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
+    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
 }
 
 /* The screen rectangle of directions (or orthographic positions) a in
@@ -396,14 +391,6 @@ static int setup_poly_n(const satc_rview *rv, const double (*V)[3], int nv, cons
             return 0;
     double No[3] = {sg * N[0], sg * N[1], sg * N[2]};
     return add_depth(rv, p, No, sg * h, dN, dh, 1);
-}
-
-static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, int keep,
-                      satc_rpoly *p)
-{
-    double N[3];
-    poly_normal(V, N);
-    return setup_poly_n(rv, V, nv, N, m, keep, p);
 }
 
 /* Frame coordinates V[0..n) of the world vertices X[0..n) (mag as for
@@ -555,23 +542,12 @@ static void face(const double C[3], const double (*H)[3], double sd, int k, doub
 /*
  * A box's silhouette edges by its front faces (bit 2 k + si: face (k,
  * s = 1 - 2 si)): the edges along H_k between face (a, sa) and face
- * (b, sb), a = k + 1, b = k + 2 (mod 3), of which one only is front, in
- * order of k, sa, sb. Entry: their count, then k << 3 | i | o << 6 for
- * the edge P = vertex i | 1 << k to Q = vertex i (vertex i: C plus H_j,
- * or minus H_j when bit j of i is set), oriented by -sd when o is set,
- * else by sd. A count above 6 (both faces of an axis front) is not drawn.
- *
- * The orientation, the sign of the box center C against the plane
- * through the eye and PQ, follows from the faces: with X_j = H_(j+1) x
- * H_(j+2) and det = H_0 . X_0 (sign sd), it is the sign of
- * sb C.X_a - sa C.X_b (perspective: (P x Q).C = 2 (base x H_k).C with
- * base = C + sa H_a + sb H_b; orthographic: the z components of the
- * same products), while face (j, s) is front exactly when s sd C.X_j <
- * -|det| (orthographic: s sd X_j,z < 0). One front and one back face
- * then give -sa sb sd when (a, sa) is front, sa sb sd when (b, sb) is.
- * The faces are classified only beyond their error bounds, so this is
- * the exact box's orientation, and the computed edge differs from the
- * exact one by no more than its own error bound.
+ * (b, sb), a = k + 1, b = k + 2 (mod 3), one of them front, in order of
+ * k, sa, sb. Entry: their count (above 6 when both faces of an axis are
+ * front: not drawn), then k << 3 | i | o << 6 for the edge from vertex
+ * i | 1 << k to vertex i (vertex i: C plus H_j, minus H_j when bit j of
+ * i is set), oriented toward C by sd, or -sd when o is set: -sa sb when
+ * (a, sa) is the front face, else sa sb (docs/raster.md, Boxes).
  */
 static const uint8_t box_sil[64][7] = {
     {0}, {4, 8, 76, 80, 18}, {4, 73, 13, 17, 83}, {8}, {4, 64, 4, 16, 81},
@@ -640,7 +616,8 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         int k = hn[0] == 0 ? 0 : hn[1] == 0 ? 1 : 2;
         double F[3], N[3], V[4][3];
         face(C, (const double(*)[3])Hq, 1.0, k, 1.0, F, N, V);
-        return setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[0]);
+        poly_normal((const double(*)[3])V, N);
+        return setup_poly_n(rv, (const double(*)[3])V, 4, N, m, 0, &out[0]);
     }
     /* X[k] = H_(k+1) x H_(k+2): the face normals' directions, X[0] the
      * determinant's too */
@@ -707,7 +684,8 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
                 continue;
             double F[3], N[3], V[4][3];
             face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, F, N, V);
-            if (setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[np]))
+            poly_normal((const double(*)[3])V, N);
+            if (setup_poly_n(rv, (const double(*)[3])V, 4, N, m, 0, &out[np]))
                 np++;
         }
     }

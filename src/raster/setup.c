@@ -332,7 +332,7 @@ static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p
  * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
  * for the projection's and the texel mapping's rounding in box_rect() and
  * here (reciprocals and products, each a few units in the last place);
- * below half a texel, box_rect()'s width stays under 1 - 2^-30.
+ * below 15/16 of a texel, box_rect()'s width stays under 1 - 2^-30.
  */
 static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
                            double M)
@@ -348,8 +348,8 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
     for (int k = 0; k < 2; k++) {
         double c = fabs(C[k]) * rc;
         double r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
-        /* the width over the texel step, below 1/2 */
-        if (2 * r + P2(-40) * (c + r + fabs(org[k])) < 0.5 * fabs(step[k]))
+        /* the width over the texel step, below 15/16 */
+        if (2 * r + P2(-40) * (c + r + fabs(org[k])) < 0.9375 * fabs(step[k]))
             return 1;
     }
     return 0;

@@ -46,7 +46,19 @@ static double n1(const double v[3]) { return fabs(v[0]) + fabs(v[1]) + fabs(v[2]
 
 static void cross(const double a[3], const double b[3], double o[3]) { satc_cross3_d(a, b, o); }
 
-static float float_down(double x) { return -satc_float_up(-x); }
+/* satc_float_up without a branch on the rounding's direction, which
+ * no predictor guesses: the same values. */
+static float float_up(double x)
+{
+    float f = (float)x;
+    uint32_t u, below = (double)f < x;
+    memcpy(&u, &f, sizeof u);
+    u += below * (1u - 2u * (u >> 31)); /* +1 from f >= +0, -1 from f < 0 */
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static float float_down(double x) { return -float_up(-x); }
 
 /* Magnitude M and component error e of a set of vertices. */
 typedef struct mg {
@@ -161,7 +173,7 @@ static int fold_raw(const satc_rview *rv, double ra, double rb, double rc, doubl
         cc = up ? tiny : -tiny;
     out[0] = (float)a;
     out[1] = (float)b;
-    out[2] = up ? satc_float_up(cc) : float_down(cc);
+    out[2] = up ? float_up(cc) : float_down(cc);
     return 1;
 }
 static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
@@ -178,7 +190,11 @@ static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, dou
     if (p->ne >= SATC_RP_EDGES)
         return 0;
     double ra = A * rv->ak, rb = B * rv->bk, rc = A * rv->a0 + B * rv->b0 + C;
-    return fold_raw(rv, ra, rb, rc, del, maxabs3(ra, rb, rc), 0, p->e[p->ne++]);
+    /* the greatest magnitude without branches; a NaN fails in fold_raw
+     * whichever value s takes */
+    double s = fabs(ra) > fabs(rb) ? fabs(ra) : fabs(rb);
+    s = s > fabs(rc) ? s : fabs(rc);
+    return fold_raw(rv, ra, rb, rc, del, s, 0, p->e[p->ne++]);
 }
 
 /* A depth plane z = Z / L, Z and L linear (A, B, C) with their errors. */

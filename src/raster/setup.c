@@ -34,7 +34,6 @@
  * over the texel range, more than the float evaluation's few units in the
  * last place.
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -110,15 +109,7 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
     rv->flags = flags;
 }
 
-/* World point X (double) to frame coordinates. */
-static void to_frame(const satc_rview *rv, const double X[3], double q[3])
-{
-    double d[3] = {X[0] - rv->E[0], X[1] - rv->E[1], X[2] - rv->E[2]};
-    for (int k = 0; k < 3; k++)
-        q[k] = satc_dot3_d(rv->F[k], d);
-}
-
-/* World vector (no origin) to frame coordinates. */
+/* World vector (or point less the origin E) to frame coordinates. */
 static void vec_frame(const satc_rview *rv, const double v[3], double q[3])
 {
     for (int k = 0; k < 3; k++)
@@ -142,14 +133,12 @@ static double inv_pow2_above(double s)
 
 /*
  * The linear function g(a, b) = A a + B b + C of the view, known within
- * del everywhere on the view, in texel coordinates, scaled by 2^-k for
- * the least power of two 2^k above s (exact: every rounding stays in del
- * and the float margin) and rounded to float for its least texel corner
- * minus a margin (up = 0: an edge, a depth denominator) or its greatest
- * corner plus a margin (up = 1: a depth numerator). With s >= the
- * magnitude of A ak, B bk and A a0 + B b0 + C as computed, every
- * coefficient lies within [-1, 1]. Returns 0 when it cannot be
- * represented.
+ * del everywhere on the view, in texel coordinates (ra = A ak, rb = B bk,
+ * rc = A a0 + B b0 + C, s >= their magnitudes), scaled by 2^-k, 2^k the
+ * least power of two above s (exact, into [-1, 1]), and rounded to float
+ * for its least texel corner minus a margin (up = 0: an edge, a depth
+ * denominator) or its greatest corner plus a margin (up = 1: a depth
+ * numerator). Returns 0 when it cannot be represented.
  */
 static int fold_raw(const satc_rview *rv, double ra, double rb, double rc, double del, double s,
                     int up, float out[3])
@@ -184,14 +173,13 @@ static int fold(const satc_rview *rv, double A, double B, double C, double del, 
 
 static double maxabs3(double a, double b, double c) { return satc_dmax(fabs(a), satc_dmax(fabs(b), fabs(c))); }
 
-/* An edge g >= 0, normalized by its largest coefficient. */
+/* An edge g >= 0, scaled by its largest coefficient. */
 static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, double C, double del)
 {
     if (p->ne >= SATC_RP_EDGES)
         return 0;
     double ra = A * rv->ak, rb = B * rv->bk, rc = A * rv->a0 + B * rv->b0 + C;
-    /* the greatest magnitude without branches; a NaN fails in fold_raw
-     * whichever value s takes */
+    /* without branches; a NaN fails in fold_raw whatever s is */
     double s = fabs(ra) > fabs(rb) ? fabs(ra) : fabs(rb);
     s = s > fabs(rc) ? s : fabs(rc);
     return fold_raw(rv, ra, rb, rc, del, s, 0, p->e[p->ne++]);
@@ -420,8 +408,7 @@ static int frame_verts(const satc_rview *rv, const double (*X)[3], const double 
         if (!isfinite(mag[k]))
             return 0;
         double d[3] = {X[k][0] - rv->E[0], X[k][1] - rv->E[1], X[k][2] - rv->E[2]};
-        for (int c = 0; c < 3; c++)
-            V[k][c] = satc_dot3_d(rv->F[c], d);
+        vec_frame(rv, d, V[k]);
         /* infinite or NaN for a vertex not finite */
         double Mk = 2 * n1(V[k]) + n1(d);
         if (!(Mk <= (double)SATC_MAX_MAGNITUDE))
@@ -471,7 +458,7 @@ static int same3(const double a[3], const double b[3])
  * surface it sees. Were a and b on the same side (a fold), R would reach
  * past PQ where neither triangle is: such pairs, and those too close to
  * tell, are skipped. The edges and planes are the triangles' own, each
- * conservative by itself (setup_poly writes edge k from vertex k to
+ * conservative by itself (setup_poly_n writes edge k from vertex k to
  * k + 1, then the near edge, which beyond the near plane R needs not).
  * A texel of R on one side of PQ lies in one triangle, which covers it
  * alone: two more edges keep the pair to a band two texels either side
@@ -591,14 +578,14 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         return 0;
     /* an infinite or NaN component of c or H makes M infinite or NaN:
      * the magnitude test below rejects it */
-    to_frame(rv, c, C);
+    double d[3] = {c[0] - rv->E[0], c[1] - rv->E[1], c[2] - rv->E[2]};
+    vec_frame(rv, d, C);
     double M = 2 * n1(C);
     for (int j = 0; j < 3; j++) {
         vec_frame(rv, H[j], Hq[j]);
         hn[j] = n1(Hq[j]);
         M += 2 * hn[j];
     }
-    double d[3] = {c[0] - rv->E[0], c[1] - rv->E[1], c[2] - rv->E[2]};
     M += n1(d);
     mg m = {M, 4 * cerr + P2(-48) * M};
     if (!(M <= (double)SATC_MAX_MAGNITUDE))

@@ -151,10 +151,8 @@ static int fold_raw(const satc_rview *rv, double ra, double rb, double rc, doubl
     const double tiny = P2(-60);
     double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * rv->W1 + fabs(b) * rv->H1 + fabs(c)) +
                rv->tinyWH;
-    if (fabs(a) < tiny)
-        a = 0; /* kept normal under flush-to-zero; the margin's last term pays for it */
-    if (fabs(b) < tiny)
-        b = 0;
+    /* kept normal under flush-to-zero; the margin's last term pays for it */
+    a = fabs(a) < tiny ? 0.0 : a, b = fabs(b) < tiny ? 0.0 : b;
     double cc = up ? c + satc_dmax(a, 0) + satc_dmax(b, 0) + m : c + satc_dmin(a, 0) + satc_dmin(b, 0) - m;
     if (!(fabs(cc) <= P2(100)) || fabs(a) > 1 || fabs(b) > 1)
         return 0;
@@ -286,8 +284,9 @@ static double rect_of(const satc_rview *rv, double amin, double amax, double bmi
     return du * dv;
 }
 
-#define ACC(a, b) (amin = satc_dmin(amin, a), amax = satc_dmax(amax, a), \
-                   bmin = satc_dmin(bmin, b), bmax = satc_dmax(bmax, b))
+/* satc_dmin(amin, a) etc. (a NaN ignored), as selects without branches */
+#define ACC(a, b) (amin = (a) <= amin ? (a) : amin, amax = (a) >= amax ? (a) : amax, \
+                   bmin = (b) <= bmin ? (b) : bmin, bmax = (b) >= bmax ? (b) : bmax)
 
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order)
  * clipped to z >= n, as rect_of. */
@@ -646,7 +645,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
             double v = rv->ortho ? s * X[k][2] : hf[k][si];
             double tol = rv->ortho ? dN : dh;
             front |= (unsigned)(v < -tol) << (2 * k + si);
-            unsure |= (unsigned)!(v < -tol || v > tol) << (2 * k + si);
+            unsure |= (unsigned)(!(v < -tol) & !(v > tol)) << (2 * k + si);
         }
     }
     if (!front)
@@ -655,7 +654,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         /* Beyond the near plane: the silhouette (box_sil) and the front
          * planes' depth. */
         p->ne = p->np = 0;
-        double dedge = d_edge(rv, m);
+        double dedge = d_edge(rv, m), sdv[2] = {sd, -sd};
         const uint8_t *e = box_sil[front];
         if (e[0] > SATC_RP_EDGES)
             return 0;
@@ -663,7 +662,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
             const double *P = V[(e[q] & 7) | 1 << (e[q] >> 3 & 3)], *Q = V[e[q] & 7];
             double g[3];
             line_coef(rv, P, Q, g);
-            double sg = e[q] & 64 ? -sd : sd;
+            double sg = sdv[e[q] >> 6];
             if (!add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
                 return 0;
         }

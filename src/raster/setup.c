@@ -412,8 +412,8 @@ static int frame_verts(const satc_rview *rv, const double (*X)[3], const double 
         double Mk = 2 * n1(V[k]) + n1(d);
         if (!(Mk <= (double)SATC_MAX_MAGNITUDE))
             return 0;
-        m->M = satc_dmax(m->M, Mk);
-        m->e = satc_dmax(m->e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
+        double ek = 4 * P2(-50) * mag[k]; /* a model matrix's rounding */
+        m->M = Mk > m->M ? Mk : m->M, m->e = ek > m->e ? ek : m->e; /* neither NaN */
     }
     m->e += P2(-48) * m->M;
     return m->M <= (double)SATC_MAX_MAGNITUDE;

@@ -19,6 +19,7 @@ typedef struct satc_rview {
     double a0, ak, b0, bk;
     double n;     /* near distance along D */
     double S;     /* max |a| + max |b| over the view (+ 1 for perspective) */
+    double W1, H1, tinyWH; /* width + 1, height + 1, 2^-60 (width + height + 2) */
     double E[3], F[3][3];
     double min_texels;   /* smaller screen rectangles are skipped */
     unsigned flags;      /* SATC_RASTER_* and SATC_RVIEW_CELLS */

@@ -34,7 +34,6 @@
  * over the texel range, more than the float evaluation's few units in the
  * last place.
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -46,7 +45,19 @@ static double n1(const double v[3]) { return fabs(v[0]) + fabs(v[1]) + fabs(v[2]
 
 static void cross(const double a[3], const double b[3], double o[3]) { satc_cross3_d(a, b, o); }
 
-static float float_down(double x) { return -satc_float_up(-x); }
+/* satc_float_up without a branch on the rounding's direction, which
+ * no predictor guesses: the same values. */
+static float float_up(double x)
+{
+    float f = (float)x;
+    uint32_t u, below = (double)f < x;
+    memcpy(&u, &f, sizeof u);
+    u += below * (1u - 2u * (u >> 31)); /* +1 from f >= +0, -1 from f < 0 */
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static float float_down(double x) { return -float_up(-x); }
 
 /* Magnitude M and component error e of a set of vertices. */
 typedef struct mg {
@@ -91,67 +102,85 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
         for (int c = 0; c < 3; c++)
             rv->F[k][c] = f->frame[k][c];
     }
+    rv->W1 = (double)width + 1;
+    rv->H1 = (double)height + 1;
+    rv->tinyWH = P2(-60) * ((double)width + height + 2);
     rv->min_texels = min_texels;
     rv->flags = flags;
 }
 
-/* World point X (double) to frame coordinates. */
-static void to_frame(const satc_rview *rv, const double X[3], double q[3])
-{
-    double d[3] = {X[0] - rv->E[0], X[1] - rv->E[1], X[2] - rv->E[2]};
-    for (int k = 0; k < 3; k++)
-        q[k] = satc_dot3_d(rv->F[k], d);
-}
-
-/* World vector (no origin) to frame coordinates. */
+/* World vector (or point less the origin E) to frame coordinates. */
 static void vec_frame(const satc_rview *rv, const double v[3], double q[3])
 {
     for (int k = 0; k < 3; k++)
         q[k] = satc_dot3_d(rv->F[k], v);
 }
 
+/* 2^-k for the least power of two 2^k > s (s > 0 finite), from the bits;
+ * 0 when 2^-k would not be a normal double. */
+static double inv_pow2_above(double s)
+{
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    int k = (int)(u >> 52 & 0x7FF) - 1022; /* s < 2^k <= 2 s for a normal s */
+    if (k < -1000 || k > 1000)
+        return 0;
+    u = (uint64_t)(1023 - k) << 52;
+    double r;
+    memcpy(&r, &u, sizeof r);
+    return r;
+}
+
 /*
  * The linear function g(a, b) = A a + B b + C of the view, known within
- * del everywhere on the view, in texel coordinates, scaled by 1 / s and
- * rounded to float for its least texel corner minus a margin (up = 0:
- * an edge, a depth denominator) or its greatest corner plus a margin
- * (up = 1: a depth numerator). Returns 0 when it cannot be represented.
+ * del everywhere on the view, in texel coordinates (ra = A ak, rb = B bk,
+ * rc = A a0 + B b0 + C, s >= their magnitudes), scaled by 2^-k, 2^k the
+ * least power of two above s (exact, into [-1, 1]), and rounded to float
+ * for its least texel corner minus a margin (up = 0: an edge, a depth
+ * denominator) or its greatest corner plus a margin (up = 1: a depth
+ * numerator). Returns 0 when it cannot be represented.
  */
-static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
-                float out[3])
+static int fold_raw(const satc_rview *rv, double ra, double rb, double rc, double del, double s,
+                    int up, float out[3])
 {
-    double a = A * rv->ak / s, b = B * rv->bk / s, c = (A * rv->a0 + B * rv->b0 + C) / s;
-    del /= s;
-    double W = rv->width, H = rv->height;
+    double r = inv_pow2_above(s);
+    if (!(r > 0))
+        return 0;
+    double a = ra * r, b = rb * r, c = rc * r;
+    del *= r;
     const double tiny = P2(-60);
-    double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * (W + 1) + fabs(b) * (H + 1) + fabs(c)) +
-               tiny * (W + H + 2);
-    if (fabs(a) < tiny)
-        a = 0; /* kept normal under flush-to-zero; the margin's last term pays for it */
-    if (fabs(b) < tiny)
-        b = 0;
+    double m = del * (1 + P2(-20)) + P2(-20) * (fabs(a) * rv->W1 + fabs(b) * rv->H1 + fabs(c)) +
+               rv->tinyWH;
+    /* kept normal under flush-to-zero; the margin's last term pays for it */
+    a = fabs(a) < tiny ? 0.0 : a, b = fabs(b) < tiny ? 0.0 : b;
     double cc = up ? c + satc_dmax(a, 0) + satc_dmax(b, 0) + m : c + satc_dmin(a, 0) + satc_dmin(b, 0) - m;
-    if (!isfinite(cc) || fabs(a) > 1 || fabs(b) > 1 || fabs(cc) > P2(100))
+    if (!(fabs(cc) <= P2(100)) || fabs(a) > 1 || fabs(b) > 1)
         return 0;
     if (fabs(cc) < tiny)
         cc = up ? tiny : -tiny;
     out[0] = (float)a;
     out[1] = (float)b;
-    out[2] = up ? satc_float_up(cc) : float_down(cc);
+    out[2] = up ? float_up(cc) : float_down(cc);
     return 1;
+}
+static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
+                float out[3])
+{
+    return fold_raw(rv, A * rv->ak, B * rv->bk, A * rv->a0 + B * rv->b0 + C, del, s, up, out);
 }
 
 static double maxabs3(double a, double b, double c) { return satc_dmax(fabs(a), satc_dmax(fabs(b), fabs(c))); }
 
-/* An edge g >= 0, normalized by its largest coefficient. */
+/* An edge g >= 0, scaled by its largest coefficient. */
 static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, double C, double del)
 {
     if (p->ne >= SATC_RP_EDGES)
         return 0;
-    double s = maxabs3(A * rv->ak, B * rv->bk, A * rv->a0 + B * rv->b0 + C);
-    if (!(s > 0) || !isfinite(s))
-        return 0;
-    return fold(rv, A, B, C, del, s, 0, p->e[p->ne++]);
+    double ra = A * rv->ak, rb = B * rv->bk, rc = A * rv->a0 + B * rv->b0 + C;
+    /* without branches; a NaN fails in fold_raw whatever s is */
+    double s = fabs(ra) > fabs(rb) ? fabs(ra) : fabs(rb);
+    s = s > fabs(rc) ? s : fabs(rc);
+    return fold_raw(rv, ra, rb, rc, del, s, 0, p->e[p->ne++]);
 }
 
 /* A depth plane z = Z / L, Z and L linear (A, B, C) with their errors. */
@@ -199,66 +228,45 @@ static void line_coef(const satc_rview *rv, const double P[3], const double Q[3]
     g[0] = -ey, g[1] = ex, g[2] = ey * P[0] - ex * P[1];
 }
 static int add_line(const satc_rview *rv, satc_rpoly *p, const double P[3], const double Q[3],
-                    double sg, mg m)
+                    double sg, double del)
 {
     double g[3];
     line_coef(rv, P, Q, g);
-    return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], d_edge(rv, m));
+    return add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], del);
 }
 
-/* Orientation of the edge P-Q (perspective: its plane g = P x Q) against
- * point C: +-1, or 0 when within tol (d_side) of 0. */
-static double side_of(const satc_rview *rv, const double P[3], const double Q[3],
-                      const double g[3], const double C[3], double tol)
-{
-    double v = !rv->ortho ? satc_dot3_d(g, C)
-                          : (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
-    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
-}
+/* Orientation of the edge P-Q (perspective: its plane P x Q) against
+ * point C: +-1, or 0 when within d_side of 0. */
 static double line_side(const satc_rview *rv, const double P[3], const double Q[3],
                         const double C[3], mg m)
 {
-    double g[3] = {0, 0, 0};
+    double g[3], tol = d_side(rv, m), v;
     if (!rv->ortho)
-        cross(P, Q, g);
-    return side_of(rv, P, Q, g, C, d_side(rv, m));
+        cross(P, Q, g), v = satc_dot3_d(g, C);
+    else
+        v = (Q[0] - P[0]) * (C[1] - P[1]) - (Q[1] - P[1]) * (C[0] - P[0]);
+    return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
 }
 
 /* The least width in texels a polygon needs to cover anything: a texel,
  * or a cell when the draw merges coverage. */
 static double rv_need(const satc_rview *rv) { return (rv->flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0; }
 
-/* Screen rectangle of the points V[0..nv) (a convex polygon in order, or
- * any set with poly = 0) clipped to z >= n: texel range into p, returns
- * the area in texels it covers on the view (0: none, or with keep = 0
- * none in the tile's rows). */
-static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly, int keep,
-                   satc_rpoly *p)
+/* The screen rectangle of directions (or orthographic positions) a in
+ * [amin, amax], b in [bmin, bmax]: texel range into p, returns the area
+ * in texels it covers on the view (0: none, or with keep = 0 none in the
+ * tile's rows). */
+static double rect_of(const satc_rview *rv, double amin, double amax, double bmin, double bmax,
+                      int keep, satc_rpoly *p)
 {
-    double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
-    double n = rv->n;
-    for (int k = 0; k < nv; k++) {
-        const double *A = V[k], *B = V[(k + 1) % nv];
-        double pts[2][3];
-        int np = 0;
-        if (A[2] >= n)
-            pts[np][0] = A[0], pts[np][1] = A[1], pts[np][2] = A[2], np++;
-        if (poly && (A[2] >= n) != (B[2] >= n)) { /* the edge crosses z = n */
-            double t = (n - A[2]) / (B[2] - A[2]);
-            pts[np][0] = A[0] + t * (B[0] - A[0]);
-            pts[np][1] = A[1] + t * (B[1] - A[1]);
-            pts[np][2] = n;
-            np++;
-        }
-        for (int q = 0; q < np; q++) {
-            double a = pts[q][0], b = pts[q][1];
-            if (!rv->ortho)
-                a /= pts[q][2], b /= pts[q][2];
-            double u = (a - rv->a0) / rv->ak, v = (b - rv->b0) / rv->bk;
-            umin = satc_dmin(umin, u), umax = satc_dmax(umax, u);
-            vmin = satc_dmin(vmin, v), vmax = satc_dmax(vmax, v);
-        }
-    }
+    /* u = (a - a0) / ak, rounded, is monotonic in a: mapping the extremes
+     * of a gives those of u exactly */
+    if (!(amin <= amax) || !(bmin <= bmax))
+        return 0;
+    double u0 = (amin - rv->a0) / rv->ak, u1 = (amax - rv->a0) / rv->ak;
+    double v0 = (bmin - rv->b0) / rv->bk, v1 = (bmax - rv->b0) / rv->bk;
+    double umin = satc_dmin(u0, u1), umax = satc_dmax(u0, u1);
+    double vmin = satc_dmin(v0, v1), vmax = satc_dmax(v0, v1);
     double W = rv->width, H = rv->height;
     double du = satc_dmin(umax, W) - satc_dmax(umin, 0), dv = satc_dmin(vmax, H) - satc_dmax(vmin, 0);
     /* narrower than a texel (a cell when merging; less the projection's
@@ -266,7 +274,8 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
     double need = rv_need(rv) - P2(-30);
     if (!(du > need) || !(dv > need))
         return 0;
-    /* one texel of slack for the rounding of the clip and projection */
+    /* one texel of slack for the rounding of the clip and projection
+     * (a few units in the last place of a and b) */
     double i0 = satc_dmax(floor(umin) - 1, 0), i1 = satc_dmin(ceil(umax) + 1, W);
     double j0 = satc_dmax(floor(vmin) - 1, 0), j1 = satc_dmin(ceil(vmax) + 1, H);
     if (!(i0 < i1) || !(j0 < j1))
@@ -281,15 +290,58 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int poly,
     return du * dv;
 }
 
+/* satc_dmin(amin, a) etc. (a NaN ignored), as selects without branches */
+#define ACC(a, b) (amin = (a) <= amin ? (a) : amin, amax = (a) >= amax ? (a) : amax, \
+                   bmin = (b) <= bmin ? (b) : bmin, bmax = (b) >= bmax ? (b) : bmax)
+
+/* Screen rectangle of the points V[0..nv) (a convex polygon in order)
+ * clipped to z >= n, as rect_of. */
+static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int keep, satc_rpoly *p)
+{
+    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
+    double n = rv->n;
+    for (int k = 0; k < nv; k++) {
+        const double *A = V[k], *B = V[k + 1 < nv ? k + 1 : 0];
+        if (A[2] >= n) {
+            double rz = rv->ortho ? 1.0 : 1 / A[2];
+            ACC(A[0] * rz, A[1] * rz);
+        }
+        if ((A[2] >= n) != (B[2] >= n)) { /* the edge crosses z = n */
+            double t = (n - A[2]) / (B[2] - A[2]);
+            double a = A[0] + t * (B[0] - A[0]), b = A[1] + t * (B[1] - A[1]);
+            if (!rv->ortho)
+                a /= n, b /= n;
+            ACC(a, b);
+        }
+    }
+    return rect_of(rv, amin, amax, bmin, bmax, keep, p);
+}
+
+/* The same for a box's 8 vertices (tile rows required). */
+static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p)
+{
+    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
+    double n = rv->n;
+    for (int k = 0; k < 8; k++) {
+        if (V[k][2] >= n) {
+            double rz = rv->ortho ? 1.0 : 1 / V[k][2];
+            ACC(V[k][0] * rz, V[k][1] * rz);
+        }
+    }
+    return rect_of(rv, amin, amax, bmin, bmax, 0, p);
+}
+#undef ACC
+
 /*
- * A box beyond the near plane whose vertices' rectangle bbox() would find
+ * A box beyond the near plane whose vertices' rectangle box_rect() would find
  * narrower than rv_need() across u or v, told without its vertices: 1 only
  * then. With D bounding each component of a vertex's offset from C (the
  * half axes, plus 2^-50 M for the rounded vertex sums) and zl = C_z - D_z
  * > 0, a vertex's a = V_x / V_z lies within (D_x + |C_x| D_z / C_z) / zl
  * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
- * for the projection's and the texel mapping's rounding in bbox() and
- * here; below half of rv_need(), bbox()'s width stays under it, less 2^-30.
+ * for the projection's and the texel mapping's rounding in box_rect() and
+ * here (reciprocals and products, each a few units in the last place);
+ * below 15/16 of rv_need(), box_rect()'s width stays under it, less 2^-30.
  */
 static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
                            double M)
@@ -301,28 +353,33 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
     if (!rv->ortho && !(zl > 0))
         return 0;
     const double org[2] = {rv->a0, rv->b0}, step[2] = {rv->ak, rv->bk};
+    double rc = rv->ortho ? 1.0 : 1 / C[2], rl = rv->ortho ? 1.0 : 1 / zl;
     for (int k = 0; k < 2; k++) {
-        double c = rv->ortho ? fabs(C[k]) : fabs(C[k]) / C[2];
-        double r = rv->ortho ? D[k] : (D[k] + fabs(C[k]) * D[2] / C[2]) / zl;
-        double w = (2 * r + P2(-40) * (c + r + fabs(org[k]))) / fabs(step[k]);
-        if (w < 0.5 * rv_need(rv))
+        double c = fabs(C[k]) * rc;
+        double r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
+        /* the width over the texel step, below 15/16 of rv_need() */
+        if (2 * r + P2(-40) * (c + r + fabs(org[k])) < 0.9375 * rv_need(rv) * fabs(step[k]))
             return 1;
     }
     return 0;
 }
 
-static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
-
-/* A convex planar polygon V[0..nv) (frame coordinates, in order, of
- * magnitudes and errors m): its edges, near edge and depth plane. */
-static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, int keep,
-                      satc_rpoly *p)
+/* The normal (V1 - V0) x (V2 - V0) of a polygon. */
+static void poly_normal(const double (*V)[3], double N[3])
 {
-    p->ne = p->np = 0;
-    double e1[3], e2[3], N[3];
+    double e1[3], e2[3];
     for (int k = 0; k < 3; k++)
         e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
     cross(e1, e2, N);
+}
+
+/* A convex planar polygon V[0..nv) (frame coordinates, in order, of
+ * magnitudes and errors m, normal N from poly_normal): its edges, near
+ * edge and depth plane. */
+static int setup_poly_n(const satc_rview *rv, const double (*V)[3], int nv, const double N[3],
+                        mg m, int keep, satc_rpoly *p)
+{
+    p->ne = p->np = 0;
     double h = satc_dot3_d(N, V[0]), dN = d_N(m), dh = d_h(m);
     double sg;
     if (!rv->ortho) {
@@ -334,11 +391,12 @@ static int setup_poly(const satc_rview *rv, const double (*V)[3], int nv, mg m, 
             return 0;
         sg = N[2] > 0 ? 1.0 : -1.0;
     }
-    double area = bbox(rv, V, nv, 1, keep, p);
+    double area = bbox(rv, V, nv, keep, p);
     if (!(area > 0) || area < rv->min_texels)
         return 0;
+    double dedge = d_edge(rv, m);
     for (int k = 0; k < nv; k++)
-        if (!add_line(rv, p, V[k], V[(k + 1) % nv], sg, m))
+        if (!add_line(rv, p, V[k], V[k + 1 < nv ? k + 1 : 0], sg, dedge))
             return 0;
     double No[3] = {sg * N[0], sg * N[1], sg * N[2]};
     return add_depth(rv, p, No, sg * h, dN, dh, 1);
@@ -352,12 +410,16 @@ static int frame_verts(const satc_rview *rv, const double (*X)[3], const double 
 {
     m->M = m->e = 0;
     for (int k = 0; k < n; k++) {
-        if (!finite3(X[k]) || !isfinite(mag[k]))
+        if (!isfinite(mag[k]))
             return 0;
-        to_frame(rv, X[k], V[k]);
         double d[3] = {X[k][0] - rv->E[0], X[k][1] - rv->E[1], X[k][2] - rv->E[2]};
-        m->M = satc_dmax(m->M, 2 * n1(V[k]) + n1(d));
-        m->e = satc_dmax(m->e, 4 * P2(-50) * mag[k]); /* a model matrix's rounding */
+        vec_frame(rv, d, V[k]);
+        /* infinite or NaN for a vertex not finite */
+        double Mk = 2 * n1(V[k]) + n1(d);
+        if (!(Mk <= (double)SATC_MAX_MAGNITUDE))
+            return 0;
+        double ek = 4 * P2(-50) * mag[k]; /* a model matrix's rounding */
+        m->M = Mk > m->M ? Mk : m->M, m->e = ek > m->e ? ek : m->e; /* neither NaN */
     }
     m->e += P2(-48) * m->M;
     return m->M <= (double)SATC_MAX_MAGNITUDE;
@@ -370,21 +432,19 @@ int satc_raster_setup_tri(const satc_rview *rv, const double X[3][3], const doub
     mg m;
     if (!frame_verts(rv, X, mag, 3, V, &m))
         return 0;
+    double N[3];
+    poly_normal((const double(*)[3])V, N);
     if (rv->flags & SATC_RASTER_CULL_BACK) {
         /* Front faces wind counter-clockwise seen from outside: the outward
          * normal (V1 - V0) x (V2 - V0) points toward the eye. Skipped
          * unless provably front. */
-        double e1[3], e2[3], N[3];
-        for (int k = 0; k < 3; k++)
-            e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
-        cross(e1, e2, N);
         double s = (rv->flags & SATC_RASTER_FRONT_CW) ? -1.0 : 1.0;
         double facing = rv->ortho ? s * N[2] : s * satc_dot3_d(N, V[0]);
         double tol = rv->ortho ? d_N(m) : d_h(m);
         if (!(facing < -tol))
             return 0;
     }
-    return setup_poly(rv, (const double(*)[3])V, 3, m, 1, out);
+    return setup_poly_n(rv, (const double(*)[3])V, 3, N, m, 1, out);
 }
 
 static int same3(const double a[3], const double b[3])
@@ -403,7 +463,7 @@ static int same3(const double a[3], const double b[3])
  * surface it sees. Were a and b on the same side (a fold), R would reach
  * past PQ where neither triangle is: such pairs, and those too close to
  * tell, are skipped. The edges and planes are the triangles' own, each
- * conservative by itself (setup_poly writes edge k from vertex k to
+ * conservative by itself (setup_poly_n writes edge k from vertex k to
  * k + 1, then the near edge, which beyond the near plane R needs not).
  * A texel of R on one side of PQ lies in one triangle, which covers it
  * alone: two more edges keep the pair to a band two texels either side
@@ -487,20 +547,50 @@ static void face(const double C[3], const double (*H)[3], double sd, int k, doub
     }
 }
 
+/*
+ * A box's silhouette edges by its front faces (bit 2 k + si: face (k,
+ * s = 1 - 2 si)): the edges along H_k between face (a, sa) and face
+ * (b, sb), a = k + 1, b = k + 2 (mod 3), one of them front, in order of
+ * k, sa, sb. Entry: their count (above 6 when both faces of an axis are
+ * front: not drawn), then k << 3 | i | o << 6 for the edge from vertex
+ * i | 1 << k to vertex i (vertex i: C plus H_j, minus H_j when bit j of
+ * i is set), oriented toward C by sd, or -sd when o is set: -sa sb when
+ * (a, sa) is the front face, else sa sb (docs/raster.md, Boxes).
+ */
+static const uint8_t box_sil[64][7] = {
+    {0}, {4, 8, 76, 80, 18}, {4, 73, 13, 17, 83}, {8}, {4, 64, 4, 16, 81},
+    {6, 64, 4, 8, 76, 18, 81}, {6, 64, 4, 73, 13, 16, 83}, {8}, {4, 2, 70, 82, 19},
+    {6, 2, 70, 8, 76, 80, 19}, {6, 2, 70, 73, 13, 82, 17}, {8}, {8}, {8}, {8}, {8},
+    {4, 0, 66, 72, 9}, {6, 0, 66, 9, 76, 80, 18}, {6, 0, 66, 72, 13, 17, 83}, {8},
+    {6, 4, 66, 72, 9, 16, 81}, {6, 4, 66, 9, 76, 18, 81}, {6, 4, 66, 72, 13, 16, 83},
+    {6, 4, 66, 76, 13, 18, 83}, {6, 0, 70, 72, 9, 82, 19}, {6, 0, 70, 9, 76, 80, 19},
+    {6, 0, 70, 72, 13, 82, 17}, {6, 0, 70, 76, 13, 80, 17}, {8}, {6, 4, 70, 9, 76, 81, 19},
+    {6, 4, 70, 72, 13, 16, 82}, {4, 4, 70, 76, 13}, {4, 68, 6, 12, 77}, {6, 68, 6, 8, 77, 80, 18},
+    {6, 68, 6, 73, 12, 17, 83}, {8}, {6, 64, 6, 12, 77, 16, 81}, {6, 64, 6, 8, 77, 18, 81},
+    {6, 64, 6, 73, 12, 16, 83}, {6, 64, 6, 8, 73, 18, 83}, {6, 68, 2, 12, 77, 82, 19},
+    {6, 68, 2, 8, 77, 80, 19}, {6, 68, 2, 73, 12, 82, 17}, {6, 68, 2, 8, 73, 80, 17}, {8},
+    {6, 64, 2, 8, 77, 81, 19}, {6, 64, 2, 73, 12, 16, 82}, {4, 64, 2, 8, 73}, {8}, {8}, {8}, {8},
+    {8}, {6, 66, 6, 9, 77, 18, 81}, {6, 66, 6, 72, 12, 16, 83}, {4, 66, 6, 18, 83}, {8},
+    {6, 0, 68, 9, 77, 80, 19}, {6, 0, 68, 72, 12, 82, 17}, {4, 0, 68, 80, 17}, {8},
+    {4, 9, 77, 81, 19}, {4, 72, 12, 16, 82}, {0}
+};
+
 int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
                           double cerr, satc_rpoly out[3])
 {
     double C[3], Hq[3][3], hn[3];
-    if (!finite3(c) || !finite3(H[0]) || !finite3(H[1]) || !finite3(H[2]) || !isfinite(cerr))
+    if (!isfinite(cerr))
         return 0;
-    to_frame(rv, c, C);
+    /* an infinite or NaN component of c or H makes M infinite or NaN:
+     * the magnitude test below rejects it */
+    double d[3] = {c[0] - rv->E[0], c[1] - rv->E[1], c[2] - rv->E[2]};
+    vec_frame(rv, d, C);
     double M = 2 * n1(C);
     for (int j = 0; j < 3; j++) {
         vec_frame(rv, H[j], Hq[j]);
         hn[j] = n1(Hq[j]);
         M += 2 * hn[j];
     }
-    double d[3] = {c[0] - rv->E[0], c[1] - rv->E[1], c[2] - rv->E[2]};
     M += n1(d);
     mg m = {M, 4 * cerr + P2(-48) * M};
     if (!(M <= (double)SATC_MAX_MAGNITUDE))
@@ -523,7 +613,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
             for (int q = 0; q < 4; q++)
                 V[q][k] = t2[q][k] + Hq[2][k], V[q + 4][k] = t2[q][k] + -Hq[2][k];
         }
-        double area = bbox(rv, (const double(*)[3])V, 8, 0, 0, p);
+        double area = box_rect(rv, (const double(*)[3])V, p);
         if (!(area > 0) || area < rv->min_texels)
             return 0;
     }
@@ -534,7 +624,8 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         int k = hn[0] == 0 ? 0 : hn[1] == 0 ? 1 : 2;
         double F[3], N[3], V[4][3];
         face(C, (const double(*)[3])Hq, 1.0, k, 1.0, F, N, V);
-        return setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[0]);
+        poly_normal((const double(*)[3])V, N);
+        return setup_poly_n(rv, (const double(*)[3])V, 4, N, m, 0, &out[0]);
     }
     /* X[k] = H_(k+1) x H_(k+2): the face normals' directions, X[0] the
      * determinant's too */
@@ -546,55 +637,47 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         return 0; /* flat but not exactly: not drawn */
     double sd = det > 0 ? 1.0 : -1.0;
     double dN = d_N(m), dh = d_h(m);
-    /* front[k][s]: 1 front, 0 back, -1 too close to tell */
-    int front[3][2], nfront = 0, unsure = 0;
-    double Fc[3][2][3], Nf[3][2][3], hf[3][2];
+    /* Face (k, s), s = +-1: outward normal s sd X[k], plane offset
+     * hf = s sd X[k].(C + s H_k), the sign flips exact. front: bit 2k + si
+     * (s = 1 - 2 si) set for a provably front face; unsure: too close. */
+    unsigned front = 0, unsure = 0;
+    double hf[3][2];
     for (int k = 0; k < 3; k++) {
         for (int si = 0; si < 2; si++) {
-            double s = si ? -1.0 : 1.0;
-            for (int c = 0; c < 3; c++) {
-                Nf[k][si][c] = X[k][c] * (s * sd);
-                Fc[k][si][c] = C[c] + s * Hq[k][c];
-            }
-            hf[k][si] = satc_dot3_d(Nf[k][si], Fc[k][si]);
-            double v = rv->ortho ? Nf[k][si][2] : hf[k][si], tol = rv->ortho ? dN : dh;
-            front[k][si] = v < -tol ? 1 : v > tol ? 0 : -1;
-            nfront += front[k][si] == 1;
-            unsure += front[k][si] == -1;
+            double s = si ? -sd : sd, F[3];
+            for (int c = 0; c < 3; c++)
+                F[c] = C[c] + (si ? -Hq[k][c] : Hq[k][c]);
+            hf[k][si] = s * satc_dot3_d(X[k], F);
+            double v = rv->ortho ? s * X[k][2] : hf[k][si];
+            double tol = rv->ortho ? dN : dh;
+            front |= (unsigned)(v < -tol) << (2 * k + si);
+            unsure |= (unsigned)(!(v < -tol) & !(v > tol)) << (2 * k + si);
         }
     }
-    if (!nfront)
+    if (!front)
         return 0; /* the eye inside the box, or no face provably facing it */
     if (!unsure && beyond) {
-        /* Beyond the near plane: the silhouette, and the front planes' depth. */
+        /* Beyond the near plane: the silhouette (box_sil) and the front
+         * planes' depth. */
         p->ne = p->np = 0;
-        double dedge = d_edge(rv, m), tside = d_side(rv, m);
-        for (int k = 0; k < 3; k++) {
-            int a = (k + 1) % 3, b = (k + 2) % 3;
-            /* the 4 edges along H_k: between face (a, sa) and face (b, sb) */
-            for (int sa = 0; sa < 2; sa++) {
-                for (int sb = 0; sb < 2; sb++) {
-                    if (front[a][sa] == front[b][sb])
-                        continue;
-                    double P[3], Q[3];
-                    for (int c = 0; c < 3; c++) {
-                        double base = C[c] + (sa ? -Hq[a][c] : Hq[a][c]) + (sb ? -Hq[b][c] : Hq[b][c]);
-                        P[c] = base - Hq[k][c];
-                        Q[c] = base + Hq[k][c];
-                    }
-                    double g[3];
-                    line_coef(rv, P, Q, g);
-                    double sg = side_of(rv, P, Q, g, C, tside);
-                    if (sg == 0 || !add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
-                        return 0;
-                }
-            }
+        double dedge = d_edge(rv, m), sdv[2] = {sd, -sd};
+        const uint8_t *e = box_sil[front];
+        if (e[0] > SATC_RP_EDGES)
+            return 0;
+        for (int q = 1; q <= e[0]; q++) {
+            const double *P = V[(e[q] & 7) | 1 << (e[q] >> 3 & 3)], *Q = V[e[q] & 7];
+            double g[3];
+            line_coef(rv, P, Q, g);
+            double sg = sdv[e[q] >> 6];
+            if (!add_edge(rv, p, sg * g[0], sg * g[1], sg * g[2], dedge))
+                return 0;
         }
         for (int k = 0; k < 3; k++) {
             for (int si = 0; si < 2; si++) {
-                if (front[k][si] != 1)
+                if (!(front >> (2 * k + si) & 1))
                     continue;
-                double No[3] = {-Nf[k][si][0], -Nf[k][si][1], -Nf[k][si][2]};
+                double s = si ? sd : -sd; /* the inward normal */
+                double No[3] = {s * X[k][0], s * X[k][1], s * X[k][2]};
                 if (!add_depth(rv, p, No, -hf[k][si], dN, dh, 0))
                     return 0;
             }
@@ -605,11 +688,12 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     int np = 0;
     for (int k = 0; k < 3; k++) {
         for (int si = 0; si < 2; si++) {
-            if (front[k][si] != 1)
+            if (!(front >> (2 * k + si) & 1))
                 continue;
             double F[3], N[3], V[4][3];
             face(C, (const double(*)[3])Hq, sd, k, si ? -1.0 : 1.0, F, N, V);
-            if (setup_poly(rv, (const double(*)[3])V, 4, m, 0, &out[np]))
+            poly_normal((const double(*)[3])V, N);
+            if (setup_poly_n(rv, (const double(*)[3])V, 4, N, m, 0, &out[np]))
                 np++;
         }
     }

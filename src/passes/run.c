@@ -284,8 +284,11 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                 nv += popcount64(vis[w]);
             if (splats && 4 * nv < n) { /* few visible: theirs only */
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                    for (uint64_t m = vis[w]; m; m &= m - 1)
-                        depth[at++] = splat_depth(f, &b->trs.position, first + done + w * 64 + ctz64(m));
+                    for (uint64_t m = vis[w]; m; m &= m - 1) {
+                        size_t i = first + done + w * 64 + ctz64(m);
+                        depth[at] = splat_depth(f, &b->trs.position, i);
+                        out->indices[at++] = (uint32_t)i;
+                    }
             } else if (nv) {
                 /* many visible: every depth of the chunk, then the depths
                  * and indices of the visible in one walk of the bits */
@@ -299,10 +302,8 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                     }
             }
             canon_range(depth + visible, at - visible, &lo, &hi);
-            if (!(splats && 4 * nv < n)) {
-                visible = at;
-                continue;
-            }
+            visible = at;
+            continue;
         }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {

@@ -146,7 +146,7 @@ SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3]
 }
 
 /* A splat cube (local NULL) in conservative mode: the ball about p of
- * radius k (|s0| + |s1| + |s2|), which holds the box whatever its
+ * radius k |s|_2 (satc_trs_ball2), which holds the box whatever its
  * rotation, tested as a sphere's planes; S adds 16 r for the rounding of
  * r and exp. A quaternion out of range makes S NaN (never culled). */
 SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned nl, int rec_ok,
@@ -166,8 +166,8 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
     for (int j = 0; j < 3; j++)
         c[j] = v_sub(p[j], k->o[j]);
     to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
-    V rad = v_mul(v_set1(satc_trs_k(s)),
-                  v_add(v_add(v_abs(sc[0]), v_abs(sc[1])), v_abs(sc[2])));
+    V s2 = v_add(v_add(v_mul(sc[0], sc[0]), v_mul(sc[1], sc[1])), v_mul(sc[2], sc[2]));
+    V rad = v_mul(v_set1(satc_trs_k(s)), v_sqrt(v_add(s2, v_set1(SATC_TRS_S2_FLOOR))));
     x[F_RAD] = rad;
     const int np = ortho ? 3 : 5;
     for (int j = 0; j < np; j++)

@@ -79,6 +79,27 @@ static void rot_of(const float qf[4], double R[3][3])
     memcpy(R, M, sizeof M);
 }
 
+/* The rotation taking the local corner direction s / |s| to n (unit),
+ * as a float quaternion (x, y, z, w): the box's farthest corner along n
+ * is then on the ball. */
+static void corner_to(const double s[3], const double n[3], float q[4])
+{
+    double c[3], ls = sqrt(dot3(s, s));
+    for (int j = 0; j < 3; j++)
+        c[j] = s[j] / ls;
+    double x[3] = {c[1] * n[2] - c[2] * n[1], c[2] * n[0] - c[0] * n[2], c[0] * n[1] - c[1] * n[0]};
+    double w = 1.0 + dot3(c, n);
+    if (w < 1e-9) { /* opposite: a half turn about an axis normal to c */
+        double a[3] = {-c[1], c[0], 0}, t[3] = {0, -c[2], c[1]};
+        const double *e = dot3(a, a) > 0.1 ? a : t;
+        x[0] = e[0], x[1] = e[1], x[2] = e[2], w = 0;
+    }
+    double m = sqrt(dot3(x, x) + w * w);
+    for (int j = 0; j < 3; j++)
+        q[j] = (float)(x[j] / m);
+    q[3] = (float)(w / m);
+}
+
 typedef struct tallies {
     long touching, culled_touching, exact_only, nonfinite_culled, tight, tight_kept;
 } tallies;
@@ -101,14 +122,17 @@ static void run_case(rb_rng *r, const satc_camera *cam, int tight, tallies *ty, 
         float *o = rec + 12 * i;
         face fc;
         pick_face(r, cam, (int)(rb_next(r) % (isfinite(cam->f) ? 6 : 5)), &fc);
-        rb_random_quat(r, o + 8); /* float (x, y, z, w) at offset 32 */
         double R[3][3], s[3];
-        rot_of(o + 8, R);
         double size = dot3(fc.x, fc.x) > 0 ? 1e-3 * sqrt(dot3(fc.x, fc.x)) : 1e-3;
         double L = size * exp(rb_uniform(r, log(1e-3), log(1e3)));
         unsigned kind = (unsigned)(rb_next(r) % 4), lead = (unsigned)(rb_next(r) % 3);
         for (int j = 0; j < 3; j++)
             s[j] = j == (int)lead ? L : kind == 0 ? 0.0 : kind == 1 && j == (int)(lead + 1) % 3 ? 0.0 : L * rb_uniform(r, 0.01, 1);
+        if (!tight && rb_next(r) % 2)
+            corner_to(s, fc.n, o + 8); /* a corner on the ball, where it meets the face */
+        else
+            rb_random_quat(r, o + 8); /* float (x, y, z, w) at offset 32 */
+        rot_of(o + 8, R);
         if (!tight && rb_next(r) % 32 == 0) { /* special scales */
             static const double sp[5] = {NAN, INFINITY, 3e22, 1e-25, -INFINITY};
             s[rb_next(r) % 3] = sp[rb_next(r) % 5];

@@ -154,15 +154,33 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
 {
     const int soa = 0;
     V q[4], sc[3], p[3], c[3];
-    ld_quat(s, i, nl, q);
+    M ok;
+#if W > 1
+    if ((s->format & 3u) == SATC_QUAT_U8 && nl == W) {
+        /* Components b - 128 are integers: |q|^2 is exact, 0 when every
+         * byte is 128 and in range otherwise, so the word decides. As a
+         * float 0x80808080 is normal: equal to it means the same bits. */
+        const float *w = (const float *)(const void *)((const char *)s->rotation +
+                                                       i * s->rotation_stride);
+        V wd = s->rotation_stride ? v_load_stride(w, s->rotation_stride) : v_set1(*w);
+        const uint32_t b128 = 0x80808080u;
+        float zf;
+        memcpy(&zf, &b128, sizeof zf);
+        V z = v_set1(zf);
+        ok = m_not(m_and(v_le(wd, z), v_ge(wd, z)));
+    } else
+#endif
+    {
+        ld_quat(s, i, nl, q);
+        V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
+                     v_mul(q[3], q[3]));
+        ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+    }
     ld3(&s->scale, i, nl, rec_ok, sc);
     if (s->format & SATC_TRS_LOG_SCALE)
         for (int j = 0; j < 3; j++)
             sc[j] = exp_v(sc[j]);
     ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
-    V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
-                 v_mul(q[3], q[3]));
-    M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
     for (int j = 0; j < 3; j++)
         c[j] = v_sub(p[j], k->o[j]);
     to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);

@@ -282,7 +282,9 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
             size_t at = visible, nv = 0;
             for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
                 nv += popcount64(vis[w]);
-            if (splats && 4 * nv < n) { /* few visible: theirs only */
+            /* below 60 % visible the depths of the visible only (4 M
+             * splats, Zen 5: 2-3 % faster at 50 %, 1 % slower at 70 %) */
+            if (splats && 5 * nv < 3 * n) {
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
                     for (uint64_t m = vis[w]; m; m &= m - 1) {
                         size_t i = first + done + w * 64 + ctz64(m);

@@ -763,9 +763,10 @@ typedef struct satc_local_boxes {
  *    Gaussian splat's k sigma box, k = SATC_SPLAT_K_DEFAULT when 0.
  *
  * Conservative mode tests a splat cube (local NULL) as its ball, center p
- * and radius k (|s_0| + |s_1| + |s_2|), which holds the box whatever the
- * rotation (no rotation is built; a few more splats near the frustum's
- * edges are kept); plane volumes and local boxes get the box itself.
+ * and radius k sqrt(s_0^2 + s_1^2 + s_2^2): every corner of the box lies
+ * on it whatever the rotation (no rotation is built; a few more splats
+ * near the frustum's edges are kept); plane volumes and local boxes get
+ * the box itself.
  * Exact mode tests the box of the exact R(q) and exp: the float tiers
  * widen their tolerance by the rounding of R and exp (S grows by
  * pl + 16 T, pl = sum_r sum_k |m_rk lc_k| as for an instance and T =

@@ -282,6 +282,27 @@ static inline float satc_trs_ball(const satc_trs *s, size_t i, int *ok)
     return satc_trs_k(s) * ((fabsf(sc[0]) + fabsf(sc[1])) + fabsf(sc[2]));
 }
 
+/* 2^-126: added to a splat's sum of squared scales before its square
+ * root. The squares that underflow err by at most 2^-150 each, so the
+ * root of the sum plus this floor is never below the true |s|_2. */
+#define SATC_TRS_S2_FLOOR 1.1754943508222875e-38f
+
+/* The radius k sqrt((s0^2 + s1^2) + s2^2 + 2^-126) of the ball about
+ * splat i's position that conservative mode tests: every corner of the
+ * cube [-k, k]^3 mapped by R diag(s), R orthonormal, lies at distance
+ * k |s|_2 from p, so the ball holds the box whatever the rotation. *ok as
+ * satc_trs_ball's. */
+static inline float satc_trs_ball2(const satc_trs *s, size_t i, int *ok)
+{
+    float q[4], sc[3];
+    satc_trs_quat(s, i, q);
+    satc_trs_scale(s, i, sc);
+    float n2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+    *ok = n2 >= SATC_QUAT_N2_MIN && n2 <= SATC_QUAT_N2_MAX;
+    float s2 = ((sc[0] * sc[0] + sc[1] * sc[1]) + sc[2] * sc[2]) + SATC_TRS_S2_FLOOR;
+    return satc_trs_k(s) * sqrtf(s2);
+}
+
 /* Kernel tables of each path (defined in the per-ISA files). The scalar
  * path is the kernels one lane wide (scalar/cull_w1.c); satc_kernels_ref
  * is the reference itself, one volume at a time (scalar/cull_scalar.c). */

@@ -146,7 +146,7 @@ SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3]
 }
 
 /* A splat cube (local NULL) in conservative mode: the ball about p of
- * radius k (|s0| + |s1| + |s2|), which holds the box whatever its
+ * radius k |s|_2 (satc_trs_ball2), which holds the box whatever its
  * rotation, tested as a sphere's planes; S adds 16 r for the rounding of
  * r and exp. A quaternion out of range makes S NaN (never culled). */
 SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned nl, int rec_ok,
@@ -154,20 +154,38 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
 {
     const int soa = 0;
     V q[4], sc[3], p[3], c[3];
-    ld_quat(s, i, nl, q);
+    M ok;
+#if W > 1
+    if ((s->format & 3u) == SATC_QUAT_U8 && nl == W) {
+        /* Components b - 128 are integers: |q|^2 is exact, 0 when every
+         * byte is 128 and in range otherwise, so the word decides. As a
+         * float 0x80808080 is normal: equal to it means the same bits. */
+        const float *w = (const float *)(const void *)((const char *)s->rotation +
+                                                       i * s->rotation_stride);
+        V wd = s->rotation_stride ? v_load_stride(w, s->rotation_stride) : v_set1(*w);
+        const uint32_t b128 = 0x80808080u;
+        float zf;
+        memcpy(&zf, &b128, sizeof zf);
+        V z = v_set1(zf);
+        ok = m_not(m_and(v_le(wd, z), v_ge(wd, z)));
+    } else
+#endif
+    {
+        ld_quat(s, i, nl, q);
+        V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
+                     v_mul(q[3], q[3]));
+        ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
+    }
     ld3(&s->scale, i, nl, rec_ok, sc);
     if (s->format & SATC_TRS_LOG_SCALE)
         for (int j = 0; j < 3; j++)
             sc[j] = exp_v(sc[j]);
     ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
-    V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
-                 v_mul(q[3], q[3]));
-    M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
     for (int j = 0; j < 3; j++)
         c[j] = v_sub(p[j], k->o[j]);
     to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
-    V rad = v_mul(v_set1(satc_trs_k(s)),
-                  v_add(v_add(v_abs(sc[0]), v_abs(sc[1])), v_abs(sc[2])));
+    V s2 = v_add(v_add(v_mul(sc[0], sc[0]), v_mul(sc[1], sc[1])), v_mul(sc[2], sc[2]));
+    V rad = v_mul(v_set1(satc_trs_k(s)), v_sqrt(v_add(s2, v_set1(SATC_TRS_S2_FLOOR))));
     x[F_RAD] = rad;
     const int np = ortho ? 3 : 5;
     for (int j = 0; j < np; j++)

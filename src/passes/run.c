@@ -282,10 +282,15 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
             size_t at = visible, nv = 0;
             for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
                 nv += popcount64(vis[w]);
-            if (splats && 4 * nv < n) { /* few visible: theirs only */
+            /* below 60 % visible the depths of the visible only (4 M
+             * splats, Zen 5: 2-3 % faster at 50 %, 1 % slower at 70 %) */
+            if (splats && 5 * nv < 3 * n) {
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                    for (uint64_t m = vis[w]; m; m &= m - 1)
-                        depth[at++] = splat_depth(f, &b->trs.position, first + done + w * 64 + ctz64(m));
+                    for (uint64_t m = vis[w]; m; m &= m - 1) {
+                        size_t i = first + done + w * 64 + ctz64(m);
+                        depth[at] = splat_depth(f, &b->trs.position, i);
+                        out->indices[at++] = (uint32_t)i;
+                    }
             } else if (nv) {
                 /* many visible: every depth of the chunk, then the depths
                  * and indices of the visible in one walk of the bits */
@@ -299,10 +304,8 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                     }
             }
             canon_range(depth + visible, at - visible, &lo, &hi);
-            if (!(splats && 4 * nv < n)) {
-                visible = at;
-                continue;
-            }
+            visible = at;
+            continue;
         }
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
             if (out->indices) {

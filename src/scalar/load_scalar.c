@@ -206,11 +206,11 @@ void satc_load_ref_m(const satc_frustum *f, const satc_fconsts *k, const satc_ba
     }
     case SATC_FORM_TRS:
         if (!exact && f->kind != SATC_FRUSTUM_PLANES && !b->trs.local) {
-            /* A splat in conservative mode: the ball of radius k |s|_1
+            /* A splat in conservative mode: the ball of radius k |s|_2
              * about p (it holds the box whatever the rotation), tested as
              * a sphere; S adds 16 r for the rounding of r and exp. */
             int ok;
-            float rad = satc_trs_ball(&b->trs, i, &ok);
+            float rad = satc_trs_ball2(&b->trs, i, &ok);
             rd3(&b->trs.position, i, v);
             for (int j = 0; j < 3; j++)
                 c[j] = v[j] - E[j];

@@ -248,8 +248,7 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
     return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
 }
 
-/* The least width in texels a polygon needs to cover anything: a texel,
- * or a cell when the draw merges coverage. */
+/* The least width in texels that covers anything: a texel, or a merged cell. */
 static double rv_need(const satc_rview *rv) { return (rv->flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0; }
 
 /* The screen rectangle of directions (or orthographic positions) a in

@@ -23,10 +23,38 @@
 #define RF_INLINE
 #endif
 
+/* The depth of W texels (satc_rpoly_depth lane by lane): lanes whose
+ * planes fail are cleared from *in. vg holds each plane's x coefficient
+ * at [2 k] and the row's constant term at [2 k + 1]; ortho is a constant
+ * in each copy of the fill. */
+static inline RF_INLINE V raster_depth(uint32_t np, int ortho, V fi, const V *vg, M *in)
+{
+    M pass = *in;
+    if (ortho) {
+        V q = v_set1(-INFINITY);
+        for (uint32_t k = 0; k < np; k++) {
+            V z = v_add(v_mul(vg[2 * k], fi), vg[2 * k + 1]);
+            pass = m_and(pass, v_ge(z, z));
+            q = v_sel(v_gt(z, q), z, q);
+        }
+        *in = pass;
+        return q;
+    }
+    V q = v_set1(INFINITY);
+    for (uint32_t k = 0; k < np; k++) {
+        V g = v_add(v_mul(vg[2 * k], fi), vg[2 * k + 1]);
+        pass = m_and(pass, v_gt(g, v_set1(0.0f)));
+        q = v_sel(v_gt(q, g), g, q);
+    }
+    *in = pass;
+    V d = v_div(v_set1(1.0f), q);
+    return v_add(d, v_add(v_mul(d, v_set1(0x1p-21f)), v_set1(0x1p-100f)));
+}
+
 /* W texels of one row from column i (lanes past the polygon's last
  * column computed but not stored). */
-static inline V raster_lanes(const satc_rpoly *p, uint32_t ne, V fi, const V *ve, const V *vz,
-                             const V *vl, V old, M *inp)
+static inline RF_INLINE V raster_lanes(const satc_rpoly *p, uint32_t ne, int ortho, V fi,
+                                       const V *ve, const V *vg, V old, M *inp)
 {
     M in = v_ge(v_add(v_mul(ve[0], fi), ve[1]), v_set1(0.0f));
     for (uint32_t k = 1; k < ne; k++)
@@ -34,40 +62,30 @@ static inline V raster_lanes(const satc_rpoly *p, uint32_t ne, V fi, const V *ve
     *inp = in;
     if (!m_any(in))
         return old;
-    V q = v_set1(-INFINITY);
-    for (uint32_t k = 0; k < p->np; k++) {
-        V l = v_add(v_mul(vl[2 * k], fi), vl[2 * k + 1]);
-        V z = v_add(v_mul(vz[2 * k], fi), vz[2 * k + 1]);
-        in = m_and(in, v_gt(l, v_set1(0.0f)));
-        V d = v_div(z, l);
-        q = v_sel(v_gt(d, q), d, q);
-    }
-    V out = v_add(q, v_add(v_mul(v_abs(q), v_set1(0x1p-21f)), v_set1(0x1p-100f)));
+    V out = raster_depth(p->np, ortho, fi, vg, &in);
     V best = v_sel(v_le(old, out), old, out);
     *inp = in;
     return v_sel(in, best, old);
 }
 
-/* The broadcast row constants of row j: ve, vz, vl hold each function's
+/* The broadcast row constants of row j: ve, vg hold each function's
  * x coefficient at [2 k] and the row's constant term at [2 k + 1]. */
-static inline void raster_row(const satc_rpoly *p, int32_t j, float *re, V *ve, V *vz, V *vl)
+static inline void raster_row(const satc_rpoly *p, int32_t j, float *re, V *ve, V *vg)
 {
-    float rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
-    satc_rpoly_row(p, j, re, rz, rl);
+    float rg[SATC_RP_PLANES];
+    satc_rpoly_row(p, j, re, rg);
     for (uint32_t k = 0; k < p->ne; k++)
         ve[2 * k + 1] = v_set1(re[k]);
-    for (uint32_t k = 0; k < p->np; k++) {
-        vz[2 * k + 1] = v_set1(rz[k]);
-        vl[2 * k + 1] = v_set1(rl[k]);
-    }
+    for (uint32_t k = 0; k < p->np; k++)
+        vg[2 * k + 1] = v_set1(rg[k]);
 }
 
-static inline void raster_coef(const satc_rpoly *p, V *ve, V *vz, V *vl)
+static inline void raster_coef(const satc_rpoly *p, V *ve, V *vg)
 {
     for (uint32_t k = 0; k < p->ne; k++)
         ve[2 * k] = v_set1(p->e[k][0]);
     for (uint32_t k = 0; k < p->np; k++)
-        vz[2 * k] = v_set1(p->z[k][0]), vl[2 * k] = v_set1(p->l[k][0]);
+        vg[2 * k] = v_set1(p->g[k][0]);
 }
 
 /* satc_rcov_edge_cells, W cells per vector: the same float add and
@@ -86,8 +104,9 @@ static inline unsigned raster_edge_cells(float e, const float *off)
  * on every edge, every l > 0) but not the whole texel go one by one
  * through the reference's satc_rcov_open and satc_rcov_merge, their
  * cells tested W per vector. */
-static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, float *level0,
-                                             uint32_t width, const satc_rcov *cov)
+static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, int ortho,
+                                             float *level0, uint32_t width,
+                                             const satc_rcov *cov)
 {
     satc_rcells cl;
     satc_rcells_init(p, &cl);
@@ -95,13 +114,13 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, f
     for (int l = 0; l < W; l++)
         iota_f[l] = (float)l;
     V iota = v_load(iota_f), zero = v_set1(0.0f);
-    V ve[2 * SATC_RP_EDGES], vo[SATC_RP_EDGES], vz[2 * SATC_RP_PLANES], vl[2 * SATC_RP_PLANES];
-    raster_coef(p, ve, vz, vl);
+    V ve[2 * SATC_RP_EDGES], vo[SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
+    raster_coef(p, ve, vg);
     for (uint32_t k = 0; k < ne; k++)
         vo[k] = v_set1(cl.offmax[k]);
     for (int32_t j = p->j0; j < p->j1; j++) {
         float re[SATC_RP_EDGES];
-        raster_row(p, j, re, ve, vz, vl);
+        raster_row(p, j, re, ve, vg);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t i, end;
@@ -118,20 +137,12 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, f
             }
             if (!m_any(cand))
                 continue;
-            V q = v_set1(-INFINITY);
-            for (uint32_t k = 0; k < p->np; k++) {
-                V l = v_add(v_mul(vl[2 * k], fi), vl[2 * k + 1]);
-                V z = v_add(v_mul(vz[2 * k], fi), vz[2 * k + 1]);
-                cand = m_and(cand, v_gt(l, zero));
-                V d = v_div(z, l);
-                q = v_sel(v_gt(d, q), d, q);
-            }
+            V out = raster_depth(p->np, ortho, fi, vg, &cand);
             unsigned lanes = (1u << n) - 1u, bc = m_bits(cand) & lanes;
             if (!bc)
                 continue;
             in = m_and(in, cand);
             unsigned bi = m_bits(in) & lanes, part = bc & ~bi;
-            V out = v_add(q, v_add(v_mul(v_abs(q), v_set1(0x1p-21f)), v_set1(0x1p-100f)));
             float tmp[W], fo[W], ev[SATC_RP_EDGES][W];
             float *old_at = row + i;
             if (n < W) {
@@ -164,21 +175,21 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, f
 }
 
 /* Without merged coverage. */
-static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne, float *level0,
-                                               uint32_t width)
+static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne, int ortho,
+                                               float *level0, uint32_t width)
 {
     float iota_f[W];
     for (int l = 0; l < W; l++)
         iota_f[l] = (float)l;
     V iota = v_load(iota_f);
-    V ve[2 * SATC_RP_EDGES], vz[2 * SATC_RP_PLANES], vl[2 * SATC_RP_PLANES];
-    raster_coef(p, ve, vz, vl);
+    V ve[2 * SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
+    raster_coef(p, ve, vg);
     /* the span is a superset of the covered texels: skipping it changes
      * no bit, and saves time on narrow rectangles */
     int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;
     for (int32_t j = p->j0; j < p->j1; j++) {
         float re[SATC_RP_EDGES];
-        raster_row(p, j, re, ve, vz, vl);
+        raster_row(p, j, re, ve, vg);
         float *row = level0 + (size_t)j * width;
         int32_t i = p->i0, end = p->i1;
         if (!narrow)
@@ -187,7 +198,7 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
         for (; i + W <= end; i += W) {
             V fi = v_add(v_set1((float)i), iota);
             V old = v_load(row + i);
-            V r = raster_lanes(p, ne, fi, ve, vz, vl, old, &in);
+            V r = raster_lanes(p, ne, ortho, fi, ve, vg, old, &in);
             if (m_any(in))
                 v_store(row + i, r);
         }
@@ -197,29 +208,36 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
             for (int l = 0; l < W; l++)
                 tmp[l] = l < n ? row[i + l] : INFINITY;
             V fi = v_add(v_set1((float)i), iota);
-            v_store(tmp, raster_lanes(p, ne, fi, ve, vz, vl, v_load(tmp), &in));
+            v_store(tmp, raster_lanes(p, ne, ortho, fi, ve, vg, v_load(tmp), &in));
             for (int32_t l = 0; l < n; l++)
                 row[i + l] = tmp[l];
         }
     }
 }
 
-/* Each common edge count its own copy, the edge loops unrolled. */
-#define RF_BY_NE(call, ...)                                                                        \
+/* Each common edge count and each plane form its own copy, the edge
+ * loops unrolled. */
+#define RF_BY_NE(call, o, ...)                                                                     \
     switch (p->ne) {                                                                               \
-    case 3: call(p, 3, __VA_ARGS__); break;                                                        \
-    case 4: call(p, 4, __VA_ARGS__); break;                                                        \
-    case 5: call(p, 5, __VA_ARGS__); break;                                                        \
-    case 6: call(p, 6, __VA_ARGS__); break;                                                        \
-    default: call(p, p->ne, __VA_ARGS__); break;                                                   \
+    case 3: call(p, 3, o, __VA_ARGS__); break;                                                     \
+    case 4: call(p, 4, o, __VA_ARGS__); break;                                                     \
+    case 5: call(p, 5, o, __VA_ARGS__); break;                                                     \
+    case 6: call(p, 6, o, __VA_ARGS__); break;                                                     \
+    default: call(p, p->ne, o, __VA_ARGS__); break;                                                \
     }
 
 void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
 {
     if (cov) {
-        RF_BY_NE(raster_fill_cov, level0, width, cov)
+        if (p->ortho) {
+            RF_BY_NE(raster_fill_cov, 1, level0, width, cov)
+        } else {
+            RF_BY_NE(raster_fill_cov, 0, level0, width, cov)
+        }
+    } else if (p->ortho) {
+        RF_BY_NE(raster_fill_whole, 1, level0, width)
     } else {
-        RF_BY_NE(raster_fill_whole, level0, width)
+        RF_BY_NE(raster_fill_whole, 0, level0, width)
     }
 }
 

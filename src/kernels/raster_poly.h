@@ -19,22 +19,27 @@
  * float as
  *     r = fl(g1 * fj + g2)  (once per row),   g(i, j) = fl(fl(g0 * fi) + r).
  * Texel (i, j) is covered when e[k](i, j) >= 0 for every edge k < ne
- * (NaN: not covered); it then takes the depth
- *     max over planes k < np of fl(z[k](i, j) / l[k](i, j))
- * when every l[k](i, j) > 0 (else it is left alone), raised by
- * fl(fl(|q| * 2^-21) + 2^-100), and stores the least of that and the
- * texel's value (a NaN texel counts as +Inf).
+ * (NaN: not covered) and its depth planes g[k], k < np, pass:
+ *   perspective (ortho 0): g[k] bounds 1 / depth from below; every
+ *     g[k](i, j) > 0, q = min_k g[k](i, j), depth
+ *     fl(d + fl(fl(d * 2^-21) + 2^-100)) with d = fl(1 / q);
+ *   orthographic (ortho 1): g[k] bounds depth from above; no g[k](i, j)
+ *     NaN, depth max_k g[k](i, j).
+ * The texel then stores the least of that depth and its value (a NaN
+ * texel counts as +Inf).
  * Setup folds into each constant term the texel corner where the function
- * is least (edges, l) or greatest (z), and a margin covering every
- * rounding, so in exact arithmetic over the texel's whole rectangle:
- * edges >= 0, l >= the value used, z <= the value used.
+ * is least (edges, perspective planes) or greatest (orthographic planes)
+ * and a margin covering every rounding, so in exact arithmetic over the
+ * texel's whole rectangle: edges >= 0, the perspective g[k] <= 1 / the
+ * plane's depth, the orthographic g[k] >= its depth (docs/raster.md).
+ * One division per texel (perspective), none (orthographic).
  */
 typedef struct satc_rpoly {
     int32_t i0, i1, j0, j1; /* texels [i0, i1) x [j0, j1) may be covered */
     uint32_t ne, np;
+    uint32_t ortho; /* the planes' form: 0 perspective, 1 orthographic */
     float e[SATC_RP_EDGES][3];
-    float z[SATC_RP_PLANES][3];
-    float l[SATC_RP_PLANES][3];
+    float g[SATC_RP_PLANES][3];
 } satc_rpoly;
 
 /*
@@ -119,16 +124,40 @@ void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width
                               const satc_rcov *cov);
 
 /* Row j's constant terms, fl(g1 * fj + g2) for every edge (re) and
- * depth plane (rz, rl): each path's row setup. */
-static inline void satc_rpoly_row(const satc_rpoly *p, int32_t j, float *re, float *rz, float *rl)
+ * depth plane (rg): each path's row setup. */
+static inline void satc_rpoly_row(const satc_rpoly *p, int32_t j, float *re, float *rg)
 {
     float fj = (float)j;
     for (uint32_t k = 0; k < p->ne; k++)
         re[k] = p->e[k][1] * fj + p->e[k][2];
-    for (uint32_t k = 0; k < p->np; k++) {
-        rz[k] = p->z[k][1] * fj + p->z[k][2];
-        rl[k] = p->l[k][1] * fj + p->l[k][2];
+    for (uint32_t k = 0; k < p->np; k++)
+        rg[k] = p->g[k][1] * fj + p->g[k][2];
+}
+
+/* Texel column fi of a row (plane constant terms rg) as the comment of
+ * satc_rpoly states: 1 when every plane passes, the depth in *out. */
+static inline int satc_rpoly_depth(const satc_rpoly *p, float fi, const float *rg, float *out)
+{
+    int pass = 1;
+    if (p->ortho) {
+        float q = -INFINITY;
+        for (uint32_t k = 0; k < p->np; k++) {
+            float z = p->g[k][0] * fi + rg[k];
+            pass &= z >= z;
+            q = z > q ? z : q;
+        }
+        *out = q;
+        return pass;
     }
+    float q = INFINITY;
+    for (uint32_t k = 0; k < p->np; k++) {
+        float g = p->g[k][0] * fi + rg[k];
+        pass &= g > 0.0f;
+        q = q > g ? g : q;
+    }
+    float d = 1.0f / q;
+    *out = d + (d * 0x1p-21f + 0x1p-100f);
+    return pass;
 }
 
 /* fmax and fmin inline (the libm calls were a large part of the setup's

@@ -51,40 +51,44 @@ static inline RF_INLINE V raster_depth(uint32_t np, int ortho, V fi, const V *vg
     return v_add(d, v_add(v_mul(d, v_set1(0x1p-21f)), v_set1(0x1p-100f)));
 }
 
-/* W texels of one row from column i (lanes past the polygon's last
- * column computed but not stored). */
-static inline RF_INLINE V raster_lanes(const satc_rpoly *p, uint32_t ne, int ortho, V fi,
-                                       const V *ve, const V *vg, V old, M *inp)
+/* W texels of one row from column i, the lanes of live only (the
+ * others keep old). */
+static inline RF_INLINE V raster_lanes(uint32_t ne, uint32_t np, int ortho, V fi, const V *ve,
+                                       const V *vg, V old, M live, M *inp)
 {
-    M in = v_ge(v_add(v_mul(ve[0], fi), ve[1]), v_set1(0.0f));
+    M in = m_and(live, v_ge(v_add(v_mul(ve[0], fi), ve[1]), v_set1(0.0f)));
     for (uint32_t k = 1; k < ne; k++)
         in = m_and(in, v_ge(v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]), v_set1(0.0f)));
     *inp = in;
     if (!m_any(in))
         return old;
-    V out = raster_depth(p->np, ortho, fi, vg, &in);
+    V out = raster_depth(np, ortho, fi, vg, &in);
     V best = v_sel(v_le(old, out), old, out);
     *inp = in;
     return v_sel(in, best, old);
 }
 
 /* The broadcast row constants of row j: ve, vg hold each function's
- * x coefficient at [2 k] and the row's constant term at [2 k + 1]. */
-static inline void raster_row(const satc_rpoly *p, int32_t j, float *re, V *ve, V *vg)
+ * x coefficient at [2 k] and the row's constant term at [2 k + 1]; re
+ * the edges' (satc_rpoly_row's expressions). */
+static inline RF_INLINE void raster_row(const satc_rpoly *p, uint32_t ne, uint32_t np, int32_t j,
+                                        float *re, V *ve, V *vg)
 {
-    float rg[SATC_RP_PLANES];
-    satc_rpoly_row(p, j, re, rg);
-    for (uint32_t k = 0; k < p->ne; k++)
+    float fj = (float)j;
+    for (uint32_t k = 0; k < ne; k++) {
+        re[k] = p->e[k][1] * fj + p->e[k][2];
         ve[2 * k + 1] = v_set1(re[k]);
-    for (uint32_t k = 0; k < p->np; k++)
-        vg[2 * k + 1] = v_set1(rg[k]);
+    }
+    for (uint32_t k = 0; k < np; k++)
+        vg[2 * k + 1] = v_set1(p->g[k][1] * fj + p->g[k][2]);
 }
 
-static inline void raster_coef(const satc_rpoly *p, V *ve, V *vg)
+static inline RF_INLINE void raster_coef(const satc_rpoly *p, uint32_t ne, uint32_t np, V *ve,
+                                         V *vg)
 {
-    for (uint32_t k = 0; k < p->ne; k++)
+    for (uint32_t k = 0; k < ne; k++)
         ve[2 * k] = v_set1(p->e[k][0]);
-    for (uint32_t k = 0; k < p->np; k++)
+    for (uint32_t k = 0; k < np; k++)
         vg[2 * k] = v_set1(p->g[k][0]);
 }
 
@@ -104,8 +108,8 @@ static inline unsigned raster_edge_cells(float e, const float *off)
  * on every edge, every l > 0) but not the whole texel go one by one
  * through the reference's satc_rcov_open and satc_rcov_merge, their
  * cells tested W per vector. */
-static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, int ortho,
-                                             float *level0, uint32_t width,
+static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, uint32_t np,
+                                             int ortho, float *level0, uint32_t width,
                                              const satc_rcov *cov)
 {
     satc_rcells cl;
@@ -115,21 +119,23 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, i
         iota_f[l] = (float)l;
     V iota = v_load(iota_f), zero = v_set1(0.0f);
     V ve[2 * SATC_RP_EDGES], vo[SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
-    raster_coef(p, ve, vg);
+    raster_coef(p, ne, np, ve, vg);
     for (uint32_t k = 0; k < ne; k++)
         vo[k] = v_set1(cl.offmax[k]);
     for (int32_t j = p->j0; j < p->j1; j++) {
         float re[SATC_RP_EDGES];
-        raster_row(p, j, re, ve, vg);
+        raster_row(p, ne, np, j, re, ve, vg);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t i, end;
-        satc_rpoly_span_cov(p, &cl, re, &i, &end);
+        satc_rpoly_span_cov(p, ne, &cl, re, &i, &end);
         for (; i < end; i += W) {
             int32_t n = end - i < W ? end - i : W;
             V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
             ek[0] = v_add(v_mul(ve[0], fi), ve[1]);
             M in = v_ge(ek[0], zero), cand = v_ge(v_add(ek[0], vo[0]), zero);
+            if (n < W)
+                cand = m_and(cand, v_gt(v_set1((float)n), iota));
             for (uint32_t k = 1; k < ne; k++) {
                 ek[k] = v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]);
                 in = m_and(in, v_ge(ek[k], zero));
@@ -137,22 +143,24 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, i
             }
             if (!m_any(cand))
                 continue;
-            V out = raster_depth(p->np, ortho, fi, vg, &cand);
-            unsigned lanes = (1u << n) - 1u, bc = m_bits(cand) & lanes;
+            V out = raster_depth(np, ortho, fi, vg, &cand);
+            unsigned bc = m_bits(cand);
             if (!bc)
                 continue;
             in = m_and(in, cand);
-            unsigned bi = m_bits(in) & lanes, part = bc & ~bi;
+            unsigned part = bc & ~m_bits(in);
             float tmp[W], fo[W], ev[SATC_RP_EDGES][W];
             float *old_at = row + i;
-            if (n < W) {
+            /* past the polygon's end: a lane outside cand keeps its bits,
+             * in place when the row has room */
+            if (n < W && i + W > (int32_t)width) {
                 for (int l = 0; l < W; l++)
                     tmp[l] = l < n ? row[i + l] : INFINITY;
                 old_at = tmp;
             }
             V old = v_load(old_at);
             v_store(old_at, v_sel(in, v_sel(v_le(old, out), old, out), old));
-            if (n < W)
+            if (old_at == tmp)
                 for (int32_t l = 0; l < n; l++)
                     row[i + l] = tmp[l];
             if (!part)
@@ -175,69 +183,81 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, i
 }
 
 /* Without merged coverage. */
-static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne, int ortho,
-                                               float *level0, uint32_t width)
+static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne, uint32_t np,
+                                               int ortho, float *level0, uint32_t width)
 {
     float iota_f[W];
     for (int l = 0; l < W; l++)
         iota_f[l] = (float)l;
     V iota = v_load(iota_f);
+    M all = v_ge(iota, v_set1(0.0f));
     V ve[2 * SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
-    raster_coef(p, ve, vg);
+    raster_coef(p, ne, np, ve, vg);
     /* the span is a superset of the covered texels: skipping it changes
      * no bit, and saves time on narrow rectangles */
     int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;
     for (int32_t j = p->j0; j < p->j1; j++) {
         float re[SATC_RP_EDGES];
-        raster_row(p, j, re, ve, vg);
+        raster_row(p, ne, np, j, re, ve, vg);
         float *row = level0 + (size_t)j * width;
         int32_t i = p->i0, end = p->i1;
         if (!narrow)
-            satc_rpoly_span(p, re, &i, &end);
+            satc_rpoly_span(p, ne, re, &i, &end);
         M in;
         for (; i + W <= end; i += W) {
             V fi = v_add(v_set1((float)i), iota);
             V old = v_load(row + i);
-            V r = raster_lanes(p, ne, ortho, fi, ve, vg, old, &in);
+            V r = raster_lanes(ne, np, ortho, fi, ve, vg, old, all, &in);
             if (m_any(in))
                 v_store(row + i, r);
         }
-        if (i < end) {
-            float tmp[W];
-            int32_t n = end - i;
-            for (int l = 0; l < W; l++)
-                tmp[l] = l < n ? row[i + l] : INFINITY;
-            V fi = v_add(v_set1((float)i), iota);
-            v_store(tmp, raster_lanes(p, ne, ortho, fi, ve, vg, v_load(tmp), &in));
-            for (int32_t l = 0; l < n; l++)
-                row[i + l] = tmp[l];
+        if (i >= end)
+            continue;
+        int32_t n = end - i;
+        V fi = v_add(v_set1((float)i), iota);
+        M live = v_gt(v_set1((float)n), iota);
+        if (i + W <= (int32_t)width) {
+            /* the row has room: the lanes past the end keep their bits */
+            V old = v_load(row + i);
+            V r = raster_lanes(ne, np, ortho, fi, ve, vg, old, live, &in);
+            if (m_any(in))
+                v_store(row + i, r);
+            continue;
         }
+        float tmp[W];
+        for (int l = 0; l < W; l++)
+            tmp[l] = l < n ? row[i + l] : INFINITY;
+        v_store(tmp, raster_lanes(ne, np, ortho, fi, ve, vg, v_load(tmp), live, &in));
+        for (int32_t l = 0; l < n; l++)
+            row[i + l] = tmp[l];
     }
 }
 
-/* Each common edge count and each plane form its own copy, the edge
- * loops unrolled. */
-#define RF_BY_NE(call, o, ...)                                                                     \
-    switch (p->ne) {                                                                               \
-    case 3: call(p, 3, o, __VA_ARGS__); break;                                                     \
-    case 4: call(p, 4, o, __VA_ARGS__); break;                                                     \
-    case 5: call(p, 5, o, __VA_ARGS__); break;                                                     \
-    case 6: call(p, 6, o, __VA_ARGS__); break;                                                     \
-    default: call(p, p->ne, o, __VA_ARGS__); break;                                                \
+/* The common shapes each their own copy, loops unrolled: triangles
+ * (3 edges, or 4 with the near edge), faces with the near edge (5),
+ * box silhouettes (4 edges and 1 plane, 6 and 2 or 3) and pairs (6, 2). */
+#define RF_SHAPES(call, o, ...)                                                                    \
+    switch (p->ne * 4 + p->np) {                                                                   \
+    case 3 * 4 + 1: call(p, 3, 1, o, __VA_ARGS__); break;                                          \
+    case 4 * 4 + 1: call(p, 4, 1, o, __VA_ARGS__); break;                                          \
+    case 5 * 4 + 1: call(p, 5, 1, o, __VA_ARGS__); break;                                          \
+    case 6 * 4 + 2: call(p, 6, 2, o, __VA_ARGS__); break;                                          \
+    case 6 * 4 + 3: call(p, 6, 3, o, __VA_ARGS__); break;                                          \
+    default: call(p, p->ne, p->np, o, __VA_ARGS__); break;                                         \
     }
 
 void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
 {
     if (cov) {
         if (p->ortho) {
-            RF_BY_NE(raster_fill_cov, 1, level0, width, cov)
+            RF_SHAPES(raster_fill_cov, 1, level0, width, cov)
         } else {
-            RF_BY_NE(raster_fill_cov, 0, level0, width, cov)
+            RF_SHAPES(raster_fill_cov, 0, level0, width, cov)
         }
     } else if (p->ortho) {
-        RF_BY_NE(raster_fill_whole, 1, level0, width)
+        RF_SHAPES(raster_fill_whole, 1, level0, width)
     } else {
-        RF_BY_NE(raster_fill_whole, 0, level0, width)
+        RF_SHAPES(raster_fill_whole, 0, level0, width)
     }
 }
 

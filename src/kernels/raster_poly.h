@@ -166,16 +166,17 @@ static inline int satc_rpoly_depth(const satc_rpoly *p, float fi, const float *r
 static inline double satc_dmax(double a, double b) { return a > b || b != b ? a : b; }
 static inline double satc_dmin(double a, double b) { return a < b || b != b ? a : b; }
 
-/* Columns [*lo, *hi) of a row outside which no texel passes every edge,
- * from the row's constant terms re[k]: a superset (the per-texel test
- * still decides), so skipping the rest changes no bit. A float value
+/* Columns [*lo, *hi) of a row outside which no texel passes every edge
+ * k < ne (ne = p->ne), from the row's constant terms re[k]: a superset
+ * (the per-texel test still decides), so skipping the rest changes no bit. A float value
  * fl(fl(a i) + r) >= 0 implies a i + r >= -slack in exact arithmetic,
  * slack above its rounding (2^-20 of the magnitudes, and 2^-120 for
  * flush-to-zero); non-finite terms keep the whole range. */
-static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t *lo, int32_t *hi)
+static inline void satc_rpoly_span(const satc_rpoly *p, uint32_t ne, const float *re, int32_t *lo,
+                                   int32_t *hi)
 {
     double l = p->i0, h = p->i1, imax = fabs((double)p->i0) + fabs((double)p->i1) + 1;
-    for (uint32_t k = 0; k < p->ne; k++) {
+    for (uint32_t k = 0; k < ne; k++) {
         double a = p->e[k][0], r = re[k];
         if (!isfinite(a) || !isfinite(r))
             continue;
@@ -201,8 +202,8 @@ static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t
  * SATC_RP_SPAN_MIN wide, else the union of the row's span and the span
  * of the relaxed constants fl(re[k] + offmax[k]). Texels it leaves out
  * are left alone (safe); every path uses it, so the bits agree. */
-static inline void satc_rpoly_span_cov(const satc_rpoly *p, const satc_rcells *c, const float *re,
-                                       int32_t *lo, int32_t *hi)
+static inline void satc_rpoly_span_cov(const satc_rpoly *p, uint32_t ne, const satc_rcells *c,
+                                       const float *re, int32_t *lo, int32_t *hi)
 {
     if (p->i1 - p->i0 <= SATC_RP_SPAN_MIN) {
         *lo = p->i0;
@@ -210,11 +211,11 @@ static inline void satc_rpoly_span_cov(const satc_rpoly *p, const satc_rcells *c
         return;
     }
     float rr[SATC_RP_EDGES];
-    for (uint32_t k = 0; k < p->ne; k++)
+    for (uint32_t k = 0; k < ne; k++)
         rr[k] = re[k] + c->offmax[k];
     int32_t l0, h0, l1, h1;
-    satc_rpoly_span(p, re, &l0, &h0);
-    satc_rpoly_span(p, rr, &l1, &h1);
+    satc_rpoly_span(p, ne, re, &l0, &h0);
+    satc_rpoly_span(p, ne, rr, &l1, &h1);
     if (l0 >= h0)
         l0 = l1, h0 = h1;
     if (l1 < h1) {

@@ -18,7 +18,7 @@ static void fill_ref_cov(const satc_rpoly *p, float *level0, uint32_t width, con
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t lo, hi;
-        satc_rpoly_span_cov(p, &cl, re, &lo, &hi);
+        satc_rpoly_span_cov(p, p->ne, &cl, re, &lo, &hi);
         for (int32_t i = lo; i < hi; i++) {
             float fi = (float)i;
             int in = 1, cand = 1;
@@ -55,7 +55,7 @@ void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width, co
         float *row = level0 + (size_t)j * width;
         int32_t lo = p->i0, hi = p->i1;
         if (p->i1 - p->i0 > SATC_RP_SPAN_MIN)
-            satc_rpoly_span(p, re, &lo, &hi);
+            satc_rpoly_span(p, p->ne, re, &lo, &hi);
         for (int32_t i = lo; i < hi; i++) {
             float fi = (float)i;
             int in = 1;

@@ -167,16 +167,23 @@ static int add_plane(const satc_rview *rv, satc_rpoly *p, const double G[3], dou
     double s = maxabs3(G[0] * rv->ak, G[1] * rv->bk, G[0] * rv->a0 + G[1] * rv->b0 + G[2]);
     if (!(s > 0) || !isfinite(s))
         return 0;
-    int e;
-    (void)frexp(s, &e); /* s <= 2^e */
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    int e = (int)(u >> 52 & 0x7ff) - 1022; /* s < 2^e (s normal) */
     if (e < -60 || e > 60)
         return 0;
+    uint64_t ud = (uint64_t)(e + 1023) << 52;
+    uint32_t uf = (uint32_t)(e + 127) << 23;
+    double sd;
+    float sf;
+    memcpy(&sd, &ud, sizeof sd);
+    memcpy(&sf, &uf, sizeof sf);
     uint32_t k = p->np++;
     float *g = p->g[k];
-    if (!fold(rv, G[0], G[1], G[2], dg, ldexp(1.0, e), rv->ortho, g))
+    if (!fold(rv, G[0], G[1], G[2], dg, sd, rv->ortho, g))
         return 0;
     for (int c = 0; c < 3; c++)
-        g[c] = ldexpf(g[c], e);
+        g[c] *= sf; /* 2^e: exact */
     p->ortho = (uint32_t)rv->ortho;
     return isfinite(g[2]) && fabsf(g[2]) <= 0x1p100f;
 }

@@ -53,35 +53,6 @@ void satc_rcells_table(satc_rcells *c)
     c->ready = 1;
 }
 
-void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
-{
-    if (!cells)
-        return;
-    if (cells == SATC_RC_FULL) {
-        *t = out;
-        return;
-    }
-    float old = *t;
-    unsigned m = *lm;
-    float d = *ld;
-    /* a layer no nearer than the texel can never lower it: start anew */
-    if (!m || !(d < old)) {
-        m = cells;
-        d = out;
-    } else {
-        m |= cells;
-        d = d > out ? d : out;
-    }
-    if (m == SATC_RC_FULL) {
-        *t = d;
-        *lm = 0;
-        *ld = INFINITY;
-    } else {
-        *lm = (uint16_t)m;
-        *ld = d;
-    }
-}
-
 void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
                      float *t, float *ld, uint16_t *lm)
 {

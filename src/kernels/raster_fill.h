@@ -159,10 +159,15 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
                 old_at = tmp;
             }
             V old = v_load(old_at);
-            v_store(old_at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+            M nearer = v_le(old, out);
+            v_store(old_at, v_sel(in, v_sel(nearer, old, out), old));
             if (old_at == tmp)
                 for (int32_t l = 0; l < n; l++)
                     row[i + l] = tmp[l];
+            /* satc_rcov_open's tests in the vector: the partly covered
+             * lanes whose texels are nearer already, or whose out is not
+             * below +Inf, never reach the cells (the others are open) */
+            part &= m_bits(v_gt(v_set1(INFINITY), out)) & ~m_bits(nearer);
             if (!part)
                 continue;
             v_store(fo, out);
@@ -174,7 +179,7 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
                 if (!satc_rcov_open(&cl, fo[l], *t))
                     continue;
                 unsigned cells = SATC_RC_FULL;
-                for (uint32_t k = 0; k < ne && cells; k++)
+                for (uint32_t k = 0; k < ne; k++) /* no early exit: it mispredicts */
                     cells &= raster_edge_cells(ev[k][l], cl.off[k]);
                 satc_rcov_merge(cells, fo[l], t, cov->depth + at + i + l, cov->mask + at + i + l);
             }

@@ -101,7 +101,34 @@ static inline unsigned satc_rcov_edge_cells(float e, const float off[16])
 
 /* The texel's covered cells (the AND over its edges) merged into the
  * layer (*lm, *ld), the texel *t written when the layer fills. */
-void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm);
+static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
+{
+    if (!cells)
+        return;
+    if (cells == SATC_RC_FULL) {
+        *t = out;
+        return;
+    }
+    float old = *t;
+    unsigned m = *lm;
+    float d = *ld;
+    /* a layer no nearer than the texel can never lower it: start anew */
+    if (!m || !(d < old)) {
+        m = cells;
+        d = out;
+    } else {
+        m |= cells;
+        d = d > out ? d : out;
+    }
+    if (m == SATC_RC_FULL) {
+        *t = d;
+        *lm = 0;
+        *ld = INFINITY;
+    } else {
+        *lm = (uint16_t)m;
+        *ld = d;
+    }
+}
 
 /* Texel i of a row (edge constant terms re) as satc_rcov_open, the
  * cells above and satc_rcov_merge: the reference's partly covered texel. */

@@ -6,8 +6,8 @@
  *
  * The including file defines a small vector layer first (see
  * src/sse/raster_sse41.c): W, V (W floats), M (a lane mask), v_load
- * v_store v_set1 v_add v_mul v_div (correctly rounded) v_abs (clear the
- * sign bit), ordered compares v_gt v_ge v_le (false on NaN), m_and,
+ * v_store v_set1 v_add v_mul v_div (correctly rounded), ordered
+ * compares v_gt v_ge v_le (false on NaN), m_and,
  * v_sel(m, a, b) = m ? a : b, m_any (some lane set), m_bits (bit l set
  * for lane l set), and
  * SATC_RASTER_FILL, the name of the function to define.
@@ -105,7 +105,7 @@ static inline unsigned raster_edge_cells(float e, const float *off)
 
 /* Merged coverage: W texels per vector as above, whole texels written
  * in the vector; lanes that might cover some cell (fl(e + offmax) >= 0
- * on every edge, every l > 0) but not the whole texel go one by one
+ * on every edge, every plane passing) but not the whole texel go one by one
  * through the reference's satc_rcov_open and satc_rcov_merge, their
  * cells tested W per vector. */
 static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, uint32_t np,

@@ -30,9 +30,13 @@
  * Setup folds into each constant term the texel corner where the function
  * is least (edges, perspective planes) or greatest (orthographic planes)
  * and a margin covering every rounding, so in exact arithmetic over the
- * texel's whole rectangle: edges >= 0, the perspective g[k] <= 1 / the
- * plane's depth, the orthographic g[k] >= its depth (docs/raster.md).
- * One division per texel (perspective), none (orthographic).
+ * texel's whole rectangle: edges >= 0, and where a ray enters the
+ * occluder through plane k (the farthest front plane it crosses, at
+ * depth >= n), perspective g[k] <= 1 / that depth, orthographic
+ * g[k] >= it. Hence 1 / q (max_k g[k]) is no nearer than the entry, and
+ * the raise by 2^-21 of d more than covers the rounding of d (2^-24):
+ * the depth is never nearer than the surface (docs/raster.md, "Depth
+ * bounds"). One division per texel (perspective), none (orthographic).
  */
 typedef struct satc_rpoly {
     int32_t i0, i1, j0, j1; /* texels [i0, i1) x [j0, j1) may be covered */
@@ -75,7 +79,7 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c);
 void satc_rcells_table(satc_rcells *c);
 
 /* A texel that the polygon does not cover whole (depth bound out over
- * the whole texel, every l > 0 there; the texel holds old): 0 when the
+ * the whole texel, every plane passing there; the texel holds old): 0 when the
  * merge cannot change it, else 1 with the offset table ready. */
 static inline int satc_rcov_open(satc_rcells *c, float out, float old)
 {

@@ -14,8 +14,8 @@
  * same with parallel rays: edges are lines in (a, b) = (x, y), depth
  * z = (h - Nx a - Ny b) / Nz. Every such condition is linear in (a, b),
  * so it holds over a whole texel rectangle when it holds at the one
- * corner where it is least; depth is greatest where its numerator is
- * greatest and its denominator least (one of the two is constant).
+ * corner where it is least; so is 1 / depth (perspective), and depth
+ * (orthographic) is greatest at one.
  *
  * A box entirely beyond the near plane is covered through its silhouette
  * (the planes through the eye and the edges between a front and a back
@@ -114,8 +114,8 @@ static void vec_frame(const satc_rview *rv, const double v[3], double q[3])
  * The linear function g(a, b) = A a + B b + C of the view, known within
  * del everywhere on the view, in texel coordinates, scaled by 1 / s and
  * rounded to float for its least texel corner minus a margin (up = 0:
- * an edge, a depth denominator) or its greatest corner plus a margin
- * (up = 1: a depth numerator). Returns 0 when it cannot be represented.
+ * an edge, a perspective plane) or its greatest corner plus a margin
+ * (up = 1: an orthographic plane). Returns 0 when it cannot be represented.
  */
 static int fold(const satc_rview *rv, double A, double B, double C, double del, double s, int up,
                 float out[3])

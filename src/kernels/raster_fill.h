@@ -105,9 +105,9 @@ static inline unsigned raster_edge_cells(float e, const float *off)
 
 /* Merged coverage: W texels per vector as above, whole texels written
  * in the vector; lanes that might cover some cell (fl(e + offmax) >= 0
- * on every edge, every plane passing) but not the whole texel go one by one
- * through the reference's satc_rcov_open and satc_rcov_merge, their
- * cells tested W per vector. */
+ * on every edge, every plane passing) but not the whole texel, and that
+ * pass satc_rcov_open's tests (run in the vector), go one by one through
+ * the reference's satc_rcov_merge, their cells tested W per vector. */
 static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, uint32_t np,
                                              int ortho, float *level0, uint32_t width,
                                              const satc_rcov *cov)
@@ -173,11 +173,11 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
             v_store(fo, out);
             for (uint32_t k = 0; k < ne; k++)
                 v_store(ev[k], ek[k]);
+            if (!cl.ready)
+                satc_rcells_table(&cl);
             for (; part; part &= part - 1u) {
                 int l = __builtin_ctz(part);
                 float *t = &row[i + l];
-                if (!satc_rcov_open(&cl, fo[l], *t))
-                    continue;
                 unsigned cells = SATC_RC_FULL;
                 for (uint32_t k = 0; k < ne; k++) /* no early exit: it mispredicts */
                     cells &= raster_edge_cells(ev[k][l], cl.off[k]);

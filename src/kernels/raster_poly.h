@@ -230,9 +230,11 @@ static inline void satc_rpoly_span(const satc_rpoly *p, uint32_t ne, const float
 #define SATC_RP_SPAN_MIN 64
 
 /* The span with merged coverage: the whole row of a rectangle at most
- * SATC_RP_SPAN_MIN wide, else the union of the row's span and the span
- * of the relaxed constants fl(re[k] + offmax[k]). Texels it leaves out
- * are left alone (safe); every path uses it, so the bits agree. */
+ * SATC_RP_SPAN_MIN wide, else the span of the relaxed constants
+ * fl(re[k] + offmax[k]). It holds the row's span: offmax >= 0, and each
+ * edge's bound only loosens as its constant grows (-r - slack falls
+ * with r, every rounding monotone). Texels it leaves out are left alone
+ * (safe); every path uses it, so the bits agree. */
 static inline void satc_rpoly_span_cov(const satc_rpoly *p, uint32_t ne, const satc_rcells *c,
                                        const float *re, int32_t *lo, int32_t *hi)
 {
@@ -244,17 +246,7 @@ static inline void satc_rpoly_span_cov(const satc_rpoly *p, uint32_t ne, const s
     float rr[SATC_RP_EDGES];
     for (uint32_t k = 0; k < ne; k++)
         rr[k] = re[k] + c->offmax[k];
-    int32_t l0, h0, l1, h1;
-    satc_rpoly_span(p, ne, re, &l0, &h0);
-    satc_rpoly_span(p, ne, rr, &l1, &h1);
-    if (l0 >= h0)
-        l0 = l1, h0 = h1;
-    if (l1 < h1) {
-        l0 = l1 < l0 ? l1 : l0;
-        h0 = h1 > h0 ? h1 : h0;
-    }
-    *lo = l0;
-    *hi = h0;
+    satc_rpoly_span(p, ne, rr, lo, hi);
 }
 
 #endif

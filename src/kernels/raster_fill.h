@@ -23,17 +23,17 @@
 #define RF_INLINE
 #endif
 
-/* The depth of W texels (satc_rpoly_depth lane by lane): lanes whose
- * planes fail are cleared from *in. vg holds each plane's x coefficient
- * at [2 k] and the row's constant term at [2 k + 1]; ortho is a constant
- * in each copy of the fill. */
-static inline RF_INLINE V raster_depth(uint32_t np, int ortho, V fi, const V *vg, M *in)
+/* The depth of W texels (satc_rpoly_depth lane by lane) from the
+ * products pg[k] = fl(g0 * fi) and the row's constant terms vg[2 k + 1]:
+ * lanes whose planes fail are cleared from *in; ortho is a constant in
+ * each copy of the fill. */
+static inline RF_INLINE V raster_depth_p(uint32_t np, int ortho, const V *pg, const V *vg, M *in)
 {
     M pass = *in;
     if (ortho) {
         V q = v_set1(-INFINITY);
         for (uint32_t k = 0; k < np; k++) {
-            V z = v_add(v_mul(vg[2 * k], fi), vg[2 * k + 1]);
+            V z = v_add(pg[k], vg[2 * k + 1]);
             pass = m_and(pass, v_ge(z, z));
             q = v_sel(v_gt(z, q), z, q);
         }
@@ -42,13 +42,22 @@ static inline RF_INLINE V raster_depth(uint32_t np, int ortho, V fi, const V *vg
     }
     V q = v_set1(INFINITY);
     for (uint32_t k = 0; k < np; k++) {
-        V g = v_add(v_mul(vg[2 * k], fi), vg[2 * k + 1]);
+        V g = v_add(pg[k], vg[2 * k + 1]);
         pass = m_and(pass, v_gt(g, v_set1(0.0f)));
         q = v_sel(v_gt(q, g), g, q);
     }
     *in = pass;
     V d = v_div(v_set1(1.0f), q);
     return v_add(d, v_add(v_mul(d, v_set1(0x1p-21f)), v_set1(0x1p-100f)));
+}
+
+/* The same at columns fi, vg holding each plane's x coefficient at [2 k]. */
+static inline RF_INLINE V raster_depth(uint32_t np, int ortho, V fi, const V *vg, M *in)
+{
+    V pg[SATC_RP_PLANES];
+    for (uint32_t k = 0; k < np; k++)
+        pg[k] = v_mul(vg[2 * k], fi);
+    return raster_depth_p(np, ortho, pg, vg, in);
 }
 
 /* W texels of one row from column i, the lanes of live only (the
@@ -187,6 +196,33 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
     }
 }
 
+/* A rectangle one vector wide whose row has room: the same columns on
+ * every row, so the products fl(g0 * fi) once for all rows. */
+static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, uint32_t np,
+                                             int ortho, float *level0, uint32_t width, V iota,
+                                             V *ve, V *vg)
+{
+    V fi = v_add(v_set1((float)p->i0), iota), pe[SATC_RP_EDGES], pg[SATC_RP_PLANES];
+    M live = v_gt(v_set1((float)(p->i1 - p->i0)), iota);
+    for (uint32_t k = 0; k < ne; k++)
+        pe[k] = v_mul(ve[2 * k], fi);
+    for (uint32_t k = 0; k < np; k++)
+        pg[k] = v_mul(vg[2 * k], fi);
+    for (int32_t j = p->j0; j < p->j1; j++) {
+        float re[SATC_RP_EDGES];
+        raster_row(p, ne, np, j, re, ve, vg);
+        M in = live;
+        for (uint32_t k = 0; k < ne; k++)
+            in = m_and(in, v_ge(v_add(pe[k], ve[2 * k + 1]), v_set1(0.0f)));
+        if (!m_any(in))
+            continue;
+        V out = raster_depth_p(np, ortho, pg, vg, &in);
+        float *at = level0 + (size_t)j * width + p->i0;
+        V old = v_load(at);
+        v_store(at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+    }
+}
+
 /* Without merged coverage. */
 static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne, uint32_t np,
                                                int ortho, float *level0, uint32_t width)
@@ -198,6 +234,10 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
     M all = v_ge(iota, v_set1(0.0f));
     V ve[2 * SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
     raster_coef(p, ne, np, ve, vg);
+    if (p->i1 - p->i0 <= W && p->i0 + W <= (int32_t)width) {
+        raster_fill_one(p, ne, np, ortho, level0, width, iota, ve, vg);
+        return;
+    }
     /* the span is a superset of the covered texels: skipping it changes
      * no bit, and saves time on narrow rectangles */
     int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;

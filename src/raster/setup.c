@@ -186,9 +186,9 @@ static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, dou
 /* A depth plane in its fill form (satc_rpoly): G = (A, B, C) linear,
  * within dg of the exact function everywhere on the view, bounding the
  * plane's 1 / depth from below (perspective) or its depth from above
- * (orthographic). Folded at scale 2^e, the power of two at or above its
- * magnitude, then multiplied back by 2^e: exact in float, and the fill's
- * rounding scales with it (docs/raster.md). */
+ * (orthographic). Folded at the scale fold() uses, 2^-e with 2^e the
+ * least power of two above its magnitude, then multiplied back by 2^e:
+ * exact in float, and the fill's rounding scales with it (docs/raster.md). */
 static int add_plane(const satc_rview *rv, satc_rpoly *p, const double G[3], double dg)
 {
     if (p->np >= SATC_RP_PLANES)
@@ -196,20 +196,13 @@ static int add_plane(const satc_rview *rv, satc_rpoly *p, const double G[3], dou
     double s = maxabs3(G[0] * rv->ak, G[1] * rv->bk, G[0] * rv->a0 + G[1] * rv->b0 + G[2]);
     if (!(s > 0) || !isfinite(s))
         return 0;
-    uint64_t u;
-    memcpy(&u, &s, sizeof u);
-    int e = (int)(u >> 52 & 0x7ff) - 1022; /* s < 2^e (s normal) */
-    if (e < -60 || e > 60)
+    double r = inv_pow2_above(s); /* fold()'s own scale */
+    if (!(r >= P2(-61) && r <= P2(60)))
         return 0;
-    uint64_t ud = (uint64_t)(e + 1023) << 52;
-    uint32_t uf = (uint32_t)(e + 127) << 23;
-    double sd;
-    float sf;
-    memcpy(&sd, &ud, sizeof sd);
-    memcpy(&sf, &uf, sizeof sf);
+    float sf = (float)(1 / r); /* 2^e, exact */
     uint32_t k = p->np++;
     float *g = p->g[k];
-    if (!fold(rv, G[0], G[1], G[2], dg, sd, rv->ortho, g))
+    if (!fold(rv, G[0], G[1], G[2], dg, s, rv->ortho, g))
         return 0;
     for (int c = 0; c < 3; c++)
         g[c] *= sf; /* 2^e: exact */

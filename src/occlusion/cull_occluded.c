@@ -2,6 +2,7 @@
  * the group bounds), then the occlusion kernel's rectangles of the kept
  * volumes and the hierarchical-Z reads (Greene, Kass and Miller 1993),
  * then the outputs. The reads are one scalar routine every path shares. */
+#include <math.h>
 #include <string.h>
 
 #include "../passes/passes.h"
@@ -19,6 +20,36 @@
 #define SATC_OC_READS_PER 4
 #define SATC_OC_READS_MAX 512u
 
+/* A texel not nearer than a volume's nearest depth may still be nearer
+ * than every point of the volume within the texel's directions (a volume
+ * seen obliquely is farther over most of its footprint): satc_subdepth
+ * bounds that depth, for at most SATC_OC_SUB texels per volume, each
+ * costing about as much as a few dozen reads. */
+#define SATC_OC_SUB 16u
+
+typedef struct oc_sub {
+    const satc_batch *b;
+    size_t i;
+    int state; /* 0: not set up, 1: ready, -1: not describable */
+    float zmax;
+    uint32_t budget;
+    satc_subvol v;
+} oc_sub;
+
+/* Texel (x, y) of level l, value t, not nearer than the volume's nearest
+ * depth: 1 when it is nearer than every point of the volume within it. */
+static int sub_hides(const satc_pyramid *p, oc_sub *s, float t, uint32_t l, int32_t x, int32_t y)
+{
+    if (!(t < s->zmax) || !s->budget)
+        return 0;
+    if (!s->state)
+        s->state = satc_subdepth_init(p, s->b, s->i, &s->v) ? 1 : -1;
+    if (s->state < 0 || !((double)t < s->v.zmax))
+        return 0;
+    s->budget--;
+    return satc_subdepth_beyond(p, &s->v, l, x, y, (double)t);
+}
+
 /* A texel of level l still to be split: it is not nearer than z. */
 typedef struct oc_node {
     int32_t x, y, l;
@@ -32,8 +63,12 @@ typedef struct oc_node {
  * level 0 if need be, depth first (the farthest child first,
  * the likeliest to reach a level-0 texel that is not nearer and end the
  * search), while the budget of reads lasts. */
-static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
+static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j,
+                  const satc_batch *b, size_t first)
 {
+    oc_sub sub;
+    sub.b = b, sub.i = first + j, sub.state = 0, sub.budget = SATC_OC_SUB;
+    sub.zmax = rect[SATC_OC_ZMAX][j];
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
     int32_t j0 = (int32_t)rect[SATC_OC_ROW0][j], j1 = (int32_t)rect[SATC_OC_ROW1][j];
     float z = rect[SATC_OC_ZMIN][j];
@@ -51,7 +86,7 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
             const float *row = lv + (size_t)y * w;
             for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
-                if (row[x] < z)
+                if (row[x] < z || sub_hides(p, &sub, row[x], (uint32_t)k, x, y))
                     continue;
                 if (k == 0 || top == SATC_OC_SPLIT)
                     return 0;
@@ -83,7 +118,7 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
                     return 0;
                 budget--;
                 float v = lv[(size_t)cy * w + (size_t)cx];
-                if (v < z)
+                if (v < z || sub_hides(p, &sub, v, (uint32_t)l, cx, cy))
                     continue;
                 if (l == 0)
                     return 0;
@@ -114,7 +149,7 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
         for (uint64_t m = test[w]; m; m &= m - 1) {
             size_t j = w * 64 + (size_t)__builtin_ctzll(m);
-            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j)) {
+            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j, b, first)) {
                 vis[w] &= ~(1ull << (j % 64));
                 occ[w] |= 1ull << (j % 64);
             }

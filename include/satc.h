@@ -1339,11 +1339,14 @@ SATC_API satc_status satc_pyramid_fill_matrix(satc_pyramid *p, const satc_depth_
  * satc_cull against the pyramid's view p->view, then the hierarchical-Z
  * test of every volume the frustum keeps, in the same pass: volumes
  * [first, first + count) of batch `b` (any form, with or without
- * satc_groups), either mode. A kept volume is occluded when its nearest
- * view depth, computed rounded toward the eye, is farther than the
- * largest texel of the level where a conservative screen rectangle of
- * it (boxes: their projected corners, spheres: a bound tangent to them;
- * rounded outward, clipped to the view) spans at most 4 x 4 texels.
+ * satc_groups), either mode. A kept volume is occluded when every texel
+ * over a conservative screen rectangle of it (boxes: their projected
+ * corners, spheres: a bound tangent to them; rounded outward, clipped to
+ * the view) is nearer than its nearest view depth (computed rounded
+ * toward the eye) or, for at most 16 texels per volume, nearer than a
+ * lower bound of the volume's depth within that texel's directions;
+ * read from the level where the rectangle spans at most 4 x 4 texels
+ * down to level 0 within a read budget (docs/occlusion.md).
  * Occluded volumes are not visible: no bit, no index, not counted in
  * out->visible; class SATC_OCCLUDED. The other volumes get exactly the
  * bits, classes and indices of satc_cull(&p->view, ...).

@@ -6,7 +6,7 @@
  * lam_k >= 0, the least over the volume of D.d + sum_k lam_k g_k is at most
  * the depth of every volume point in the texel (weak duality), so any
  * lam gives a valid bound and only the evaluation's rounding needs a
- * margin. The multipliers tried are where the bound's pieces change (one
+ * margin. The multipliers used are where the bound's pieces change (one
  * face, or two adjacent faces, at a time), stopping at the first bound
  * past the texel's value. Plain C in double, shared by every path.
  */

@@ -4,8 +4,11 @@
  * level 0. Hand-made pyramids over one view: near texels everywhere but
  * one +Inf texel beside each side of a box's rectangle (projected in
  * double, widened by a texel), at every offset against the coarse levels'
- * texel boundaries: the box must be occluded. The same with one texel inside its true rectangle set
- * far: never occluded. Random pyramids of near and far texels: a box is
+ * texel boundaries: the box must be occluded. The same with one texel of
+ * its true rectangle one float step beyond the box's least depth within
+ * it (an enumeration of the box cut by the texel's cone): never occluded;
+ * a little nearer than that depth but beyond the box's nearest depth:
+ * occluded through the depth per texel. Random pyramids of near and far texels: a box is
  * occluded only when every level-0 texel over its true rectangle is
  * nearer than its nearest depth. Every path gives the scalar bits.
  */

@@ -20,34 +20,59 @@
 #define SATC_OC_READS_PER 4
 #define SATC_OC_READS_MAX 512u
 
-/* A texel not nearer than a volume's nearest depth may still be nearer
- * than every point of the volume within the texel's directions (a volume
- * seen obliquely is farther over most of its footprint): satc_subdepth
- * bounds that depth, for at most SATC_OC_SUB texels per volume, each
- * costing about as much as a few dozen reads. */
-#define SATC_OC_SUB 16u
+/* SATC_TEST_DEPTH_PER_TEXEL: a texel not nearer than a volume's nearest
+ * depth may still be nearer than every point of the volume within the
+ * texel's directions (a volume seen obliquely is farther over most of its
+ * footprint). Such texels, when their value is below lim, are set aside
+ * while the plain search goes on; only a volume that the plain search
+ * leaves undecided on them alone gets their bounds (satc_subdepth), the
+ * farthest first, from the call's budget. A bound costs about as much as
+ * a few dozen reads, so bounding only where it can decide pays. */
+typedef struct oc_set {
+    int32_t x, y, l;
+    float t;
+} oc_set;
 
-typedef struct oc_sub {
-    const satc_batch *b;
-    size_t i;
-    int state; /* 0: not set up, 1: ready, -1: not describable */
-    float zmax;
-    uint32_t budget;
-    satc_subvol v;
-} oc_sub;
+typedef struct oc_fine {
+    uint32_t *left; /* the call's remaining bounds; NULL: plain test */
+    float lim;      /* texel values at or past it are not bounded */
+    int n;
+    oc_set d[SATC_TEST_TEXELS];
+} oc_fine;
 
-/* Texel (x, y) of level l, value t, not nearer than the volume's nearest
- * depth: 1 when it is nearer than every point of the volume within it. */
-static int sub_hides(const satc_pyramid *p, oc_sub *s, float t, uint32_t l, int32_t x, int32_t y)
+/* 1 when texel (x, y, l) of value t is set aside for a bound. */
+static int set_aside(oc_fine *s, float t, int32_t x, int32_t y, int32_t l)
 {
-    if (!(t < s->zmax) || !s->budget)
+    if (!(t < s->lim) || s->n == (int)SATC_TEST_TEXELS)
         return 0;
-    if (!s->state)
-        s->state = satc_subdepth_init(p, s->b, s->i, &s->v) ? 1 : -1;
-    if (s->state < 0 || !((double)t < s->v.zmax))
+    s->d[s->n++] = (oc_set){x, y, l, t};
+    return 1;
+}
+
+/* 1 when volume i of b lies deeper than every texel set aside, each
+ * within its own directions. Spends one bound of the call's budget per
+ * texel bounded; a volume the budget cannot finish spends none. */
+static int bound_set(const satc_pyramid *p, const satc_batch *b, size_t i, oc_fine *s)
+{
+    if (*s->left < (uint32_t)s->n)
         return 0;
-    s->budget--;
-    return satc_subdepth_beyond(p, &s->v, l, x, y, (double)t);
+    satc_subvol v;
+    if (!satc_subdepth_init(p, b, i, &v))
+        return 0;
+    /* the farthest first: the likeliest to show the volume */
+    for (int q = 1; q < s->n; q++)
+        for (int r = q; r > 0 && s->d[r - 1].t < s->d[r].t; r--) {
+            oc_set x = s->d[r];
+            s->d[r] = s->d[r - 1], s->d[r - 1] = x;
+        }
+    for (int q = 0; q < s->n; q++) {
+        (*s->left)--;
+        const oc_set *d = &s->d[q];
+        if (!((double)d->t < v.zmax) ||
+            !satc_subdepth_beyond(p, &v, (uint32_t)d->l, d->x, d->y, (double)d->t))
+            return 0;
+    }
+    return 1;
 }
 
 /* A texel of level l still to be split: it is not nearer than z. */
@@ -64,11 +89,14 @@ typedef struct oc_node {
  * the likeliest to reach a level-0 texel that is not nearer and end the
  * search), while the budget of reads lasts. */
 static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j,
-                  const satc_batch *b, size_t first)
+                  const satc_batch *b, size_t first, uint32_t *left)
 {
-    oc_sub sub;
-    sub.b = b, sub.i = first + j, sub.state = 0, sub.budget = SATC_OC_SUB;
-    sub.zmax = rect[SATC_OC_ZMAX][j];
+    oc_fine fine;
+    fine.left = left, fine.n = 0;
+    {
+        float z0 = rect[SATC_OC_ZMIN][j], z1 = rect[SATC_OC_ZMAX][j];
+        fine.lim = left && *left ? z0 + (float)SATC_TEST_MARGIN * (z1 - z0) : -INFINITY;
+    }
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
     int32_t j0 = (int32_t)rect[SATC_OC_ROW0][j], j1 = (int32_t)rect[SATC_OC_ROW1][j];
     float z = rect[SATC_OC_ZMIN][j];
@@ -86,16 +114,19 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
             const float *row = lv + (size_t)y * w;
             for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
-                if (row[x] < z || sub_hides(p, &sub, row[x], (uint32_t)k, x, y))
+                if (row[x] < z)
                     continue;
-                if (k == 0 || top == SATC_OC_SPLIT)
+                if (k == 0 || top == SATC_OC_SPLIT) {
+                    if (set_aside(&fine, row[x], x, y, k))
+                        continue;
                     return 0;
+                }
                 stack[top++] = (oc_node){x, y, k};
             }
         }
     }
     if (!top)
-        return 1;
+        return fine.n ? bound_set(p, b, first + j, &fine) : 1;
     uint32_t budget = SATC_OC_READS + SATC_OC_READS_PER * (uint32_t)(i1 - i0 + j1 - j0 + 2);
     if (budget > SATC_OC_READS_MAX)
         budget = SATC_OC_READS_MAX;
@@ -118,10 +149,13 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
                     return 0;
                 budget--;
                 float v = lv[(size_t)cy * w + (size_t)cx];
-                if (v < z || sub_hides(p, &sub, v, (uint32_t)l, cx, cy))
+                if (v < z)
                     continue;
-                if (l == 0)
+                if (l == 0) {
+                    if (set_aside(&fine, v, cx, cy, l))
+                        continue;
                     return 0;
+                }
                 /* insertion by value, the farthest last (popped first);
                  * levels above 0 hold no NaN (the reduction reads it as
                  * +Inf), and a NaN at level 0 ends the search above */
@@ -134,12 +168,12 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         for (int q = 0; q < nk; q++)
             stack[top++] = kid[q];
     }
-    return 1;
+    return fine.n ? bound_set(p, b, first + j, &fine) : 1;
 }
 
 void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
                     const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
-                    uint64_t *occ)
+                    uint64_t *occ, uint32_t *left)
 {
     float rect[SATC_OC_N][SATC_CHUNK];
     uint64_t test[SATC_CHUNK_WORDS];
@@ -149,7 +183,7 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
         for (uint64_t m = test[w]; m; m &= m - 1) {
             size_t j = w * 64 + (size_t)__builtin_ctzll(m);
-            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j, b, first)) {
+            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j, b, first, left)) {
                 vis[w] &= ~(1ull << (j % 64));
                 occ[w] |= 1ull << (j % 64);
             }
@@ -160,7 +194,8 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
 /* Is the world box (c, h) occluded? Through the AABB kernel of the path,
  * as a one-volume batch. */
 static int bound_hidden(const satc_kernels *k, const satc_pyramid *p,
-                        const satc_occl_consts *oc, const float c[3], const float h[3])
+                        const satc_occl_consts *oc, const float c[3], const float h[3],
+                        uint32_t *left)
 {
     satc_batch one;
     memset(&one, 0, sizeof one);
@@ -168,7 +203,7 @@ static int bound_hidden(const satc_kernels *k, const satc_pyramid *p,
     one.aabb.center = (satc_vec3s){&c[0], &c[1], &c[2], 0};
     one.aabb.half = (satc_vec3s){&h[0], &h[1], &h[2], 0};
     uint64_t vis[SATC_CHUNK_WORDS] = {1}, occ[SATC_CHUNK_WORDS] = {0};
-    satc_occlude(k, p, oc, &one, 0, 1, SATC_K_LAST, vis, occ);
+    satc_occlude(k, p, oc, &one, 0, 1, SATC_K_LAST, vis, occ, left);
     return (int)(occ[0] & 1);
 }
 
@@ -185,7 +220,7 @@ static void run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch 
 static void chunk_groups(const satc_kernels *k, const satc_pyramid *p,
                          const satc_occl_consts *oc, const satc_gview *gv, const satc_batch *b,
                          size_t first, size_t n, unsigned flags, uint64_t *vis, uint64_t *in,
-                         uint64_t *occ)
+                         uint64_t *occ, uint32_t *left)
 {
     const satc_frustum *f = &p->view;
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
@@ -209,7 +244,7 @@ static void chunk_groups(const satc_kernels *k, const satc_pyramid *p,
             satc_vec3s_get(&gs->center, g, c);
             satc_vec3s_get(&gs->half, g, h);
             int d = satc_group_decide(gv, c, h);
-            if (d >= 0 && bound_hidden(k, p, oc, c, h)) {
+            if (d >= 0 && bound_hidden(k, p, oc, c, h, left)) {
                 run_part(fn, f, b, first, end, flags, run, i, vis, in);
                 satc_set_bits(occ, i - first, hi - i);
                 run = hi;
@@ -264,16 +299,17 @@ static satc_status run_occluded(const satc_kernels *k, const satc_pyramid *p, co
         satc_gview_init(&gv, f, b);
     unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
     size_t visible = 0, nocc = 0;
+    uint32_t bounds = p->test_budget, *left = p->test & SATC_TEST_DEPTH_PER_TEXEL ? &bounds : NULL;
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS], occ[SATC_CHUNK_WORDS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
         unsigned fl = flags | (done + n == count ? SATC_K_LAST : 0u);
         memset(occ, 0, sizeof occ);
         if (b->groups)
-            chunk_groups(k, p, &oc, &gv, b, first + done, n, fl, vis, in, occ);
+            chunk_groups(k, p, &oc, &gv, b, first + done, n, fl, vis, in, occ, left);
         else
             fn(f, b, first + done, n, fl, vis, in);
-        satc_occlude(k, p, &oc, b, first + done, n, fl, vis, occ);
+        satc_occlude(k, p, &oc, b, first + done, n, fl, vis, occ, left);
         if (out->bitmask)
             put_mask(out->bitmask + done / 8, vis, n);
         if (occluded)

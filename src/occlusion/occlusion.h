@@ -14,10 +14,11 @@ void satc_occl_consts_init(const satc_pyramid *p, satc_occl_consts *oc);
 
 /* The kept volumes (vis bits) of volumes [first, first + n) of b that
  * pyramid p hides lose their vis bit and get an occ bit (kernel k's
- * rectangles, then the texel reads). */
+ * rectangles, then the texel reads). left: the call's remaining texel
+ * depth bounds (SATC_TEST_DEPTH_PER_TEXEL), NULL for the plain test. */
 void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
                   const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
-                  uint64_t *occ);
+                  uint64_t *occ, uint32_t *left);
 
 /* A volume as satc_subdepth reads it: center p and half axes h[j] in the
  * view's frame (coefficients of L, U, D, in double from the stored

@@ -49,37 +49,81 @@ static int set_aside(oc_fine *s, float t, int32_t x, int32_t y, int32_t l)
     return 1;
 }
 
-/* 1 when volume i of b lies deeper than every texel set aside, each
- * within its own directions. Spends one bound of the call's budget per
- * texel bounded; a volume the budget cannot finish spends none. */
-static int bound_set(const satc_pyramid *p, const satc_batch *b, size_t i, oc_fine *s)
-{
-    if (*s->left < (uint32_t)s->n)
-        return 0;
-    satc_subvol v;
-    if (!satc_subdepth_init(p, b, i, &v))
-        return 0;
-    /* the farthest first: the likeliest to show the volume */
-    for (int q = 1; q < s->n; q++)
-        for (int r = q; r > 0 && s->d[r - 1].t < s->d[r].t; r--) {
-            oc_set x = s->d[r];
-            s->d[r] = s->d[r - 1], s->d[r - 1] = x;
-        }
-    for (int q = 0; q < s->n; q++) {
-        (*s->left)--;
-        const oc_set *d = &s->d[q];
-        if (!((double)d->t < v.zmax) ||
-            !satc_subdepth_beyond(p, &v, (uint32_t)d->l, d->x, d->y, (double)d->t))
-            return 0;
-    }
-    return 1;
-}
-
 /* A texel of level l still to be split: it is not nearer than z. */
 typedef struct oc_node {
     int32_t x, y, l;
 } oc_node;
 
+/* The volume's rectangle [i0, i1] x [j0, j1], nearest depth z and the
+ * reads left. */
+typedef struct oc_rect {
+    int32_t i0, i1, j0, j1;
+    float z;
+    uint32_t reads;
+} oc_rect;
+
+/* 1 when volume i of b lies deeper than every texel set aside, each
+ * within its own directions, the farthest first. A set-aside texel whose
+ * bound fails is split as the plain search would (its children not
+ * nearer than z are bounded in turn); one bound of the call's budget per
+ * texel bounded, at most SATC_TEST_TEXELS per volume. */
+static int bound_set(const satc_pyramid *p, const satc_batch *b, size_t i, oc_fine *s,
+                     oc_rect *r)
+{
+    satc_subvol v;
+    if (!satc_subdepth_init(p, b, i, &v))
+        return 0;
+    oc_set st[SATC_TEST_TEXELS + 3 * SATC_PYRAMID_MAX_LEVELS];
+    int top = s->n;
+    /* the farthest last, popped first: the likeliest to show the volume */
+    for (int q = 0; q < s->n; q++) {
+        int x = q;
+        while (x > 0 && st[x - 1].t > s->d[q].t)
+            st[x] = st[x - 1], x--;
+        st[x] = s->d[q];
+    }
+    uint32_t own = SATC_TEST_TEXELS;
+    while (top) {
+        oc_set d = st[--top];
+        if (d.t < s->lim && own && *s->left) {
+            own--, (*s->left)--;
+            if ((double)d.t < v.zmax &&
+                satc_subdepth_beyond(p, &v, (uint32_t)d.l, d.x, d.y, (double)d.t))
+                continue;
+        }
+        if (d.l == 0)
+            return 0;
+        int32_t l = d.l - 1;
+        int32_t c0 = r->i0 >> l, c1 = r->i1 >> l, w0 = r->j0 >> l, w1 = r->j1 >> l;
+        const float *lv = p->depth + p->level_off[l];
+        size_t w = p->level_w[l];
+        oc_set kid[4];
+        int nk = 0;
+        for (int32_t cy = 2 * d.y; cy <= 2 * d.y + 1; cy++) {
+            if (cy < w0 || cy > w1)
+                continue;
+            for (int32_t cx = 2 * d.x; cx <= 2 * d.x + 1; cx++) {
+                if (cx < c0 || cx > c1)
+                    continue;
+                if (r->reads == 0)
+                    return 0;
+                r->reads--;
+                float t = lv[(size_t)cy * w + (size_t)cx];
+                if (t < r->z)
+                    continue;
+                if (!(t < s->lim) && l == 0)
+                    return 0;
+                int q = nk++;
+                while (q > 0 && kid[q - 1].t > t)
+                    kid[q] = kid[q - 1], q--;
+                kid[q] = (oc_set){cx, cy, l, t};
+            }
+        }
+        for (int q = 0; q < nk; q++)
+            st[top++] = kid[q];
+    }
+    return 1;
+}
 /* Hidden: every level-0 texel over rectangle r = [i0, i1] x [j0, j1] is
  * nearer than z (a texel nearer than z answers for its whole footprint:
  * it holds the largest value below it). Read at the finest level where
@@ -125,8 +169,6 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
             }
         }
     }
-    if (!top)
-        return fine.n ? bound_set(p, b, first + j, &fine) : 1;
     uint32_t budget = SATC_OC_READS + SATC_OC_READS_PER * (uint32_t)(i1 - i0 + j1 - j0 + 2);
     if (budget > SATC_OC_READS_MAX)
         budget = SATC_OC_READS_MAX;
@@ -168,7 +210,10 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         for (int q = 0; q < nk; q++)
             stack[top++] = kid[q];
     }
-    return fine.n ? bound_set(p, b, first + j, &fine) : 1;
+    if (!fine.n)
+        return 1;
+    oc_rect r = {i0, i1, j0, j1, z, budget};
+    return bound_set(p, b, first + j, &fine, &r);
 }
 
 void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,

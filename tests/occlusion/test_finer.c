@@ -39,12 +39,13 @@ static double urand(void)
  * looks along +z from the origin, L = +x (so columns grow as x falls). */
 typedef struct rect {
     int i0, i1, j0, j1;
-    double zmin;
+    double zmin, zmax;
 } rect;
 
 static rect project(const satc_frustum *f, const float c[3], const float h[3])
 {
     double u0 = INFINITY, u1 = -INFINITY, v0 = INFINITY, v1 = -INFINITY, zmin = INFINITY;
+    double zmax = -INFINITY;
     for (int q = 0; q < 8; q++) {
         double x = (double)c[0] + (q & 1 ? h[0] : -(double)h[0]);
         double y = (double)c[1] + (q & 2 ? h[1] : -(double)h[1]);
@@ -52,8 +53,9 @@ static rect project(const satc_frustum *f, const float c[3], const float h[3])
         double u = ((double)f->x1 - x / z) * PW / ((double)f->x1 - f->x0);
         double v = (y / z - (double)f->y0) * PH / ((double)f->y1 - f->y0);
         u0 = fmin(u0, u), u1 = fmax(u1, u), v0 = fmin(v0, v), v1 = fmax(v1, v), zmin = fmin(zmin, z);
+        zmax = fmax(zmax, z);
     }
-    rect r = {(int)floor(u0), (int)floor(u1), (int)floor(v0), (int)floor(v1), zmin};
+    rect r = {(int)floor(u0), (int)floor(u1), (int)floor(v0), (int)floor(v1), zmin, zmax};
     return r;
 }
 
@@ -138,11 +140,22 @@ static void paint(satc_pyramid *p, const rect *r, float zn)
 }
 
 /* Every compiled path's occluded bits for boxes (cs, hs) [0, n) against
- * p; 1 when they all agree (the scalar bits to occ). */
+ * p; 1 when they all agree, and agree with satc_cull_views_occluded
+ * (the scalar bits to occ). */
 static int cull_all(const satc_pyramid *p, const satc_batch *b, size_t n, uint8_t *occ)
 {
-    uint8_t mine[NB / 8 + 1];
+    uint8_t mine[NB / 8 + 1], vw[NB / 8 + 1] = {0};
     int agree = 1, ran = 0;
+    {
+        const satc_pyramid *pv[1] = {p};
+        uint8_t cls[NB];
+        uint8_t *cv[1] = {cls};
+        satc_view_results vr = {NULL, NULL, cv, NULL};
+        if (satc_cull_views_occluded(&p->view, pv, 1, b, 0, n, SATC_CONSERVATIVE, &vr) != SATC_OK)
+            return 0;
+        for (size_t i = 0; i < n; i++)
+            vw[i / 8] |= (uint8_t)((cls[i] == SATC_OCCLUDED) << (i % 8));
+    }
     for (size_t s = 0; s < NISA; s++) {
         satc_results r = {NULL, NULL, NULL, 0};
         memset(mine, 0, sizeof mine);
@@ -158,7 +171,7 @@ static int cull_all(const satc_pyramid *p, const satc_batch *b, size_t n, uint8_
             agree = 0;
         ran = 1;
     }
-    return agree && ran;
+    return agree && ran && !memcmp(occ, vw, (n + 7) / 8);
 }
 
 int main(void)
@@ -172,6 +185,7 @@ int main(void)
     float *st = aligned_alloc(64, (bytes + 63) / 64 * 64);
     satc_pyramid p;
     satc_pyramid_init(&p, &f, PW, PH, st, bytes);
+    satc_pyramid_set_test(&p, SATC_TEST_DEPTH_PER_TEXEL, 1000);
     static float cx[NB], cy[NB], cz[NB], hx[NB], hy[NB], hz[NB];
     satc_batch b;
     memset(&b, 0, sizeof b);
@@ -179,7 +193,7 @@ int main(void)
     b.aabb.center = (satc_vec3s){cx, cy, cz, sizeof(float)};
     b.aabb.half = (satc_vec3s){hx, hy, hz, sizeof(float)};
     size_t hid = 0, cases = 0, unsound = 0, leaked = 0, total = 0, tight = 0;
-    size_t deep = 0, deep_hid = 0, edge = 0;
+    size_t deep = 0, deep_hid[3] = {0, 0, 0}, edge = 0;
     for (int round = 0; round < 40; round++) {
         /* one box per pyramid: its rectangle painted near, the rest far */
         for (int t = 0; t < NB; t++) {
@@ -189,6 +203,12 @@ int main(void)
             cz[t] = (float)z;
             hx[t] = (float)(s * (0.3 + urand())), hy[t] = (float)(s * (0.3 + urand()));
             hz[t] = (float)(s * urand());
+            if (t % 4 == 1) /* tiny: under a texel or two */
+                hx[t] = hy[t] = hz[t] = (float)(0.003 * z * (0.2 + urand()));
+            else if (t % 4 == 2) /* a slab along the line of sight, seen grazing */
+                hy[t] = (float)(s * 0.01 * urand()), hz[t] = (float)(s * (1 + 3 * urand()));
+            else if (t % 8 == 3) /* huge: mostly off screen */
+                hx[t] *= 4, hy[t] *= 4, hz[t] *= 4;
         }
         uint8_t occ[NB / 8 + 1];
         for (int t = 0; t < NB; t++) {
@@ -214,16 +234,30 @@ int main(void)
             float far = nextafterf((float)dm, INFINITY);
             p.depth[(size_t)fj * PW + fi] = far;
             satc_pyramid_build(&p);
-            CHECK(cull_all(&p, &b, NB, occ), "paths differ (round %d, box %d)", round, t);
-            unsound += occ[t / 8] >> (t % 8) & 1;
-            edge++;
-            if (dm * 0.999 > r.zmin * 1.001) {
-                p.depth[(size_t)fj * PW + fi] = (float)(dm * 0.999);
-                satc_pyramid_build(&p);
+            for (int on = 0; on < 2; on++) {
+                satc_pyramid_set_test(&p, on ? SATC_TEST_DEPTH_PER_TEXEL : 0, 1000);
                 CHECK(cull_all(&p, &b, NB, occ), "paths differ (round %d, box %d)", round, t);
-                deep++;
-                deep_hid += occ[t / 8] >> (t % 8) & 1;
+                unsound += occ[t / 8] >> (t % 8) & 1;
             }
+            edge++;
+            /* between the nearest depth and the least depth there, within
+             * the margin of the volume's depth range the option bounds */
+            double lo = r.zmin * 1.001, zl = r.zmin + 0.45 * (r.zmax - r.zmin);
+            double hi = fmin(dm * 0.999, zl);
+            if (hi > lo) {
+                p.depth[(size_t)fj * PW + fi] = (float)(lo + 0.9 * (hi - lo));
+                satc_pyramid_build(&p);
+                /* off, on with no budget, on */
+                const unsigned fl[3] = {0, SATC_TEST_DEPTH_PER_TEXEL, SATC_TEST_DEPTH_PER_TEXEL};
+                const uint32_t bu[3] = {1000, 0, 1000};
+                for (int m = 0; m < 3; m++) {
+                    satc_pyramid_set_test(&p, fl[m], bu[m]);
+                    CHECK(cull_all(&p, &b, NB, occ), "paths differ (round %d, box %d)", round, t);
+                    deep_hid[m] += occ[t / 8] >> (t % 8) & 1;
+                }
+                deep++;
+            }
+            satc_pyramid_set_test(&p, SATC_TEST_DEPTH_PER_TEXEL, 1000);
         }
         /* random level 0 near or far per texel, the whole batch at once */
         for (int j = 0; j < PH; j++)
@@ -252,8 +286,13 @@ int main(void)
     CHECK(unsound == 0, "boxes occluded with a texel just beyond their least depth there: %zu of %zu",
           unsound, edge);
     printf("%zu of %zu boxes occluded with one texel between their nearest depth and their least "
-           "depth within it\n", deep_hid, deep);
-    CHECK(deep > 100 && deep_hid * 2 > deep, "depth per texel: %zu of %zu occluded", deep_hid, deep);
+           "depth within it (plain test %zu, no budget %zu)\n", deep_hid[2], deep, deep_hid[0],
+           deep_hid[1]);
+    CHECK(deep > 100 && deep_hid[2] * 2 > deep, "depth per texel: %zu of %zu occluded", deep_hid[2],
+          deep);
+    CHECK(deep_hid[0] == 0 && deep_hid[1] == 0,
+          "a texel beyond the nearest depth hides nothing without the option (%zu) or budget (%zu)",
+          deep_hid[0], deep_hid[1]);
     CHECK(leaked == 0, "random pyramids: %zu boxes occluded with a far texel over them", leaked);
     free(st);
     printf("%d passed, %d failed\n", g_pass, g_fail);

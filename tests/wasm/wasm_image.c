@@ -138,6 +138,7 @@ void w_pyramid_at(unsigned char *w, const satc_pyramid *p)
         put32(w + o + 12 + 8 * L + 4 * k, (uint32_t)p->level_off[k]);
     }
     putptr(w + o + 12 + 12 * L, p->depth);
+    put32(w + o + 16 + 12 * L, p->test), put32(w + o + 20 + 12 * L, p->test_budget);
 }
 
 unsigned char *w_pyramid(const satc_pyramid *p)

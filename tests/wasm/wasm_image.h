@@ -31,6 +31,7 @@ void wr32(uint32_t v);
 #define W_PYRAMID_BYTES 1524u
 void w_pyramid_at(unsigned char *w, const satc_pyramid *p); /* the wasm32 satc_pyramid */
 unsigned char *w_pyramid(const satc_pyramid *p);            /* the same, allocated */
+void w_pyramid_test(unsigned char *w, const satc_pyramid *p); /* its test options only */
 satc_results outputs(size_t count, int outs);                /* prefilled results */
 
 /* A call's arguments: an integer, an image offset, a float's bits. */

@@ -412,7 +412,7 @@ static void case_occluded(const satc_camera *cam, const satc_frustum *view, int 
     int dpt = (int)(scn_next(&R) % 3); /* 1, 2: the depth per texel, a small or a large budget */
     if (dpt && satc_pyramid_set_test(&r.p, SATC_TEST_DEPTH_PER_TEXEL, dpt == 1 ? 7 : 4096) != SATC_OK)
         exit(3);
-    w_pyramid_at(r.w, &r.p);
+    w_pyramid_test(r.w, &r.p);
     satc_batch b = make_batch(form, layout, n, (layout + form) % 3 == 0 ? 0.03 : 0.0);
     int grp = (int)(scn_next(&R) % 3);
     if (grp)
@@ -463,7 +463,7 @@ static void case_views_occluded(const satc_camera *cam, const satc_frustum *view
         pyr r = occl_pyramid(cam, &views[bad && v == 2 ? 0 : v], n);
         if (v == 0 && satc_pyramid_set_test(&r.p, SATC_TEST_DEPTH_PER_TEXEL, 4096) != SATC_OK)
             exit(3);
-        w_pyramid_at(r.w, &r.p);
+        w_pyramid_test(r.w, &r.p);
         keep[v] = r.p, pyrs[v] = &keep[v];
         putptr(wpy + 4 * v, r.w);
     }

@@ -39,7 +39,7 @@ int satc_subdepth_init(const satc_pyramid *p, const satc_batch *b, size_t i, sat
             if (r == 0)
                 q += fabs(d.H[j][0]) + fabs(d.H[j][1]) + fabs(d.H[j][2]);
         }
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < 3 && d.sphere; c++) /* read for spheres only */
             v->g[r][c] = (double)F[0] * f->frame[c][0] + (double)F[1] * f->frame[c][1] +
                          (double)F[2] * f->frame[c][2];
     }

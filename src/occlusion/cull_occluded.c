@@ -131,22 +131,27 @@ static int bound_set(const satc_pyramid *p, const satc_batch *b, size_t i, oc_fi
  * most SATC_OC_SPLIT of them) is split into its children over r, down to
  * level 0 if need be, depth first (the farthest child first,
  * the likeliest to reach a level-0 texel that is not nearer and end the
- * search), while the budget of reads lasts. */
-static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j,
-                  const satc_batch *b, size_t first, uint32_t *left)
+ * search), while the budget of reads lasts. on: SATC_TEST_DEPTH_PER_TEXEL
+ * (a constant: the plain test compiles without its code). */
+static inline __attribute__((always_inline)) int
+hidden_in(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j, const satc_batch *b,
+          size_t first, uint32_t *left, const int on)
 {
     oc_fine fine;
-    fine.left = left, fine.n = 0;
-    {
+    fine.left = left, fine.n = 0, fine.lim = -INFINITY;
+    if (on && *left) {
         float z0 = rect[SATC_OC_ZMIN][j], z1 = rect[SATC_OC_ZMAX][j];
-        fine.lim = left && *left ? z0 + (float)SATC_TEST_MARGIN * (z1 - z0) : -INFINITY;
+        fine.lim = z0 + (float)SATC_TEST_MARGIN * (z1 - z0);
     }
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
     int32_t j0 = (int32_t)rect[SATC_OC_ROW0][j], j1 = (int32_t)rect[SATC_OC_ROW1][j];
     float z = rect[SATC_OC_ZMIN][j];
     if (i0 > i1 || j0 > j1)
         return 0;
-    int32_t k = 0;
+    /* the finest level where r spans at most 4 x 4 texels: none below
+     * bitlength(D) - 2, D the larger side (2^(k+2) <= D spans 5 or more) */
+    uint32_t dm = (uint32_t)(i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0);
+    int32_t k = dm >= 4 ? 30 - __builtin_clz(dm) : 0;
     while ((i1 >> k) - (i0 >> k) > 3 || (j1 >> k) - (j0 >> k) > 3)
         k++;
     /* SATC_OC_SPLIT at the first level, then 3 more per level below */
@@ -161,7 +166,7 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
                 if (row[x] < z)
                     continue;
                 if (k == 0 || top == SATC_OC_SPLIT) {
-                    if (set_aside(&fine, row[x], x, y, k))
+                    if (on && set_aside(&fine, row[x], x, y, k))
                         continue;
                     return 0;
                 }
@@ -169,6 +174,8 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
             }
         }
     }
+    if (!top && (!on || !fine.n))
+        return 1;
     uint32_t budget = SATC_OC_READS + SATC_OC_READS_PER * (uint32_t)(i1 - i0 + j1 - j0 + 2);
     if (budget > SATC_OC_READS_MAX)
         budget = SATC_OC_READS_MAX;
@@ -194,7 +201,7 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
                 if (v < z)
                     continue;
                 if (l == 0) {
-                    if (set_aside(&fine, v, cx, cy, l))
+                    if (on && set_aside(&fine, v, cx, cy, l))
                         continue;
                     return 0;
                 }
@@ -210,10 +217,21 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         for (int q = 0; q < nk; q++)
             stack[top++] = kid[q];
     }
-    if (!fine.n)
+    if (!on || !fine.n)
         return 1;
     oc_rect r = {i0, i1, j0, j1, z, budget};
     return bound_set(p, b, first + j, &fine, &r);
+}
+
+static int hidden_plain(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
+{
+    return hidden_in(p, rect, j, NULL, 0, NULL, 0);
+}
+
+static int hidden_depth(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j,
+                        const satc_batch *b, size_t first, uint32_t *left)
+{
+    return hidden_in(p, rect, j, b, first, left, 1);
 }
 
 void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
@@ -228,7 +246,8 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
         for (uint64_t m = test[w]; m; m &= m - 1) {
             size_t j = w * 64 + (size_t)__builtin_ctzll(m);
-            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j, b, first, left)) {
+            const float(*r)[SATC_CHUNK] = (const float(*)[SATC_CHUNK])rect;
+            if (left ? hidden_depth(p, r, j, b, first, left) : hidden_plain(p, r, j)) {
                 vis[w] &= ~(1ull << (j % 64));
                 occ[w] |= 1ull << (j % 64);
             }

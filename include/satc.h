@@ -1218,7 +1218,7 @@ SATC_API satc_status satc_pyramid_init(satc_pyramid *p, const satc_frustum *view
 #define SATC_TEST_DEPTH_PER_TEXEL 1u
 /** Largest texel value bounded, as a fraction of the volume's depth
  * range (farthest minus nearest view depth) past its nearest depth. */
-#define SATC_TEST_MARGIN 0.5
+#define SATC_TEST_MARGIN 0.4
 /** Most texels bounded per volume. */
 #define SATC_TEST_TEXELS 16u
 /** A budget of texel bounds per cull call that one call over the demo

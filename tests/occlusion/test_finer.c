@@ -242,7 +242,7 @@ int main(void)
             edge++;
             /* between the nearest depth and the least depth there, within
              * the margin of the volume's depth range the option bounds */
-            double lo = r.zmin * 1.001, zl = r.zmin + 0.45 * (r.zmax - r.zmin);
+            double lo = r.zmin * 1.001, zl = r.zmin + (SATC_TEST_MARGIN - 0.05) * (r.zmax - r.zmin);
             double hi = fmin(dm * 0.999, zl);
             if (hi > lo) {
                 p.depth[(size_t)fj * PW + fi] = (float)(lo + 0.9 * (hi - lo));

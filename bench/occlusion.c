@@ -13,7 +13,8 @@
  * 2560x1440 sees (must be 0). Then the test alone against Godot's
  * per-AABB test (bench/baseline_godot_hzb.c, -O2 SSE2) on the depth-fill
  * pyramid. The merged sets draw the same occluders with merged coverage
- * (satc_raster_options.coverage). Options: --quick (pose 0 only), --long (more rounds),
+ * (satc_raster_options.coverage); the +depth sets are the depth-fill and
+ * all-kept sets with SATC_TEST_DEPTH_PER_TEXEL. Options: --quick (pose 0 only), --long (more rounds),
  * --svg FILE (pose 0 from above), --picture FILE (that only), --goals.
  */
 #include <math.h>

@@ -13,7 +13,8 @@
  * 2560x1440 sees (must be 0). Then the test alone against Godot's
  * per-AABB test (bench/baseline_godot_hzb.c, -O2 SSE2) on the depth-fill
  * pyramid. The merged sets draw the same occluders with merged coverage
- * (satc_raster_options.coverage). Options: --quick (pose 0 only), --long (more rounds),
+ * (satc_raster_options.coverage); the +depth sets are the depth-fill and
+ * all-kept sets with SATC_TEST_DEPTH_PER_TEXEL. Options: --quick (pose 0 only), --long (more rounds),
  * --svg FILE (pose 0 from above), --picture FILE (that only), --goals.
  */
 #include <math.h>
@@ -33,12 +34,13 @@
 #define NPOSE 5
 #define MAXREP 15
 enum { S512, S1280, NSIZE };
-enum { ALL, P1024, P1024L, P256, FILL, MALL, M1024, NSET };
+enum { ALL, P1024, P1024L, P256, FILL, MALL, M1024, FILLD, ALLD, NSET };
 enum { PICK, DRAW, TEST, FRAME, NPH };
 static const uint32_t size_w[NSIZE] = {512, 1280}, size_h[NSIZE] = {256, 720};
 static const char *const set_name[NSET] = {"all kept", "1024 picked", "1024 + last", "256 picked",
-                                           "depth fill", "all merged", "1024 merged"};
-static const size_t set_pick[NSET] = {0, 1024, 1024, 256, 0, 0, 1024};
+                                           "depth fill", "all merged", "1024 merged",
+                                           "fill +depth", "all +depth"};
+static const size_t set_pick[NSET] = {0, 1024, 1024, 256, 0, 0, 1024, 0, 0};
 
 /* One cell: a pose, a size, a set. t[phase][clock][round], ms. */
 typedef struct cell {
@@ -104,6 +106,12 @@ static size_t frame(satc_pyramid *p, int s, const frame_in *in, double t[NPH][2]
     else if (set_pick[s])
         satc_occluders_pick(p, in->b, 0, in->n, 0, set_pick[s], in->occ, in->area, &picked);
     lap(c, t[PICK]);
+    /* +depth: the depth-fill and all-kept sets with SATC_TEST_DEPTH_PER_TEXEL */
+    satc_pyramid_set_test(p, s >= FILLD ? SATC_TEST_DEPTH_PER_TEXEL : 0, SATC_TEST_BUDGET_DEFAULT);
+    if (s == FILLD)
+        s = FILL;
+    else if (s == ALLD)
+        s = ALL;
     if (s == FILL) {
         satc_pyramid_fill(p, in->img);
     } else {
@@ -271,7 +279,7 @@ int main(int argc, char **argv)
     int npose = quick ? 1 : NPOSE;
     static cell cells[NPOSE][NSIZE][NSET];
     size_t nkept[NPOSE], nseen[NPOSE];
-    double fr_ms[NPOSE], test_ns[NPOSE], godot_ns[NPOSE];
+    double fr_ms[NPOSE], test_ns[NPOSE], godot_ns[NPOSE], depth_ns[NPOSE];
     worst w;
     memset(&w, 0, sizeof w);
     for (int k = 0; k < npose; k++) {
@@ -323,7 +331,7 @@ int main(int argc, char **argv)
         satc_pyramid_fill(&pf, &img);
         godot_hzb gz;
         godot_setup(&gz, &pf);
-        double fr[MAXREP], occl[MAXREP], gd[MAXREP];
+        double fr[MAXREP], occl[MAXREP], gd[MAXREP], occd[MAXREP];
         for (int r = -1; r < reps; r++) { /* round -1 warms up */
             double tt[NPH][2], c[2], d[2];
             for (int z = 0; z < NSIZE; z++)
@@ -332,7 +340,7 @@ int main(int argc, char **argv)
                     size_t np;
                     in.last = last + z * n, in.nlast = nlast[z];
                     e->after = frame(&pz[z], s, &in, tt, &np);
-                    e->drawn = set_pick[s] ? np : s == ALL || s == MALL ? nk : 0;
+                    e->drawn = set_pick[s] ? np : s == ALL || s == MALL || s == ALLD ? nk : 0;
                     for (int q = 0; r >= 0 && q < NPH; q++)
                         e->t[q][0][r] = tt[q][0], e->t[q][1][r] = tt[q][1];
                 }
@@ -345,15 +353,22 @@ int main(int argc, char **argv)
             satc_cull_occluded(&pf, &b, 0, n, SATC_CONSERVATIVE, &ro, NULL, NULL);
             lap(c, d);
             double ocd = d[0];
+            satc_pyramid_set_test(&pf, SATC_TEST_DEPTH_PER_TEXEL, SATC_TEST_BUDGET_DEFAULT);
+            satc_cull_occluded(&pf, &b, 0, n, SATC_CONSERVATIVE, &ro, NULL, NULL);
+            satc_pyramid_set_test(&pf, 0, 0);
+            lap(c, d);
+            double odd = d[0];
             bench_sink += (uint32_t)godot_hzb_run(&gz, kept, nk, ac, ah);
             lap(c, d);
             if (r >= 0)
-                fr[r] = frd, occl[r] = ocd, gd[r] = d[0];
+                fr[r] = frd, occl[r] = ocd, gd[r] = d[0], occd[r] = odd;
         }
         fr_ms[k] = median(fr, reps);
         double td = median(occl, reps) - fr_ms[k];
         test_ns[k] = (td > 0 ? td : 0) * 1e6 / (double)nk;
         godot_ns[k] = median(gd, reps) * 1e6 / (double)nk;
+        td = median(occd, reps) - fr_ms[k];
+        depth_ns[k] = (td > 0 ? td : 0) * 1e6 / (double)nk;
         w.test_ns = test_ns[k] > w.test_ns ? test_ns[k] : w.test_ns;
         double sp = test_ns[k] > 0 ? godot_ns[k] / test_ns[k] : 0;
         w.godot_speed = k == 0 || sp < w.godot_speed ? sp : w.godot_speed;
@@ -394,7 +409,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < npose; k++)
                 hid += cells[k][z][s].hidden;
             char po[32] = "";
-            if (s != FILL)
+            if (s != FILL && s != FILLD)
                 snprintf(po, sizeof po, ", %.3f us per occluder", w.per_occ[z][s]);
             printf("  %4ux%-4u %-11s: frame %7.2f ms%s, kept %.2fx, hidden %zu\n", size_w[z],
                    size_h[z], set_name[s], w.frame[z][s], po, w.ratio[z][s], hid);
@@ -420,13 +435,14 @@ int main(int argc, char **argv)
     printf("drawn: occluders besides the ground (all kept: what the frustum keeps); us/occl: draw / "
            "drawn;\n1024 + last: satc_occluders_pick_first with the visible indices of the frame 1/30 s "
            "earlier (all kept drawn) first.\n\nthe test alone on the depth-fill 512x256 pyramid, thread CPU time:\n");
-    printf("%-5s %12s %14s %14s %8s\n", "pose", "frustum ms", "test ns/kept", "godot ns/kept",
-           "speedup");
+    printf("%-5s %12s %14s %14s %8s %14s\n", "pose", "frustum ms", "test ns/kept", "godot ns/kept",
+           "speedup", "+depth ns/kept");
     for (int k = 0; k < npose; k++)
-        printf("%-5g %12.3f %14.1f %14.1f %8.1f\n", poses[k], fr_ms[k], test_ns[k], godot_ns[k],
-               test_ns[k] > 0 ? godot_ns[k] / test_ns[k] : 0);
+        printf("%-5g %12.3f %14.1f %14.1f %8.1f %14.1f\n", poses[k], fr_ms[k], test_ns[k], godot_ns[k],
+               test_ns[k] > 0 ? godot_ns[k] / test_ns[k] : 0, depth_ns[k]);
     printf("test: frustum + occlusion minus frustum only, per building the frustum keeps; godot: its\n"
-           "per-AABB test (-O2, SSE2) on the same pyramid.\n");
+           "per-AABB test (-O2, SSE2) on the same pyramid; +depth: the test with\n"
+           "SATC_TEST_DEPTH_PER_TEXEL (budget SATC_TEST_BUDGET_DEFAULT), as the +depth sets.\n");
     print_goals(&w);
 done:
     free(cov), free(mats), free(boxes), free(ac), free(ah), free(idx), free(kept), free(occ), free(area);

@@ -6,8 +6,8 @@
 import { FRUSTUM_BYTES } from './frustum.js';
 import { numbers, options } from './check.js';
 
-// sizeof(satc_pyramid) on wasm32: the view, 3 sizes, 3 tables of 12, the pointer.
-const PYRAMID_BYTES = FRUSTUM_BYTES + 12 + 3 * 4 * 12 + 4;
+// sizeof(satc_pyramid) on wasm32: the view, 3 sizes, 3 tables of 12, the pointer, the test options.
+const PYRAMID_BYTES = FRUSTUM_BYTES + 12 + 3 * 4 * 12 + 4 + 8;
 const HEAD_BYTES = (PYRAMID_BYTES + 63) & ~63;
 const OFF = { width: FRUSTUM_BYTES, height: FRUSTUM_BYTES + 4, levels: FRUSTUM_BYTES + 8, levelW: FRUSTUM_BYTES + 12, levelH: FRUSTUM_BYTES + 60, levelOff: FRUSTUM_BYTES + 108 };
 

@@ -104,9 +104,10 @@ typedef struct satc_occl_consts {
 } satc_occl_consts;
 
 /* Rows of an occlusion kernel's output: level-0 texel coordinates of a
- * volume's rectangle (clamped to the image, floor by truncation) and its
- * nearest view depth rounded toward the eye. */
-enum { SATC_OC_COL0, SATC_OC_COL1, SATC_OC_ROW0, SATC_OC_ROW1, SATC_OC_ZMIN, SATC_OC_N };
+ * volume's rectangle (clamped to the image, floor by truncation), its
+ * nearest view depth rounded toward the eye and its farthest (center
+ * plus extent plus margin: beyond it no texel's own depth bound helps). */
+enum { SATC_OC_COL0, SATC_OC_COL1, SATC_OC_ROW0, SATC_OC_ROW1, SATC_OC_ZMIN, SATC_OC_ZMAX, SATC_OC_N };
 
 /* For each volume first + j (j < n <= SATC_CHUNK) whose bit is set in
  * vis, writes rect[q][j] (q < SATC_OC_N) and sets bit j of test (fully

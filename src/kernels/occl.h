@@ -76,7 +76,7 @@ SATC_AI void oc_tangent(const vconst *k, const voc *c, V u, V z, V r, V *lo, V *
 }
 
 /* Slopes or positions to clamped texel coordinates, then the outputs. */
-SATC_AI void oc_store(const vconst *k, const voc *c, const V s[4], V zmin,
+SATC_AI void oc_store(const vconst *k, const voc *c, const V s[4], V zmin, V zmax,
                       float (*rect)[SATC_CHUNK], size_t at)
 {
     V alo = v_min(v_max(s[0], k->x0), k->x1), ahi = v_min(v_max(s[1], k->x0), k->x1);
@@ -90,6 +90,7 @@ SATC_AI void oc_store(const vconst *k, const voc *c, const V s[4], V zmin,
     v_store(rect[SATC_OC_ROW0] + at, v_min(v_max(r0, k->zero), c->hm1));
     v_store(rect[SATC_OC_ROW1] + at, v_min(v_max(r1, k->zero), c->hm1));
     v_store(rect[SATC_OC_ZMIN] + at, zmin);
+    v_store(rect[SATC_OC_ZMAX] + at, zmax);
 }
 
 /* W volumes from i (chunk position at): the rectangle and the testable mask. */
@@ -106,6 +107,7 @@ SATC_AI M oc_step(const vconst *k, const voc *c, const satc_batch *b, size_t i, 
     V e = v_add(v_mul(c->e2, x[F_S]), k->tolt);
     V rz = sphere ? x[F_RAD] : sum_abs3_v(x + F_HZ);
     V zmin = v_sub(v_sub(x[F_DZ], rz), v_add(e, e));
+    V zmax = v_add(v_add(x[F_DZ], rz), v_add(e, e));
     V s[4];
     if (ortho) {
         V rx = sphere ? x[F_RAD] : sum_abs3_v(x + F_HX);
@@ -119,7 +121,7 @@ SATC_AI M oc_step(const vconst *k, const voc *c, const satc_batch *b, size_t i, 
     } else {
         oc_corners(k, c, x, e, s);
     }
-    oc_store(k, c, s, zmin, rect, at);
+    oc_store(k, c, s, zmin, zmax, rect, at);
     return m_andnot(v_gt(zmin, k->n), bad);
 }
 

@@ -2,6 +2,7 @@
  * the group bounds), then the occlusion kernel's rectangles of the kept
  * volumes and the hierarchical-Z reads (Greene, Kass and Miller 1993),
  * then the outputs. The reads are one scalar routine every path shares. */
+#include <math.h>
 #include <string.h>
 
 #include "../passes/passes.h"
@@ -19,11 +20,110 @@
 #define SATC_OC_READS_PER 4
 #define SATC_OC_READS_MAX 512u
 
+/* SATC_TEST_DEPTH_PER_TEXEL: a texel not nearer than a volume's nearest
+ * depth may still be nearer than every point of the volume within the
+ * texel's directions (a volume seen obliquely is farther over most of its
+ * footprint). Such texels, when their value is below lim, are set aside
+ * while the plain search goes on; only a volume that the plain search
+ * leaves undecided on them alone gets their bounds (satc_subdepth), the
+ * farthest first, from the call's budget. A bound costs about as much as
+ * a few dozen reads, so bounding only where it can decide pays. */
+typedef struct oc_set {
+    int32_t x, y, l;
+    float t;
+} oc_set;
+
+typedef struct oc_fine {
+    uint32_t *left; /* the call's remaining bounds; NULL: plain test */
+    float lim;      /* texel values at or past it are not bounded */
+    int n;
+    oc_set d[SATC_TEST_TEXELS];
+} oc_fine;
+
+/* 1 when texel (x, y, l) of value t is set aside for a bound. */
+static int set_aside(oc_fine *s, float t, int32_t x, int32_t y, int32_t l)
+{
+    if (!(t < s->lim) || s->n == (int)SATC_TEST_TEXELS)
+        return 0;
+    s->d[s->n++] = (oc_set){x, y, l, t};
+    return 1;
+}
+
 /* A texel of level l still to be split: it is not nearer than z. */
 typedef struct oc_node {
     int32_t x, y, l;
 } oc_node;
 
+/* The volume's rectangle [i0, i1] x [j0, j1], nearest depth z and the
+ * reads left. */
+typedef struct oc_rect {
+    int32_t i0, i1, j0, j1;
+    float z;
+    uint32_t reads;
+} oc_rect;
+
+/* 1 when volume i of b lies deeper than every texel set aside, each
+ * within its own directions, the farthest first. A set-aside texel whose
+ * bound fails is split as the plain search would (its children not
+ * nearer than z are bounded in turn); one bound of the call's budget per
+ * texel bounded, at most SATC_TEST_TEXELS per volume. */
+static int bound_set(const satc_pyramid *p, const satc_batch *b, size_t i, oc_fine *s,
+                     oc_rect *r)
+{
+    satc_subvol v;
+    if (!satc_subdepth_init(p, b, i, &v))
+        return 0;
+    oc_set st[SATC_TEST_TEXELS + 3 * SATC_PYRAMID_MAX_LEVELS];
+    int top = s->n;
+    /* the farthest last, popped first: the likeliest to show the volume */
+    for (int q = 0; q < s->n; q++) {
+        int x = q;
+        while (x > 0 && st[x - 1].t > s->d[q].t)
+            st[x] = st[x - 1], x--;
+        st[x] = s->d[q];
+    }
+    uint32_t own = SATC_TEST_TEXELS;
+    while (top) {
+        oc_set d = st[--top];
+        if (d.t < s->lim && own && *s->left) {
+            own--, (*s->left)--;
+            if ((double)d.t < v.zmax &&
+                satc_subdepth_beyond(p, &v, (uint32_t)d.l, d.x, d.y, (double)d.t))
+                continue;
+        }
+        if (d.l == 0)
+            return 0;
+        int32_t l = d.l - 1;
+        int32_t c0 = r->i0 >> l, c1 = r->i1 >> l, w0 = r->j0 >> l, w1 = r->j1 >> l;
+        const float *lv = p->depth + p->level_off[l];
+        size_t w = p->level_w[l];
+        oc_set kid[4];
+        int nk = 0;
+        for (int32_t cy = 2 * d.y; cy <= 2 * d.y + 1; cy++) {
+            if (cy < w0 || cy > w1)
+                continue;
+            for (int32_t cx = 2 * d.x; cx <= 2 * d.x + 1; cx++) {
+                if (cx < c0 || cx > c1)
+                    continue;
+                if (r->reads == 0)
+                    return 0;
+                r->reads--;
+                float t = lv[(size_t)cy * w + (size_t)cx];
+                if (t < r->z)
+                    continue;
+                if (!(t < s->lim) && l == 0)
+                    return 0;
+                int q = nk++;
+                while (q > 0 && kid[q - 1].t > t)
+                    kid[q] = kid[q - 1], q--;
+                kid[q] = (oc_set){cx, cy, l, t};
+            }
+        }
+        for (int q = 0; q < nk; q++)
+            st[top++] = kid[q];
+    }
+    return 1;
+}
 /* Hidden: every level-0 texel over rectangle r = [i0, i1] x [j0, j1] is
  * nearer than z (a texel nearer than z answers for its whole footprint:
  * it holds the largest value below it). Read at the finest level where
@@ -31,15 +131,27 @@ typedef struct oc_node {
  * most SATC_OC_SPLIT of them) is split into its children over r, down to
  * level 0 if need be, depth first (the farthest child first,
  * the likeliest to reach a level-0 texel that is not nearer and end the
- * search), while the budget of reads lasts. */
-static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
+ * search), while the budget of reads lasts. on: SATC_TEST_DEPTH_PER_TEXEL
+ * (a constant: the plain test compiles without its code). */
+static inline __attribute__((always_inline)) int
+hidden_in(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j, const satc_batch *b,
+          size_t first, uint32_t *left, const int on)
 {
+    oc_fine fine;
+    fine.left = left, fine.n = 0, fine.lim = -INFINITY;
+    if (on && *left) {
+        float z0 = rect[SATC_OC_ZMIN][j], z1 = rect[SATC_OC_ZMAX][j];
+        fine.lim = z0 + (float)SATC_TEST_MARGIN * (z1 - z0);
+    }
     int32_t i0 = (int32_t)rect[SATC_OC_COL0][j], i1 = (int32_t)rect[SATC_OC_COL1][j];
     int32_t j0 = (int32_t)rect[SATC_OC_ROW0][j], j1 = (int32_t)rect[SATC_OC_ROW1][j];
     float z = rect[SATC_OC_ZMIN][j];
     if (i0 > i1 || j0 > j1)
         return 0;
-    int32_t k = 0;
+    /* the finest level where r spans at most 4 x 4 texels: none below
+     * bitlength(D) - 2, D the larger side (2^(k+2) <= D spans 5 or more) */
+    uint32_t dm = (uint32_t)(i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0);
+    int32_t k = dm >= 4 ? 30 - __builtin_clz(dm) : 0;
     while ((i1 >> k) - (i0 >> k) > 3 || (j1 >> k) - (j0 >> k) > 3)
         k++;
     /* SATC_OC_SPLIT at the first level, then 3 more per level below */
@@ -53,13 +165,16 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
             for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
                 if (row[x] < z)
                     continue;
-                if (k == 0 || top == SATC_OC_SPLIT)
+                if (k == 0 || top == SATC_OC_SPLIT) {
+                    if (on && set_aside(&fine, row[x], x, y, k))
+                        continue;
                     return 0;
+                }
                 stack[top++] = (oc_node){x, y, k};
             }
         }
     }
-    if (!top)
+    if (!top && (!on || !fine.n))
         return 1;
     uint32_t budget = SATC_OC_READS + SATC_OC_READS_PER * (uint32_t)(i1 - i0 + j1 - j0 + 2);
     if (budget > SATC_OC_READS_MAX)
@@ -85,8 +200,11 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
                 float v = lv[(size_t)cy * w + (size_t)cx];
                 if (v < z)
                     continue;
-                if (l == 0)
+                if (l == 0) {
+                    if (on && set_aside(&fine, v, cx, cy, l))
+                        continue;
                     return 0;
+                }
                 /* insertion by value, the farthest last (popped first);
                  * levels above 0 hold no NaN (the reduction reads it as
                  * +Inf), and a NaN at level 0 ends the search above */
@@ -99,12 +217,26 @@ static int hidden(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t
         for (int q = 0; q < nk; q++)
             stack[top++] = kid[q];
     }
-    return 1;
+    if (!on || !fine.n)
+        return 1;
+    oc_rect r = {i0, i1, j0, j1, z, budget};
+    return bound_set(p, b, first + j, &fine, &r);
+}
+
+static int hidden_plain(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j)
+{
+    return hidden_in(p, rect, j, NULL, 0, NULL, 0);
+}
+
+static int hidden_depth(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j,
+                        const satc_batch *b, size_t first, uint32_t *left)
+{
+    return hidden_in(p, rect, j, b, first, left, 1);
 }
 
 void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
                     const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
-                    uint64_t *occ)
+                    uint64_t *occ, uint32_t *left)
 {
     float rect[SATC_OC_N][SATC_CHUNK];
     uint64_t test[SATC_CHUNK_WORDS];
@@ -114,7 +246,8 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
     for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
         for (uint64_t m = test[w]; m; m &= m - 1) {
             size_t j = w * 64 + (size_t)__builtin_ctzll(m);
-            if (hidden(p, (const float(*)[SATC_CHUNK])rect, j)) {
+            const float(*r)[SATC_CHUNK] = (const float(*)[SATC_CHUNK])rect;
+            if (left ? hidden_depth(p, r, j, b, first, left) : hidden_plain(p, r, j)) {
                 vis[w] &= ~(1ull << (j % 64));
                 occ[w] |= 1ull << (j % 64);
             }
@@ -125,7 +258,8 @@ void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_
 /* Is the world box (c, h) occluded? Through the AABB kernel of the path,
  * as a one-volume batch. */
 static int bound_hidden(const satc_kernels *k, const satc_pyramid *p,
-                        const satc_occl_consts *oc, const float c[3], const float h[3])
+                        const satc_occl_consts *oc, const float c[3], const float h[3],
+                        uint32_t *left)
 {
     satc_batch one;
     memset(&one, 0, sizeof one);
@@ -133,7 +267,7 @@ static int bound_hidden(const satc_kernels *k, const satc_pyramid *p,
     one.aabb.center = (satc_vec3s){&c[0], &c[1], &c[2], 0};
     one.aabb.half = (satc_vec3s){&h[0], &h[1], &h[2], 0};
     uint64_t vis[SATC_CHUNK_WORDS] = {1}, occ[SATC_CHUNK_WORDS] = {0};
-    satc_occlude(k, p, oc, &one, 0, 1, SATC_K_LAST, vis, occ);
+    satc_occlude(k, p, oc, &one, 0, 1, SATC_K_LAST, vis, occ, left);
     return (int)(occ[0] & 1);
 }
 
@@ -150,7 +284,7 @@ static void run_part(satc_kernel_fn fn, const satc_frustum *f, const satc_batch 
 static void chunk_groups(const satc_kernels *k, const satc_pyramid *p,
                          const satc_occl_consts *oc, const satc_gview *gv, const satc_batch *b,
                          size_t first, size_t n, unsigned flags, uint64_t *vis, uint64_t *in,
-                         uint64_t *occ)
+                         uint64_t *occ, uint32_t *left)
 {
     const satc_frustum *f = &p->view;
     satc_kernel_fn fn = k->fn[b->form][satc_kind_col(f)];
@@ -174,7 +308,7 @@ static void chunk_groups(const satc_kernels *k, const satc_pyramid *p,
             satc_vec3s_get(&gs->center, g, c);
             satc_vec3s_get(&gs->half, g, h);
             int d = satc_group_decide(gv, c, h);
-            if (d >= 0 && bound_hidden(k, p, oc, c, h)) {
+            if (d >= 0 && bound_hidden(k, p, oc, c, h, left)) {
                 run_part(fn, f, b, first, end, flags, run, i, vis, in);
                 satc_set_bits(occ, i - first, hi - i);
                 run = hi;
@@ -229,16 +363,17 @@ static satc_status run_occluded(const satc_kernels *k, const satc_pyramid *p, co
         satc_gview_init(&gv, f, b);
     unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
     size_t visible = 0, nocc = 0;
+    uint32_t bounds = p->test_budget, *left = p->test & SATC_TEST_DEPTH_PER_TEXEL ? &bounds : NULL;
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS], occ[SATC_CHUNK_WORDS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
         unsigned fl = flags | (done + n == count ? SATC_K_LAST : 0u);
         memset(occ, 0, sizeof occ);
         if (b->groups)
-            chunk_groups(k, p, &oc, &gv, b, first + done, n, fl, vis, in, occ);
+            chunk_groups(k, p, &oc, &gv, b, first + done, n, fl, vis, in, occ, left);
         else
             fn(f, b, first + done, n, fl, vis, in);
-        satc_occlude(k, p, &oc, b, first + done, n, fl, vis, occ);
+        satc_occlude(k, p, &oc, b, first + done, n, fl, vis, occ, left);
         if (out->bitmask)
             put_mask(out->bitmask + done / 8, vis, n);
         if (occluded)

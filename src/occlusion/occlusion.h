@@ -14,9 +14,30 @@ void satc_occl_consts_init(const satc_pyramid *p, satc_occl_consts *oc);
 
 /* The kept volumes (vis bits) of volumes [first, first + n) of b that
  * pyramid p hides lose their vis bit and get an occ bit (kernel k's
- * rectangles, then the texel reads). */
+ * rectangles, then the texel reads). left: the call's remaining texel
+ * depth bounds (SATC_TEST_DEPTH_PER_TEXEL), NULL for the plain test. */
 void satc_occlude(const satc_kernels *k, const satc_pyramid *p, const satc_occl_consts *oc,
                   const satc_batch *b, size_t first, size_t n, unsigned flags, uint64_t *vis,
-                  uint64_t *occ);
+                  uint64_t *occ, uint32_t *left);
+
+/* A volume as satc_subdepth reads it: center p and half axes h[j] in the
+ * view's frame (coefficients of L, U, D, in double from the stored
+ * floats), the frame's Gram matrix g (for spheres), and q, a bound of
+ * the magnitudes the bounds sum. */
+typedef struct satc_subvol {
+    double p[3], h[3][3], g[3][3], r, q;
+    double zmax; /* at least the volume's farthest view depth */
+    int sphere, ortho, ok;
+} satc_subvol;
+
+/* Volume i of b for satc_subdepth against p's view; 0 (and ok = 0) when
+ * it cannot be described or is not finite. */
+int satc_subdepth_init(const satc_pyramid *p, const satc_batch *b, size_t i, satc_subvol *v);
+
+/* 1 when some lower bound of the view depth D.d of every point of volume
+ * v whose direction lies in level-l texel (x, y) of p (its level-0
+ * footprint) exceeds lim; 0 when none found does. */
+int satc_subdepth_beyond(const satc_pyramid *p, const satc_subvol *v, uint32_t l, int32_t x,
+                         int32_t y, double lim);
 
 #endif

@@ -56,6 +56,7 @@ satc_status satc_pyramid_check(const satc_pyramid *p)
     if (!p)
         return SATC_ERR_NULL;
     if (!p->depth || !size_ok(p->width, p->height) || !view_ok(&p->view) ||
+        (p->test & ~SATC_TEST_DEPTH_PER_TEXEL) ||
         ((uintptr_t)p->depth & (sizeof(float) - 1)))
         return SATC_ERR_PYRAMID;
     uint32_t lw[SATC_PYRAMID_MAX_LEVELS], lh[SATC_PYRAMID_MAX_LEVELS];
@@ -107,6 +108,18 @@ satc_status satc_pyramid_clear(satc_pyramid *p)
     size_t n = texels(p);
     for (size_t t = 0; t < n; t++)
         p->depth[t] = INFINITY;
+    return SATC_OK;
+}
+
+satc_status satc_pyramid_set_test(satc_pyramid *p, unsigned flags, uint32_t budget)
+{
+    satc_status st = satc_pyramid_check(p);
+    if (st != SATC_OK)
+        return st;
+    if (flags & ~SATC_TEST_DEPTH_PER_TEXEL)
+        return SATC_ERR_FLAGS;
+    p->test = flags;
+    p->test_budget = budget;
     return SATC_OK;
 }
 

@@ -61,9 +61,12 @@ satc_status satc_cull_views_occluded(const satc_frustum *views,
     size_t bytes = nviews <= 8 ? 1 : nviews <= 16 ? 2 : nviews <= 32 ? 4 : 8;
     size_t visible[SATC_MAX_VIEWS] = {0};
     satc_occl_consts oc[SATC_MAX_VIEWS];
+    uint32_t bounds[SATC_MAX_VIEWS];
     for (size_t v = 0; v < nviews; v++)
-        if (pyramids[v])
+        if (pyramids[v]) {
             satc_occl_consts_init(pyramids[v], &oc[v]);
+            bounds[v] = pyramids[v]->test_budget;
+        }
     uint64_t masks[SATC_CHUNK];
     uint8_t *cls[SATC_MAX_VIEWS];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
@@ -80,7 +83,8 @@ satc_status satc_cull_views_occluded(const satc_frustum *views,
             for (size_t j = 0; j < n; j++)
                 vis[j / 64] |= (get_word(masks, bytes, j) >> v & 1) << (j % 64);
             if (pyramids[v])
-                satc_occlude(k, pyramids[v], &oc[v], b, first + done, n, fl, vis, occ);
+                satc_occlude(k, pyramids[v], &oc[v], b, first + done, n, fl, vis, occ,
+                             pyramids[v]->test & SATC_TEST_DEPTH_PER_TEXEL ? &bounds[v] : NULL);
             for (size_t w = 0; w < SATC_CHUNK_WORDS; w++) {
                 for (uint64_t m = occ[w]; m; m &= m - 1) {
                     size_t j = w * 64 + (size_t)__builtin_ctzll(m);

@@ -53,6 +53,7 @@ int satc_occl_rect_ref(const satc_frustum *f, const satc_occl_consts *oc,
     float e = oc->e2 * o->s + f->tol_t;
     float rz = sphere ? o->rad : sum_abs3(o->hz);
     float zmin = (o->dz - rz) - (e + e);
+    float zmax = (o->dz + rz) + (e + e);
     float s[4];
     if (ortho) {
         float rx = sphere ? o->rad : sum_abs3(o->hx), ry = sphere ? o->rad : sum_abs3(o->hy);
@@ -74,6 +75,7 @@ int satc_occl_rect_ref(const satc_frustum *f, const satc_occl_consts *oc,
     r[SATC_OC_ROW0] = mn(mx(r0, 0.0f), oc->hm1);
     r[SATC_OC_ROW1] = mn(mx(r1, 0.0f), oc->hm1);
     r[SATC_OC_ZMIN] = zmin;
+    r[SATC_OC_ZMAX] = zmax;
     return zmin > f->n && !o->bad;
 }
 

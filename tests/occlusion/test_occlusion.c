@@ -55,10 +55,16 @@ typedef struct totals {
     size_t kept, occluded, visible_oracle, hidden_visible;
 } totals;
 
-/* One scene: every form and mode against the oracle, every path, groups. */
-static void check_scene(const char *name, const satc_pyramid *p, const occ_forms *fm,
-                        const occ_box *occ, size_t nocc, const double *xa, const double *xb,
-                        size_t nx, unsigned rays_x, unsigned rays_y, totals *tot, int verbose)
+/* Volumes (instances, conservative) the option occludes beyond the plain test. */
+static size_t g_depth_more;
+
+/* One scene: every form and mode against the oracle, every path, groups.
+ * plain (12 n flags, form and mode major): what the plain test occludes,
+ * recorded when rec, else a subset of what this test must occlude. */
+static void check_scene1(const char *name, const satc_pyramid *p, const occ_forms *fm,
+                         const occ_box *occ, size_t nocc, const double *xa, const double *xb,
+                         size_t nx, unsigned rays_x, unsigned rays_y, totals *tot, int verbose,
+                         uint8_t *plain, int rec)
 {
     occ_view v;
     occ_view_init(&v, &p->view);
@@ -104,6 +110,17 @@ static void check_scene(const char *name, const satc_pyramid *p, const occ_forms
             CHECK(diff == 0, "%s form %d mode %d: %zu outputs differ from the frustum's", name,
                   form, mode, diff);
             CHECK(cnt == ref.nocc && ref.vis + cnt == kept, "%s form %d: counts", name, form);
+            uint8_t *pl = plain + ((size_t)(form - 1) * 2 + (size_t)mode) * n;
+            size_t lost = 0;
+            for (size_t i = 0; i < n; i++) {
+                int occd = ref.cls[i] == SATC_OCCLUDED;
+                if (rec)
+                    pl[i] = (uint8_t)occd;
+                else
+                    lost += pl[i] && !occd;
+            }
+            CHECK(lost == 0, "%s form %d mode %d: %zu volumes the plain test occludes are kept",
+                  name, form, mode, lost);
             if (form == SATC_FORM_INSTANCES && mode == 0) {
                 tot->kept += kept, tot->occluded += cnt, tot->visible_oracle += nvis;
                 if (verbose)
@@ -150,6 +167,27 @@ static void check_scene(const char *name, const satc_pyramid *p, const occ_forms
     }
     outs_free(&ref), outs_free(&o);
     free(vis), free(fcls), free(gc), free(gh), free(zocc);
+}
+
+/* check_scene1 with the plain test, then with SATC_TEST_DEPTH_PER_TEXEL
+ * (a budget never spent: it occludes all the plain test does). */
+static void check_scene(const char *name, const satc_pyramid *p, const occ_forms *fm,
+                        const occ_box *occ, size_t nocc, const double *xa, const double *xb,
+                        size_t nx, unsigned rays_x, unsigned rays_y, totals *tot, int verbose)
+{
+    uint8_t *plain = malloc(12 * fm->n + 1);
+    totals t1 = {0, 0, 0, 0};
+    char nm[160];
+    snprintf(nm, sizeof nm, "%s +depth", name);
+    satc_pyramid q = *p;
+    size_t before = tot->occluded;
+    CHECK(satc_pyramid_set_test(&q, 0, 0) == SATC_OK, "set_test");
+    check_scene1(name, &q, fm, occ, nocc, xa, xb, nx, rays_x, rays_y, tot, verbose, plain, 1);
+    CHECK(satc_pyramid_set_test(&q, SATC_TEST_DEPTH_PER_TEXEL, 1u << 30) == SATC_OK, "set_test");
+    check_scene1(nm, &q, fm, occ, nocc, xa, xb, nx, rays_x, rays_y, &t1, verbose, plain, 0);
+    tot->hidden_visible += t1.hidden_visible;
+    g_depth_more += t1.occluded - (tot->occluded - before);
+    free(plain);
 }
 
 static float *pyr_storage(uint32_t w, uint32_t h)
@@ -565,6 +603,30 @@ static void test_bad(void)
     CHECK(satc_pyramid_build(&t) == SATC_ERR_PYRAMID && satc_pyramid_clear(&t) == SATC_ERR_PYRAMID &&
               satc_pyramid_build(NULL) == SATC_ERR_NULL,
           "a pyramid not made by satc_pyramid_init is refused");
+    /* the test options: off after init; bad flags, pyramids and NULL */
+    {
+        satc_pyramid u = p, keep;
+        CHECK(u.test == 0 && u.test_budget == 0, "options off after init");
+        keep = u;
+        CHECK(satc_pyramid_set_test(&u, 2u, 10) == SATC_ERR_FLAGS &&
+                  satc_pyramid_set_test(&u, ~0u, 10) == SATC_ERR_FLAGS &&
+                  satc_pyramid_set_test(NULL, SATC_TEST_DEPTH_PER_TEXEL, 10) == SATC_ERR_NULL &&
+                  satc_pyramid_set_test(&t, SATC_TEST_DEPTH_PER_TEXEL, 10) == SATC_ERR_PYRAMID &&
+                  !memcmp(&u, &keep, sizeof u) && t.test == 0,
+              "satc_pyramid_set_test: bad flags, pyramid, NULL; nothing written");
+        CHECK(satc_pyramid_set_test(&u, SATC_TEST_DEPTH_PER_TEXEL, 10) == SATC_OK &&
+                  u.test == SATC_TEST_DEPTH_PER_TEXEL && u.test_budget == 10, "set_test");
+        u.test = 6; /* written by hand: refused by every call */
+        float c1[6] = {0, 0, 5, 1, 1, 1};
+        satc_batch ob;
+        memset(&ob, 0, sizeof ob);
+        ob.form = SATC_FORM_AABB;
+        ob.aabb.center = SATC_VEC3S_AOS(c1, 24), ob.aabb.half = SATC_VEC3S_AOS(c1 + 3, 24);
+        satc_results rr = {NULL, NULL, NULL, 7};
+        CHECK(satc_cull_occluded(&u, &ob, 0, 1, SATC_CONSERVATIVE, &rr, NULL, NULL) ==
+                      SATC_ERR_PYRAMID && rr.visible == 7 && satc_pyramid_build(&u) == SATC_ERR_PYRAMID,
+              "a pyramid with unknown test options is refused");
+    }
     /* fill: NaN depth, bad formats, sizes, layout */
     float img[16 * 8];
     for (int i = 0; i < 128; i++)
@@ -655,6 +717,9 @@ int main(int argc, char **argv)
     test_interiors(quick);
     test_views();
     test_city(quick, lng);
+    printf("SATC_TEST_DEPTH_PER_TEXEL occludes %zu more instances than the plain test\n",
+           g_depth_more);
+    CHECK(g_depth_more > 0, "the depth per texel occludes more");
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail != 0;
 }

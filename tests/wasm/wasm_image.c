@@ -138,6 +138,13 @@ void w_pyramid_at(unsigned char *w, const satc_pyramid *p)
         put32(w + o + 12 + 8 * L + 4 * k, (uint32_t)p->level_off[k]);
     }
     putptr(w + o + 12 + 12 * L, p->depth);
+    w_pyramid_test(w, p);
+}
+
+void w_pyramid_test(unsigned char *w, const satc_pyramid *p)
+{
+    size_t at = sizeof p->view + 16 + 12 * SATC_PYRAMID_MAX_LEVELS;
+    put32(w + at, p->test), put32(w + at + 4, p->test_budget);
 }
 
 unsigned char *w_pyramid(const satc_pyramid *p)

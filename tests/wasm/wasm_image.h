@@ -28,9 +28,10 @@ void putptr(void *at, const void *p); /* a wasm32 pointer field (relocated), NUL
 void *w_batch(const satc_batch *b);   /* the wasm32 satc_batch (and its satc_groups) */
 void *w_results(const satc_results *r);
 void wr32(uint32_t v);
-#define W_PYRAMID_BYTES 1516u
+#define W_PYRAMID_BYTES 1524u
 void w_pyramid_at(unsigned char *w, const satc_pyramid *p); /* the wasm32 satc_pyramid */
 unsigned char *w_pyramid(const satc_pyramid *p);            /* the same, allocated */
+void w_pyramid_test(unsigned char *w, const satc_pyramid *p); /* its test options only */
 satc_results outputs(size_t count, int outs);                /* prefilled results */
 
 /* A call's arguments: an integer, an image offset, a float's bits. */

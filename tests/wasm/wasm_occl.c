@@ -409,6 +409,10 @@ static void case_occluded(const satc_camera *cam, const satc_frustum *view, int 
 {
     reset();
     pyr r = occl_pyramid(cam, view, n);
+    int dpt = (int)(scn_next(&R) % 3); /* 1, 2: the depth per texel, a small or a large budget */
+    if (dpt && satc_pyramid_set_test(&r.p, SATC_TEST_DEPTH_PER_TEXEL, dpt == 1 ? 7 : 4096) != SATC_OK)
+        exit(3);
+    w_pyramid_test(r.w, &r.p);
     satc_batch b = make_batch(form, layout, n, (layout + form) % 3 == 0 ? 0.03 : 0.0);
     int grp = (int)(scn_next(&R) % 3);
     if (grp)
@@ -437,8 +441,8 @@ static void case_occluded(const satc_camera *cam, const satc_frustum *view, int 
         put32(wn, (uint32_t)nocc);
     if (s == SATC_OK && wn)
         occl_culls++, occl_hidden += nocc > 0;
-    snprintf(name, sizeof name, "cull_occluded form %d layout %d %s groups %d first %zu count %zu outs %d want %d bad %d",
-             form, layout, mode ? "exact" : "conservative", grp, first, count, outs, want, bad);
+    snprintf(name, sizeof name, "cull_occluded form %d layout %d %s groups %d first %zu count %zu outs %d want %d depth %d bad %d",
+             form, layout, mode ? "exact" : "conservative", grp, first, count, outs, want, dpt, bad);
     emit(name, "satc_cull_occluded", s, 8,
          (arg[]){wp ? Pt(wp) : I(0), Pt(wb), I((uint32_t)first), I((uint32_t)count), I((uint32_t)mode), Pt(wr),
                  occ ? Pt(occ) : I(0), wn ? Pt(wn) : I(0)});
@@ -457,6 +461,9 @@ static void case_views_occluded(const satc_camera *cam, const satc_frustum *view
     unsigned char *wpy = alloc(4 * nv);
     for (size_t v = 0; v < nv; v += 2) {
         pyr r = occl_pyramid(cam, &views[bad && v == 2 ? 0 : v], n);
+        if (v == 0 && satc_pyramid_set_test(&r.p, SATC_TEST_DEPTH_PER_TEXEL, 4096) != SATC_OK)
+            exit(3);
+        w_pyramid_test(r.w, &r.p);
         keep[v] = r.p, pyrs[v] = &keep[v];
         putptr(wpy + 4 * v, r.w);
     }

@@ -20,7 +20,8 @@ add_library(satc STATIC
   ${SATC_DIR}/src/dispatch/dispatch.c
   ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/raster_cov.c ${SATC_DIR}/src/kernels/redecide.c
   ${SATC_DIR}/src/occlusion/cull_occluded.c ${SATC_DIR}/src/occlusion/fill.c ${SATC_DIR}/src/occlusion/pick.c
-  ${SATC_DIR}/src/occlusion/pyramid.c ${SATC_DIR}/src/occlusion/views_occluded.c
+  ${SATC_DIR}/src/occlusion/pyramid.c ${SATC_DIR}/src/occlusion/subdepth.c
+  ${SATC_DIR}/src/occlusion/views_occluded.c
   ${SATC_DIR}/src/passes/depth.c
   ${SATC_DIR}/src/passes/groups.c ${SATC_DIR}/src/passes/queries.c ${SATC_DIR}/src/passes/query_geom.c
   ${SATC_DIR}/src/passes/group_bounds.c ${SATC_DIR}/src/passes/run.c

@@ -806,7 +806,7 @@ static void test_sort_large(void)
  * the depths; enough kept splats for the two-byte bucket sort. */
 static void test_depth_nan(void)
 {
-    size_t n = 300000;
+    size_t n = 300000; /* above the kept count from which the bucket sort runs */
     rb_rng r = {0x6e616e73ull};
     float *rec = xcalloc(n * 8, 4);
     static const uint32_t odd[5] = {0x7fc12345u, 0xffc00000u, 0x7f800001u, 0xff80dead, 0x7f800000u};

@@ -142,17 +142,19 @@ static void prefix4(uint32_t *h)
  * key a second time). Otherwise one counting pass. The same permutation
  * either way: a stable sort by key is unique. */
 static void sort16(const float *depth, range16 rg, uint16_t *k, const uint32_t *idx, size_t n,
-                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted)
+                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted, int scan)
 {
     uint32_t *hh = hist, *hl = hist + 1024, big = 0;
+    scan = scan && n >= RADIX_MIN;
     memset(hh, 0, 2048 * sizeof *hh);
     for (size_t b = 0; b < n; b += KEY_BLOCK) {
         size_t e = n - b < KEY_BLOCK ? n : b + KEY_BLOCK;
         for (size_t i = b; i < e; i++)
             k[i] = key16_of(depth[i], rg);
         count_bytes(k + b, e - b, hh, hl);
-        for (size_t i = b; i < e; i++)
-            big |= idx[i];
+        if (scan)
+            for (size_t i = b; i < e; i++)
+                big |= idx[i];
     }
     if (tmp && n >= RADIX_MIN && big < (1u << 24)) {
         prefix4(hh), prefix4(hl);
@@ -218,10 +220,11 @@ static void sort32(const float *depth, const uint32_t *key32, const uint32_t *id
 
 /* Keys and order of validated arguments; scr: the part of the scratch
  * after the depths; tmp: the depths' part (4 n bytes), free once the
- * 16-bit keys are made (the depths may lie there: key32 comes first). */
+ * 16-bit keys are made (the depths may lie there: key32 comes first);
+ * scan: the indices may reach 2^24 (0 when known below). */
 static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigned sort,
                       uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr,
-                      uint32_t *tmp, const float *range)
+                      uint32_t *tmp, const float *range, int scan)
 {
     if (key32)
         for (size_t i = 0; i < n; i++)
@@ -230,7 +233,8 @@ static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigne
         range16 r = range ? range_from(range[0], range[1]) : range_of(depth, n);
         uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
         if (sorted && sort == SATC_SORT_16)
-            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted);
+            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted,
+                   scan);
         else
             for (size_t i = 0; i < n; i++)
                 k[i] = key16_of(depth[i], r);
@@ -255,7 +259,7 @@ satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t 
     if (!depth || !indices || ((key16 || sorted) && (!scratch || scratch_bytes < need)))
         return SATC_ERR_NULL;
     unsigned char *scr = scratch ? (unsigned char *)scratch + round8(4 * n) : NULL;
-    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch, NULL);
+    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch, NULL, 1);
     return SATC_OK;
 }
 
@@ -283,7 +287,8 @@ satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, cons
     satc_cull_chunks(k, f, b, first, count, mode, out, depth, range);
     if (need_depth && out->visible)
         sort_core(depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
-                  (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch, range);
+                  (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch, range,
+                  first + count > ((size_t)1 << 24));
     return SATC_OK;
 }
 

@@ -1525,7 +1525,7 @@ SATC_API satc_status satc_cull_batch_isa(satc_isa isa, const satc_frustum *f,
 
 /** Orders of the visible indices (satc_depth_results.sort). */
 #define SATC_SORT_NONE 0u /**< no sorted output */
-#define SATC_SORT_16 1u   /**< by the 16-bit key: counting, or by its high then its low byte (stable) */
+#define SATC_SORT_16 1u   /**< by the 16-bit key: counting, or by its low then its high byte (stable) */
 #define SATC_SORT_32 2u   /**< by the exact float depth (the 32-bit key), three radix passes (stable) */
 
 /**

@@ -5,8 +5,8 @@
  * them. Scalar code shared by every path, so the keys and the order are
  * the same bits everywhere; the sorts are stable (equal keys keep
  * increasing index order), by counting (16-bit keys; for large calls a
- * high-byte pass then a low-byte pass within each bucket) or by three
- * 11-bit passes (32-bit keys).
+ * low-byte pass then a high-byte pass) or by three 11-bit passes (32-bit
+ * keys).
  */
 #include <math.h>
 #include <string.h>
@@ -98,29 +98,33 @@ static inline uint16_t key16_of(float d, range16 r)
  * over 65536 counters, whose scattered writes miss the cache once the
  * order outgrows it (satc_sort_depth from cold caches, Xeon with 2 MB of
  * L2 per core: 7.3 against 7.5 ns per key at 300 k keys, 5.7 against
- * 8.2 at 600 k, 10.3 against 11.6 at 2.4 M; 8.0 against 7.1 at 100 k). */
-#define MSD_MIN ((size_t)1 << 18)
+ * 8.2 at 600 k, 10.3 against 11.6 at 2.4 M; 8.0 against 7.1 at 100 k;
+ * Zen 5, satc_bench_splats at 211 k kept: 2.8 against 3.1 ns per splat
+ * for the counting pass). */
+#define RADIX_MIN ((size_t)1 << 18)
 
-/* Counts of the high byte of c = 65535 - key in four sub-histograms (h:
- * 4 x 256), so that equal neighbours do not wait on each other's
- * increments. */
-static void count_high(const uint16_t *k, size_t n, uint32_t *h)
+/* Counts of both bytes of c = 65535 - key, four sub-histograms each (h
+ * for the high byte, l for the low, 4 x 256 each), so that equal
+ * neighbours do not wait on each other's increments. */
+static void count_bytes(const uint16_t *k, size_t n, uint32_t *h, uint32_t *l)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
-        h[(65535u - k[i]) >> 8]++;
-        h[256 + ((65535u - k[i + 1]) >> 8)]++;
-        h[512 + ((65535u - k[i + 2]) >> 8)]++;
-        h[768 + ((65535u - k[i + 3]) >> 8)]++;
+        uint32_t c0 = 65535u - k[i], c1 = 65535u - k[i + 1];
+        uint32_t c2 = 65535u - k[i + 2], c3 = 65535u - k[i + 3];
+        h[c0 >> 8]++, l[c0 & 255]++, h[256 + (c1 >> 8)]++, l[256 + (c1 & 255)]++;
+        h[512 + (c2 >> 8)]++, l[512 + (c2 & 255)]++, h[768 + (c3 >> 8)]++, l[768 + (c3 & 255)]++;
     }
-    for (; i < n; i++)
-        h[(65535u - k[i]) >> 8]++;
+    for (; i < n; i++) {
+        uint32_t c = 65535u - k[i];
+        h[c >> 8]++, l[c & 255]++;
+    }
 }
 
-/* The four sub-histograms' sums, as exclusive prefix sums from `at`,
- * into h[0, 256). */
-static void prefix4(uint32_t *h, uint32_t at)
+/* The four sub-histograms' sums, as exclusive prefix sums, into h[0, 256). */
+static void prefix4(uint32_t *h)
 {
+    uint32_t at = 0;
     for (size_t v = 0; v < 256; v++) {
         uint32_t c = h[v] + h[256 + v] + h[512 + v] + h[768 + v];
         h[v] = at;
@@ -128,60 +132,39 @@ static void prefix4(uint32_t *h, uint32_t at)
     }
 }
 
-/* One high-byte bucket src[0, m) (words index << 8 | low byte of c)
- * ordered by its low byte into dst, stable. */
-static void bucket_low(const uint32_t *src, uint32_t m, uint32_t *h, uint32_t *dst)
-{
-    memset(h, 0, 1024 * sizeof *h);
-    uint32_t j = 0;
-    for (; j + 4 <= m; j += 4) {
-        h[src[j] & 255]++, h[256 + (src[j + 1] & 255)]++;
-        h[512 + (src[j + 2] & 255)]++, h[768 + (src[j + 3] & 255)]++;
-    }
-    for (; j < m; j++)
-        h[src[j] & 255]++;
-    prefix4(h, 0);
-    for (j = 0; j < m; j++) {
-        uint32_t w = src[j];
-        dst[h[w & 255]++] = w >> 8;
-    }
-}
-
 /* Decreasing key16 order, stable (equal keys in input order). From
- * MSD_MIN keys, indices below 2^24, with tmp (4 n bytes): the keys and
- * the counts of c = 65535 - key's high byte in one pass; each index,
- * with c's low byte packed in one word, to its high byte's bucket (256
- * places written at a time, not 65536); then each bucket, small enough
- * for the cache, by its low byte into place. Otherwise one counting
- * pass. The same permutation either way: a stable sort by key is
- * unique. */
+ * RADIX_MIN keys, indices below 2^24, with tmp (4 n bytes): the keys and
+ * the counts of both bytes of c = 65535 - key in one pass; each index,
+ * with c's high byte packed in one word, to its low byte's bucket of tmp;
+ * then each word of tmp, in order, to its high byte's place (two stable
+ * passes of 256 places written at a time, not 65536; measured faster
+ * than ordering each high-byte bucket by its low byte, which counts every
+ * key a second time). Otherwise one counting pass. The same permutation
+ * either way: a stable sort by key is unique. */
 static void sort16(const float *depth, range16 rg, uint16_t *k, const uint32_t *idx, size_t n,
-                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted)
+                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted, int scan)
 {
-    uint32_t *hh = hist, *hl = hist + 1024, *start = hist + 2048, big = 0;
-    memset(hh, 0, 1024 * sizeof *hh);
+    uint32_t *hh = hist, *hl = hist + 1024, big = 0;
+    scan = scan && n >= RADIX_MIN;
+    memset(hh, 0, 2048 * sizeof *hh);
     for (size_t b = 0; b < n; b += KEY_BLOCK) {
         size_t e = n - b < KEY_BLOCK ? n : b + KEY_BLOCK;
         for (size_t i = b; i < e; i++)
             k[i] = key16_of(depth[i], rg);
-        count_high(k + b, e - b, hh);
-        for (size_t i = b; i < e; i++)
-            big |= idx[i];
+        count_bytes(k + b, e - b, hh, hl);
+        if (scan)
+            for (size_t i = b; i < e; i++)
+                big |= idx[i];
     }
-    if (tmp && n >= MSD_MIN && big < (1u << 24)) {
-        prefix4(hh, 0);
-        memcpy(start, hh, 256 * sizeof *hh);
-        start[256] = (uint32_t)n;
+    if (tmp && n >= RADIX_MIN && big < (1u << 24)) {
+        prefix4(hh), prefix4(hl);
         for (size_t i = 0; i < n; i++) {
             uint32_t c = 65535u - k[i];
-            tmp[hh[c >> 8]++] = idx[i] << 8 | (c & 255);
+            tmp[hl[c & 255]++] = idx[i] << 8 | c >> 8;
         }
-        for (size_t v = 0; v < 256; v++) {
-            uint32_t s = start[v], m = start[v + 1] - s;
-            if (m > 1)
-                bucket_low(tmp + s, m, hl, sorted + s);
-            else if (m)
-                sorted[s] = tmp[s] >> 8;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t w = tmp[i];
+            sorted[hh[w & 255]++] = w >> 8;
         }
         return;
     }
@@ -237,10 +220,11 @@ static void sort32(const float *depth, const uint32_t *key32, const uint32_t *id
 
 /* Keys and order of validated arguments; scr: the part of the scratch
  * after the depths; tmp: the depths' part (4 n bytes), free once the
- * 16-bit keys are made (the depths may lie there: key32 comes first). */
+ * 16-bit keys are made (the depths may lie there: key32 comes first);
+ * scan: the indices may reach 2^24 (0 when known below). */
 static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigned sort,
                       uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr,
-                      uint32_t *tmp, const float *range)
+                      uint32_t *tmp, const float *range, int scan)
 {
     if (key32)
         for (size_t i = 0; i < n; i++)
@@ -249,7 +233,8 @@ static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigne
         range16 r = range ? range_from(range[0], range[1]) : range_of(depth, n);
         uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
         if (sorted && sort == SATC_SORT_16)
-            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted);
+            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted,
+                   scan);
         else
             for (size_t i = 0; i < n; i++)
                 k[i] = key16_of(depth[i], r);
@@ -274,7 +259,7 @@ satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t 
     if (!depth || !indices || ((key16 || sorted) && (!scratch || scratch_bytes < need)))
         return SATC_ERR_NULL;
     unsigned char *scr = scratch ? (unsigned char *)scratch + round8(4 * n) : NULL;
-    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch, NULL);
+    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch, NULL, 1);
     return SATC_OK;
 }
 
@@ -302,7 +287,8 @@ satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, cons
     satc_cull_chunks(k, f, b, first, count, mode, out, depth, range);
     if (need_depth && out->visible)
         sort_core(depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
-                  (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch, range);
+                  (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch, range,
+                  first + count > ((size_t)1 << 24));
     return SATC_OK;
 }
 

@@ -638,16 +638,17 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     double sd = det > 0 ? 1.0 : -1.0;
     double dN = d_N(m), dh = d_h(m);
     /* Face (k, s), s = +-1: outward normal s sd X[k], plane offset
-     * hf = s sd X[k].(C + s H_k), the sign flips exact. front: bit 2k + si
-     * (s = 1 - 2 si) set for a provably front face; unsure: too close. */
+     * hf = s sd X[k].(C + s H_k) = s sd X[k].C + |det| (X[k].H_k = det
+     * for every k: one dot per axis, the rounding well inside dh). front:
+     * bit 2k + si (s = 1 - 2 si) set for a provably front face; unsure:
+     * too close. */
     unsigned front = 0, unsure = 0;
-    double hf[3][2];
+    double hf[3][2], adet = fabs(det);
     for (int k = 0; k < 3; k++) {
+        double xc = sd * satc_dot3_d(X[k], C);
+        hf[k][0] = xc + adet, hf[k][1] = adet - xc;
         for (int si = 0; si < 2; si++) {
-            double s = si ? -sd : sd, F[3];
-            for (int c = 0; c < 3; c++)
-                F[c] = C[c] + (si ? -Hq[k][c] : Hq[k][c]);
-            hf[k][si] = s * satc_dot3_d(X[k], F);
+            double s = si ? -sd : sd;
             double v = rv->ortho ? s * X[k][2] : hf[k][si];
             double tol = rv->ortho ? dN : dh;
             front |= (unsigned)(v < -tol) << (2 * k + si);

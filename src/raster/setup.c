@@ -290,9 +290,9 @@ static double rect_of(const satc_rview *rv, double amin, double amax, double bmi
     return du * dv;
 }
 
-/* satc_dmin(amin, a) etc. (a NaN ignored), as selects without branches */
-#define ACC(a, b) (amin = (a) <= amin ? (a) : amin, amax = (a) >= amax ? (a) : amax, \
-                   bmin = (b) <= bmin ? (b) : bmin, bmax = (b) >= bmax ? (b) : bmax)
+/* satc_dmin(amin, a) etc. for finite a, b (every vertex here), in the form of minsd / maxsd */
+#define ACC(a, b) (amin = amin < (a) ? amin : (a), amax = amax > (a) ? amax : (a), \
+                   bmin = bmin < (b) ? bmin : (b), bmax = bmax > (b) ? bmax : (b))
 
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order)
  * clipped to z >= n, as rect_of. */
@@ -317,16 +317,13 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int keep,
     return rect_of(rv, amin, amax, bmin, bmax, keep, p);
 }
 
-/* The same for a box's 8 vertices (tile rows required). */
+/* The same for a box's 8 vertices, all beyond the near plane (tile rows required). */
 static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p)
 {
     double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
-    double n = rv->n;
     for (int k = 0; k < 8; k++) {
-        if (V[k][2] >= n) {
-            double rz = rv->ortho ? 1.0 : 1 / V[k][2];
-            ACC(V[k][0] * rz, V[k][1] * rz);
-        }
+        double rz = rv->ortho ? 1.0 : 1 / V[k][2];
+        ACC(V[k][0] * rz, V[k][1] * rz);
     }
     return rect_of(rv, amin, amax, bmin, bmax, 0, p);
 }

@@ -132,14 +132,17 @@ static int instance_box(const satc_instances *s, size_t i, double c[3], double H
     const float *base = at(s->matrix, s->stride, i);
     /* element (r, q) at base[r * rs + q * qs] */
     size_t rs = s->layout == SATC_AFFINE_ROWS ? 4 : 1;
-    size_t qs = s->layout == SATC_AFFINE_ROWS ? 1 : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? 3 : 4;
+    size_t qs = s->layout == SATC_AFFINE_ROWS                 ? 1
+                : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? 3
+                                                              : 4;
     for (int r = 0; r < 3; r++)
         for (int q = 0; q < 4; q++)
             m[r][q] = base[(size_t)r * rs + (size_t)q * qs];
     double cmag = 0;
     for (int r = 0; r < 3; r++) {
         c[r] = m[r][3] + m[r][0] * lc[0] + m[r][1] * lc[1] + m[r][2] * lc[2];
-        cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) + fabs(m[r][2] * lc[2]);
+        cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) +
+                fabs(m[r][2] * lc[2]);
         for (int j = 0; j < 3; j++)
             H[j][r] = m[r][j] * fabs(lh[j]);
     }

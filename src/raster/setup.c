@@ -107,6 +107,9 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
     rv->tinyWH = P2(-60) * ((double)width + height + 2);
     rv->min_texels = min_texels;
     rv->flags = flags;
+    double nd = 0.9375 * ((flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0); /* 15/16 of rv_need() */
+    rv->borg[0] = fabs(rv->a0), rv->borg[1] = fabs(rv->b0), rv->blim[0] = nd * fabs(rv->ak);
+    rv->blim[1] = nd * fabs(rv->bk);
 }
 
 /* World vector (or point less the origin E) to frame coordinates. */
@@ -340,8 +343,7 @@ static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p
  * here (reciprocals and products, each a few units in the last place);
  * below 15/16 of rv_need(), box_rect()'s width stays under it, less 2^-30.
  */
-static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
-                           double M)
+static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3], double M)
 {
     double D[3];
     for (int k = 0; k < 3; k++)
@@ -349,13 +351,12 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
     double zl = C[2] - D[2];
     if (!rv->ortho && !(zl > 0))
         return 0;
-    const double org[2] = {rv->a0, rv->b0}, step[2] = {rv->ak, rv->bk};
     double rc = rv->ortho ? 1.0 : 1 / C[2], rl = rv->ortho ? 1.0 : 1 / zl;
     for (int k = 0; k < 2; k++) {
         double c = fabs(C[k]) * rc;
         double r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
         /* the width over the texel step, below 15/16 of rv_need() */
-        if (2 * r + P2(-40) * (c + r + fabs(org[k])) < 0.9375 * rv_need(rv) * fabs(step[k]))
+        if (2 * r + P2(-40) * (c + r + rv->borg[k]) < rv->blim[k])
             return 1;
     }
     return 0;

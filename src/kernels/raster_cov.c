@@ -6,26 +6,28 @@
 /* Offsets of cell (x, y) from the texel's least corner, for edge
  * (a, b): a x/4 + b y/4 - 3/4 (min(a, 0) + min(b, 0)) >= 0 in exact
  * arithmetic, computed from the float coefficients and lowered past
- * their rounding (2^-22 of |a| + |b|) and flush-to-zero (2^-100). */
-static float cell_off_at(double a, double b, double base, double low, int x, int y)
+ * their rounding (2^-22 of |a| + |b|, far above the double steps') and
+ * flush-to-zero (2^-100): t = base - low, then (b y/4 + t) + a x/4. */
+static void cell_terms(double a, double b, double *t)
 {
-    double v = a * (0.25 * x) + b * (0.25 * y) + base - low;
-    if (!(fabs(v) >= 0x1p-100))
-        v = -0x1p-100; /* stays normal: NaN coefficients too */
-    return -satc_float_up(-v); /* the greatest float <= v */
+    double base = -0.75 * (satc_dmin(a, 0) + satc_dmin(b, 0));
+    *t = base - (0x1p-22 * (fabs(a) + fabs(b)) + 0x1p-100);
 }
 
-static void cell_terms(double a, double b, double *base, double *low)
+/* The greatest float <= v, without a branch (the table's 96 values
+ * made the rounding's branch a guess); v of magnitude below 2^-100 (or
+ * NaN, from NaN coefficients) becomes -2^-100, so the float is normal. */
+static float off_down(double v)
 {
-    *base = -0.75 * (satc_dmin(a, 0) + satc_dmin(b, 0));
-    *low = 0x1p-22 * (fabs(a) + fabs(b)) + 0x1p-100;
-}
-
-static float cell_off(double a, double b, int x, int y)
-{
-    double base, low;
-    cell_terms(a, b, &base, &low);
-    return cell_off_at(a, b, base, low, x, y);
+    v = fabs(v) >= 0x1p-100 ? v : -0x1p-100;
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    /* f > v: one float down, one more in its bits below 0, one less above */
+    uint32_t over = 0u - (uint32_t)((double)f > v);
+    u += over & ((u >> 31) * 2u - 1u);
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 /* offmax only: every step above is monotone in x (y) for a > 0 (b > 0)
@@ -36,8 +38,9 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
     c->p = p;
     c->ready = 0;
     for (uint32_t k = 0; k < p->ne; k++) {
-        double a = p->e[k][0], b = p->e[k][1];
-        float f = cell_off(a, b, a > 0 ? 3 : 0, b > 0 ? 3 : 0);
+        double a = p->e[k][0], b = p->e[k][1], t;
+        cell_terms(a, b, &t);
+        float f = off_down((b * (b > 0 ? 0.75 : 0.0) + t) + a * (a > 0 ? 0.75 : 0.0));
         c->offmax[k] = f > 0 ? f : 0.0f;
     }
 }
@@ -45,41 +48,17 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
 void satc_rcells_table(satc_rcells *c)
 {
     for (uint32_t k = 0; k < c->p->ne; k++) {
-        double a = c->p->e[k][0], b = c->p->e[k][1], base, low;
-        cell_terms(a, b, &base, &low);
-        for (int q = 0; q < 16; q++)
-            c->off[k][q] = cell_off_at(a, b, base, low, q & 3, q >> 2);
+        double a = c->p->e[k][0], b = c->p->e[k][1], t, ax[4];
+        cell_terms(a, b, &t);
+        for (int x = 0; x < 4; x++)
+            ax[x] = a * (0.25 * x);
+        for (int y = 0; y < 4; y++) {
+            double r = b * (0.25 * y) + t;
+            for (int x = 0; x < 4; x++)
+                c->off[k][4 * y + x] = off_down(r + ax[x]);
+        }
     }
     c->ready = 1;
-}
-
-void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
-{
-    if (!cells)
-        return;
-    if (cells == SATC_RC_FULL) {
-        *t = out;
-        return;
-    }
-    float old = *t;
-    unsigned m = *lm;
-    float d = *ld;
-    /* a layer no nearer than the texel can never lower it: start anew */
-    if (!m || !(d < old)) {
-        m = cells;
-        d = out;
-    } else {
-        m |= cells;
-        d = d > out ? d : out;
-    }
-    if (m == SATC_RC_FULL) {
-        *t = d;
-        *lm = 0;
-        *ld = INFINITY;
-    } else {
-        *lm = (uint16_t)m;
-        *ld = d;
-    }
 }
 
 void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,

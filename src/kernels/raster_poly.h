@@ -19,22 +19,31 @@
  * float as
  *     r = fl(g1 * fj + g2)  (once per row),   g(i, j) = fl(fl(g0 * fi) + r).
  * Texel (i, j) is covered when e[k](i, j) >= 0 for every edge k < ne
- * (NaN: not covered); it then takes the depth
- *     max over planes k < np of fl(z[k](i, j) / l[k](i, j))
- * when every l[k](i, j) > 0 (else it is left alone), raised by
- * fl(fl(|q| * 2^-21) + 2^-100), and stores the least of that and the
- * texel's value (a NaN texel counts as +Inf).
+ * (NaN: not covered) and its depth planes g[k], k < np, pass:
+ *   perspective (ortho 0): g[k] bounds 1 / depth from below; every
+ *     g[k](i, j) > 0, q = min_k g[k](i, j), depth
+ *     fl(d + fl(fl(d * 2^-21) + 2^-100)) with d = fl(1 / q);
+ *   orthographic (ortho 1): g[k] bounds depth from above; no g[k](i, j)
+ *     NaN, depth max_k g[k](i, j).
+ * The texel then stores the least of that depth and its value (a NaN
+ * texel counts as +Inf).
  * Setup folds into each constant term the texel corner where the function
- * is least (edges, l) or greatest (z), and a margin covering every
- * rounding, so in exact arithmetic over the texel's whole rectangle:
- * edges >= 0, l >= the value used, z <= the value used.
+ * is least (edges, perspective planes) or greatest (orthographic planes)
+ * and a margin covering every rounding, so in exact arithmetic over the
+ * texel's whole rectangle: edges >= 0, and where a ray enters the
+ * occluder through plane k (the farthest front plane it crosses, at
+ * depth >= n), perspective g[k] <= 1 / that depth, orthographic
+ * g[k] >= it. Hence 1 / q (max_k g[k]) is no nearer than the entry, and
+ * the raise by 2^-21 of d more than covers the rounding of d (2^-24):
+ * the depth is never nearer than the surface (docs/raster.md, "Depth
+ * bounds"). One division per texel (perspective), none (orthographic).
  */
 typedef struct satc_rpoly {
     int32_t i0, i1, j0, j1; /* texels [i0, i1) x [j0, j1) may be covered */
     uint32_t ne, np;
+    uint32_t ortho; /* the planes' form: 0 perspective, 1 orthographic */
     float e[SATC_RP_EDGES][3];
-    float z[SATC_RP_PLANES][3];
-    float l[SATC_RP_PLANES][3];
+    float g[SATC_RP_PLANES][3];
 } satc_rpoly;
 
 /*
@@ -70,7 +79,7 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c);
 void satc_rcells_table(satc_rcells *c);
 
 /* A texel that the polygon does not cover whole (depth bound out over
- * the whole texel, every l > 0 there; the texel holds old): 0 when the
+ * the whole texel, every plane passing there; the texel holds old): 0 when the
  * merge cannot change it, else 1 with the offset table ready. */
 static inline int satc_rcov_open(satc_rcells *c, float out, float old)
 {
@@ -96,7 +105,34 @@ static inline unsigned satc_rcov_edge_cells(float e, const float off[16])
 
 /* The texel's covered cells (the AND over its edges) merged into the
  * layer (*lm, *ld), the texel *t written when the layer fills. */
-void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm);
+static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
+{
+    if (!cells)
+        return;
+    if (cells == SATC_RC_FULL) {
+        *t = out;
+        return;
+    }
+    float old = *t;
+    unsigned m = *lm;
+    float d = *ld;
+    /* a layer no nearer than the texel can never lower it: start anew */
+    if (!m || !(d < old)) {
+        m = cells;
+        d = out;
+    } else {
+        m |= cells;
+        d = d > out ? d : out;
+    }
+    if (m == SATC_RC_FULL) {
+        *t = d;
+        *lm = 0;
+        *ld = INFINITY;
+    } else {
+        *lm = (uint16_t)m;
+        *ld = d;
+    }
+}
 
 /* Texel i of a row (edge constant terms re) as satc_rcov_open, the
  * cells above and satc_rcov_merge: the reference's partly covered texel. */
@@ -119,16 +155,40 @@ void satc_raster_fill_simd128(const satc_rpoly *p, float *level0, uint32_t width
                               const satc_rcov *cov);
 
 /* Row j's constant terms, fl(g1 * fj + g2) for every edge (re) and
- * depth plane (rz, rl): each path's row setup. */
-static inline void satc_rpoly_row(const satc_rpoly *p, int32_t j, float *re, float *rz, float *rl)
+ * depth plane (rg): each path's row setup. */
+static inline void satc_rpoly_row(const satc_rpoly *p, int32_t j, float *re, float *rg)
 {
     float fj = (float)j;
     for (uint32_t k = 0; k < p->ne; k++)
         re[k] = p->e[k][1] * fj + p->e[k][2];
-    for (uint32_t k = 0; k < p->np; k++) {
-        rz[k] = p->z[k][1] * fj + p->z[k][2];
-        rl[k] = p->l[k][1] * fj + p->l[k][2];
+    for (uint32_t k = 0; k < p->np; k++)
+        rg[k] = p->g[k][1] * fj + p->g[k][2];
+}
+
+/* Texel column fi of a row (plane constant terms rg) as the comment of
+ * satc_rpoly states: 1 when every plane passes, the depth in *out. */
+static inline int satc_rpoly_depth(const satc_rpoly *p, float fi, const float *rg, float *out)
+{
+    int pass = 1;
+    if (p->ortho) {
+        float q = -INFINITY;
+        for (uint32_t k = 0; k < p->np; k++) {
+            float z = p->g[k][0] * fi + rg[k];
+            pass &= z >= z;
+            q = z > q ? z : q;
+        }
+        *out = q;
+        return pass;
     }
+    float q = INFINITY;
+    for (uint32_t k = 0; k < p->np; k++) {
+        float g = p->g[k][0] * fi + rg[k];
+        pass &= g > 0.0f;
+        q = q > g ? g : q;
+    }
+    float d = 1.0f / q;
+    *out = d + (d * 0x1p-21f + 0x1p-100f);
+    return pass;
 }
 
 /* fmax and fmin inline (the libm calls were a large part of the setup's
@@ -137,16 +197,17 @@ static inline void satc_rpoly_row(const satc_rpoly *p, int32_t j, float *re, flo
 static inline double satc_dmax(double a, double b) { return a > b || b != b ? a : b; }
 static inline double satc_dmin(double a, double b) { return a < b || b != b ? a : b; }
 
-/* Columns [*lo, *hi) of a row outside which no texel passes every edge,
- * from the row's constant terms re[k]: a superset (the per-texel test
- * still decides), so skipping the rest changes no bit. A float value
+/* Columns [*lo, *hi) of a row outside which no texel passes every edge
+ * k < ne (ne = p->ne), from the row's constant terms re[k]: a superset
+ * (the per-texel test still decides), so skipping the rest changes no bit. A float value
  * fl(fl(a i) + r) >= 0 implies a i + r >= -slack in exact arithmetic,
  * slack above its rounding (2^-20 of the magnitudes, and 2^-120 for
  * flush-to-zero); non-finite terms keep the whole range. */
-static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t *lo, int32_t *hi)
+static inline void satc_rpoly_span(const satc_rpoly *p, uint32_t ne, const float *re, int32_t *lo,
+                                   int32_t *hi)
 {
     double l = p->i0, h = p->i1, imax = fabs((double)p->i0) + fabs((double)p->i1) + 1;
-    for (uint32_t k = 0; k < p->ne; k++) {
+    for (uint32_t k = 0; k < ne; k++) {
         double a = p->e[k][0], r = re[k];
         if (!isfinite(a) || !isfinite(r))
             continue;
@@ -169,11 +230,13 @@ static inline void satc_rpoly_span(const satc_rpoly *p, const float *re, int32_t
 #define SATC_RP_SPAN_MIN 64
 
 /* The span with merged coverage: the whole row of a rectangle at most
- * SATC_RP_SPAN_MIN wide, else the union of the row's span and the span
- * of the relaxed constants fl(re[k] + offmax[k]). Texels it leaves out
- * are left alone (safe); every path uses it, so the bits agree. */
-static inline void satc_rpoly_span_cov(const satc_rpoly *p, const satc_rcells *c, const float *re,
-                                       int32_t *lo, int32_t *hi)
+ * SATC_RP_SPAN_MIN wide, else the span of the relaxed constants
+ * fl(re[k] + offmax[k]). It holds the row's span: offmax >= 0, and each
+ * edge's bound only loosens as its constant grows (-r - slack falls
+ * with r, every rounding monotone). Texels it leaves out are left alone
+ * (safe); every path uses it, so the bits agree. */
+static inline void satc_rpoly_span_cov(const satc_rpoly *p, uint32_t ne, const satc_rcells *c,
+                                       const float *re, int32_t *lo, int32_t *hi)
 {
     if (p->i1 - p->i0 <= SATC_RP_SPAN_MIN) {
         *lo = p->i0;
@@ -181,19 +244,9 @@ static inline void satc_rpoly_span_cov(const satc_rpoly *p, const satc_rcells *c
         return;
     }
     float rr[SATC_RP_EDGES];
-    for (uint32_t k = 0; k < p->ne; k++)
+    for (uint32_t k = 0; k < ne; k++)
         rr[k] = re[k] + c->offmax[k];
-    int32_t l0, h0, l1, h1;
-    satc_rpoly_span(p, re, &l0, &h0);
-    satc_rpoly_span(p, rr, &l1, &h1);
-    if (l0 >= h0)
-        l0 = l1, h0 = h1;
-    if (l1 < h1) {
-        l0 = l1 < l0 ? l1 : l0;
-        h0 = h1 > h0 ? h1 : h0;
-    }
-    *lo = l0;
-    *hi = h0;
+    satc_rpoly_span(p, ne, rr, lo, hi);
 }
 
 #endif

@@ -13,15 +13,15 @@ static void fill_ref_cov(const satc_rpoly *p, float *level0, uint32_t width, con
     satc_rcells cl;
     satc_rcells_init(p, &cl);
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
-        satc_rpoly_row(p, j, re, rz, rl);
+        float re[SATC_RP_EDGES], rg[SATC_RP_PLANES];
+        satc_rpoly_row(p, j, re, rg);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t lo, hi;
-        satc_rpoly_span_cov(p, &cl, re, &lo, &hi);
+        satc_rpoly_span_cov(p, p->ne, &cl, re, &lo, &hi);
         for (int32_t i = lo; i < hi; i++) {
             float fi = (float)i;
-            int in = 1, cand = 1, lp = 1;
+            int in = 1, cand = 1;
             for (uint32_t k = 0; k < p->ne; k++) {
                 float e = p->e[k][0] * fi + re[k];
                 in &= e >= 0.0f;
@@ -29,17 +29,9 @@ static void fill_ref_cov(const satc_rpoly *p, float *level0, uint32_t width, con
             }
             if (!cand)
                 continue;
-            float q = -INFINITY;
-            for (uint32_t k = 0; k < p->np; k++) {
-                float l = p->l[k][0] * fi + rl[k];
-                float z = p->z[k][0] * fi + rz[k];
-                lp &= l > 0.0f;
-                float d = z / l;
-                q = d > q ? d : q;
-            }
-            if (!lp)
+            float out;
+            if (!satc_rpoly_depth(p, fi, rg, &out))
                 continue;
-            float out = q + (fabsf(q) * 0x1p-21f + 0x1p-100f);
             if (in) {
                 float old = row[i];
                 row[i] = old <= out ? old : out;
@@ -58,28 +50,21 @@ void satc_raster_fill_ref(const satc_rpoly *p, float *level0, uint32_t width, co
         return;
     }
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
-        satc_rpoly_row(p, j, re, rz, rl);
+        float re[SATC_RP_EDGES], rg[SATC_RP_PLANES];
+        satc_rpoly_row(p, j, re, rg);
         float *row = level0 + (size_t)j * width;
         int32_t lo = p->i0, hi = p->i1;
         if (p->i1 - p->i0 > SATC_RP_SPAN_MIN)
-            satc_rpoly_span(p, re, &lo, &hi);
+            satc_rpoly_span(p, p->ne, re, &lo, &hi);
         for (int32_t i = lo; i < hi; i++) {
             float fi = (float)i;
             int in = 1;
             for (uint32_t k = 0; k < p->ne; k++)
                 in &= p->e[k][0] * fi + re[k] >= 0.0f;
-            float q = -INFINITY;
-            for (uint32_t k = 0; k < p->np; k++) {
-                float l = p->l[k][0] * fi + rl[k];
-                float z = p->z[k][0] * fi + rz[k];
-                in &= l > 0.0f;
-                float d = z / l;
-                q = d > q ? d : q;
-            }
+            float out;
+            in &= satc_rpoly_depth(p, fi, rg, &out);
             if (!in)
                 continue;
-            float out = q + (fabsf(q) * 0x1p-21f + 0x1p-100f);
             float old = row[i];
             row[i] = old <= out ? old : out;
         }

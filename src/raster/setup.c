@@ -14,8 +14,8 @@
  * same with parallel rays: edges are lines in (a, b) = (x, y), depth
  * z = (h - Nx a - Ny b) / Nz. Every such condition is linear in (a, b),
  * so it holds over a whole texel rectangle when it holds at the one
- * corner where it is least; depth is greatest where its numerator is
- * greatest and its denominator least (one of the two is constant).
+ * corner where it is least; so is 1 / depth (perspective), and depth
+ * (orthographic) is greatest at one.
  *
  * A box entirely beyond the near plane is covered through its silhouette
  * (the planes through the eye and the edges between a front and a back
@@ -139,9 +139,9 @@ static double inv_pow2_above(double s)
  * del everywhere on the view, in texel coordinates (ra = A ak, rb = B bk,
  * rc = A a0 + B b0 + C, s >= their magnitudes), scaled by 2^-k, 2^k the
  * least power of two above s (exact, into [-1, 1]), and rounded to float
- * for its least texel corner minus a margin (up = 0: an edge, a depth
- * denominator) or its greatest corner plus a margin (up = 1: a depth
- * numerator). Returns 0 when it cannot be represented.
+ * for its least texel corner minus a margin (up = 0: an edge, a
+ * perspective plane) or its greatest corner plus a margin (up = 1: an
+ * orthographic plane). Returns 0 when it cannot be represented.
  */
 static int fold_raw(const satc_rview *rv, double ra, double rb, double rc, double del, double s,
                     int up, float out[3])
@@ -186,37 +186,64 @@ static int add_edge(const satc_rview *rv, satc_rpoly *p, double A, double B, dou
     return fold_raw(rv, ra, rb, rc, del, s, 0, p->e[p->ne++]);
 }
 
-/* A depth plane z = Z / L, Z and L linear (A, B, C) with their errors. */
-static int add_plane(const satc_rview *rv, satc_rpoly *p, const double Z[3], double dz,
-                     const double L[3], double dl)
+/* A depth plane in its fill form (satc_rpoly): G = (A, B, C) linear,
+ * within dg of the exact function everywhere on the view, bounding the
+ * plane's 1 / depth from below (perspective) or its depth from above
+ * (orthographic). Folded at the scale fold() uses, 2^-e with 2^e the
+ * least power of two above its magnitude, then multiplied back by 2^e:
+ * exact in float, and the fill's rounding scales with it (docs/raster.md). */
+static int add_plane(const satc_rview *rv, satc_rpoly *p, const double G[3], double dg)
 {
     if (p->np >= SATC_RP_PLANES)
         return 0;
-    double s = satc_dmax(maxabs3(Z[0] * rv->ak, Z[1] * rv->bk, Z[0] * rv->a0 + Z[1] * rv->b0 + Z[2]),
-                    maxabs3(L[0] * rv->ak, L[1] * rv->bk, L[0] * rv->a0 + L[1] * rv->b0 + L[2]));
+    double s = maxabs3(G[0] * rv->ak, G[1] * rv->bk, G[0] * rv->a0 + G[1] * rv->b0 + G[2]);
     if (!(s > 0) || !isfinite(s))
         return 0;
+    double r = inv_pow2_above(s); /* fold()'s own scale */
+    if (!(r >= P2(-61) && r <= P2(60)))
+        return 0;
+    float sf = (float)(1 / r); /* 2^e, exact */
     uint32_t k = p->np++;
-    return fold(rv, Z[0], Z[1], Z[2], dz, s, 1, p->z[k]) &&
-           fold(rv, L[0], L[1], L[2], dl, s, 0, p->l[k]);
+    float *g = p->g[k];
+    if (!fold(rv, G[0], G[1], G[2], dg, s, rv->ortho, g))
+        return 0;
+    for (int c = 0; c < 3; c++)
+        g[c] *= sf; /* 2^e: exact */
+    p->ortho = (uint32_t)rv->ortho;
+    return isfinite(g[2]) && fabsf(g[2]) <= 0x1p100f;
 }
 
 /* The plane N.q = h (oriented: h > 0 for a perspective view, Nz > 0 for
- * an orthographic one) as a depth plane, and with `near` its near edge. */
+ * an orthographic one) as a depth plane, and with `near` its near edge.
+ * The exact plane (N*, h* within dN, dh of N, h) matters only where a ray
+ * enters the occluder through it, at depth >= n (docs/raster.md): there
+ * perspective 1 / depth = N*.d / h* >= (N.d - dN S) / (h + dh), and
+ * orthographic depth - c = (Z* - c Nz*) / Nz* >= 0 with Z = h - Nx a - Ny b
+ * and c = min(n, 0) is at most (Z + dz - c Nz + |c| dN) / (Nz - dN):
+ * linear bounds, their double rounding (2^-50 of the magnitudes) in dg. */
 static int add_depth(const satc_rview *rv, satc_rpoly *p, const double N[3], double h, double dN,
                      double dh, int near)
 {
-    double S = rv->S, n = rv->n;
+    double S = rv->S, n = rv->n, nN = n1(N);
     if (!rv->ortho) {
-        double Z[3] = {0, 0, h}, L[3] = {N[0], N[1], N[2]};
         if (near && !add_edge(rv, p, -n * N[0], -n * N[1], h - n * N[2], dh + n * dN * S))
             return 0;
-        return add_plane(rv, p, Z, dh, L, dN * S);
+        double H = (h + dh) * (1 + P2(-50));
+        if (!(h > 0) || !isfinite(H))
+            return 0;
+        double G[3] = {N[0] / H, N[1] / H, N[2] / H};
+        return add_plane(rv, p, G, (dN * S + P2(-50) * nN * S) / H);
     }
-    double Z[3] = {-N[0], -N[1], h}, L[3] = {0, 0, N[2]};
+    double dz = dh + dN * S;
     if (near && !add_edge(rv, p, -N[0], -N[1], h - n * N[2], dh + dN * (S + fabs(n))))
         return 0;
-    return add_plane(rv, p, Z, dh + dN * S, L, dN);
+    double c = satc_dmin(n, 0), den = (N[2] - dN) * (1 - P2(-50));
+    if (!(den > 0) || !isfinite(c))
+        return 0;
+    double t = h - c * N[2] + dz + fabs(c) * dN;
+    double G[3] = {-N[0] / den, -N[1] / den, t / den + c};
+    double mag = (nN * S + fabs(h) + 2 * fabs(c) * N[2] + dz) / den + fabs(c);
+    return add_plane(rv, p, G, P2(-50) * mag);
 }
 
 /* The edge from P to Q, oriented by sign sg (perspective: the plane
@@ -251,8 +278,7 @@ static double line_side(const satc_rview *rv, const double P[3], const double Q[
     return v > tol ? 1.0 : v < -tol ? -1.0 : 0.0;
 }
 
-/* The least width in texels a polygon needs to cover anything: a texel,
- * or a cell when the draw merges coverage. */
+/* The least width in texels that covers anything: a texel, or a merged cell. */
 static double rv_need(const satc_rview *rv) { return (rv->flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0; }
 
 /* The screen rectangle of directions (or orthographic positions) a in
@@ -521,10 +547,9 @@ int satc_raster_setup_pair(const satc_rview *rv, const double A[3][3], const dou
     memcpy(out->e[2], pb->e[kb], sizeof out->e[0]);
     memcpy(out->e[3], pb->e[(kb + 2) % 3], sizeof out->e[0]);
     out->np = 2;
-    memcpy(out->z[0], pa->z[0], sizeof out->z[0]);
-    memcpy(out->l[0], pa->l[0], sizeof out->l[0]);
-    memcpy(out->z[1], pb->z[0], sizeof out->z[0]);
-    memcpy(out->l[1], pb->l[0], sizeof out->l[0]);
+    out->ortho = pa->ortho;
+    memcpy(out->g[0], pa->g[0], sizeof out->g[0]);
+    memcpy(out->g[1], pb->g[0], sizeof out->g[0]);
     return 1;
 }
 

@@ -18,7 +18,6 @@ static inline V v_set1(float x) { return simde_mm256_set1_ps(x); }
 static inline V v_add(V a, V b) { return simde_mm256_add_ps(a, b); }
 static inline V v_mul(V a, V b) { return simde_mm256_mul_ps(a, b); }
 static inline V v_div(V a, V b) { return simde_mm256_div_ps(a, b); }
-static inline V v_abs(V a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
 /* Ordered, quiet predicates: false when either operand is NaN. */
 static inline M v_gt(V a, V b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
 static inline M v_ge(V a, V b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }

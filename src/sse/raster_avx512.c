@@ -17,7 +17,6 @@ static inline V v_set1(float x) { return simde_mm512_set1_ps(x); }
 static inline V v_add(V a, V b) { return simde_mm512_add_ps(a, b); }
 static inline V v_mul(V a, V b) { return simde_mm512_mul_ps(a, b); }
 static inline V v_div(V a, V b) { return simde_mm512_div_ps(a, b); }
-static inline V v_abs(V a) { return simde_mm512_andnot_ps(simde_mm512_set1_ps(-0.0f), a); }
 static inline M v_gt(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
 static inline M v_ge(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
 static inline M v_le(V a, V b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }

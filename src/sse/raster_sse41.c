@@ -15,7 +15,6 @@ static inline V v_set1(float x) { return simde_mm_set1_ps(x); }
 static inline V v_add(V a, V b) { return simde_mm_add_ps(a, b); }
 static inline V v_mul(V a, V b) { return simde_mm_mul_ps(a, b); }
 static inline V v_div(V a, V b) { return simde_mm_div_ps(a, b); }
-static inline V v_abs(V a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 static inline M v_gt(V a, V b) { return simde_mm_cmpgt_ps(a, b); }
 static inline M v_ge(V a, V b) { return simde_mm_cmpge_ps(a, b); }
 static inline M v_le(V a, V b) { return simde_mm_cmple_ps(a, b); }

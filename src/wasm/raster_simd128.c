@@ -16,7 +16,6 @@ static inline V v_set1(float x) { return wasm_f32x4_splat(x); }
 static inline V v_add(V a, V b) { return wasm_f32x4_add(a, b); }
 static inline V v_mul(V a, V b) { return wasm_f32x4_mul(a, b); }
 static inline V v_div(V a, V b) { return wasm_f32x4_div(a, b); }
-static inline V v_abs(V a) { return wasm_f32x4_abs(a); }
 static inline M v_gt(V a, V b) { return wasm_f32x4_gt(a, b); }
 static inline M v_ge(V a, V b) { return wasm_f32x4_ge(a, b); }
 static inline M v_le(V a, V b) { return wasm_f32x4_le(a, b); }

@@ -105,22 +105,14 @@ static void fill_every_texel(const satc_rpoly *p, float *level0, uint32_t width,
 {
     (void)cov; /* run without merged coverage only */
     for (int32_t j = p->j0; j < p->j1; j++) {
-        float fj = (float)j, re[SATC_RP_EDGES], rz[SATC_RP_PLANES], rl[SATC_RP_PLANES];
-        for (uint32_t k = 0; k < p->ne; k++)
-            re[k] = p->e[k][1] * fj + p->e[k][2];
-        for (uint32_t k = 0; k < p->np; k++)
-            rz[k] = p->z[k][1] * fj + p->z[k][2], rl[k] = p->l[k][1] * fj + p->l[k][2];
+        float re[SATC_RP_EDGES], rg[SATC_RP_PLANES];
+        satc_rpoly_row(p, j, re, rg);
         for (int32_t i = p->i0; i < p->i1; i++) {
-            float fi = (float)i, q = -INFINITY;
+            float fi = (float)i, out, *t = &level0[(size_t)j * width + (size_t)i];
             int in = 1;
             for (uint32_t k = 0; k < p->ne; k++)
                 in &= p->e[k][0] * fi + re[k] >= 0.0f;
-            for (uint32_t k = 0; k < p->np; k++) {
-                float l = p->l[k][0] * fi + rl[k], d = (p->z[k][0] * fi + rz[k]) / l;
-                in &= l > 0.0f;
-                q = d > q ? d : q;
-            }
-            float out = q + (fabsf(q) * 0x1p-21f + 0x1p-100f), *t = &level0[(size_t)j * width + (size_t)i];
+            in &= satc_rpoly_depth(p, fi, rg, &out);
             if (in)
                 *t = *t <= out ? *t : out;
         }
@@ -345,9 +337,10 @@ static void group_special(void)
                 p->e[e][0] = special() * 0.01f, p->e[e][1] = special() * 0.01f;
                 p->e[e][2] = special() + 0.5f;
             }
+            p->ortho = (uint32_t)(next() % 2);
             for (uint32_t e = 0; e < p->np; e++)
                 for (int q = 0; q < 3; q++)
-                    p->z[e][q] = special(), p->l[e][q] = special();
+                    p->g[e][q] = special();
         }
         compare_on_level(g_p, n, w, h, 1);
     }

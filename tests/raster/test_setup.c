@@ -259,8 +259,8 @@ static void digest_polys(const satc_rpoly *p, int n)
     for (int q = 0; q < n; q++) {
         digest(&p[q].i0, 4 * sizeof(int32_t) + 2 * sizeof(uint32_t));
         digest(p[q].e, p[q].ne * sizeof p[q].e[0]);
-        digest(p[q].z, p[q].np * sizeof p[q].z[0]);
-        digest(p[q].l, p[q].np * sizeof p[q].l[0]);
+        digest(&p[q].ortho, sizeof p[q].ortho);
+        digest(p[q].g, p[q].np * sizeof p[q].g[0]);
     }
 }
 

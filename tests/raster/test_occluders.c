@@ -395,6 +395,8 @@ static void case_boxes(void)
                 for (int j = 0; ok && j < 3; j++) {
                     ok = c[j] == sph[k][j];
                     r2 += (ld)H[j][j] * H[j][j];
+                    for (int r = 0; r < 3; r++)
+                        ok &= r == j || H[j][r] == 0;
                 }
                 ok &= r2 <= rad * rad;
             } else { /* the stored box itself: exact */

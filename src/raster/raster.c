@@ -114,41 +114,93 @@ static void minmax_box(double v, double w, double *c, double *h)
         *h *= 1.0 - 0x1p-48;
 }
 
+/* An instance: H_j = column j of the matrix times |lh_j| (products of two
+ * floats, exact); the center's three sums, each rounded below 2^-53 of
+ * the magnitudes summed (cmag), make *cerr = 2^-50 cmag. */
+static int instance_box(const satc_instances *s, size_t i, double c[3], double H[3][3],
+                        double *cerr)
+{
+    size_t id = i;
+    if (s->mesh) {
+        id = *(const uint32_t *)(const void *)((const char *)s->mesh + i * s->mesh_stride);
+        if (id >= s->mesh_count)
+            return 0;
+    }
+    double lc[3], lh[3], m[3][4];
+    rd3(&s->local_center, id, lc);
+    rd3(&s->local_half, id, lh);
+    const float *base = at(s->matrix, s->stride, i);
+    /* element (r, q) at base[r * rs + q * qs] */
+    size_t rs = s->layout == SATC_AFFINE_ROWS ? 4 : 1;
+    size_t qs = s->layout == SATC_AFFINE_ROWS                 ? 1
+                : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? 3
+                                                              : 4;
+    for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 4; q++)
+            m[r][q] = base[(size_t)r * rs + (size_t)q * qs];
+    double cmag = 0;
+    for (int r = 0; r < 3; r++) {
+        c[r] = m[r][3] + m[r][0] * lc[0] + m[r][1] * lc[1] + m[r][2] * lc[2];
+        cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) +
+                fabs(m[r][2] * lc[2]);
+        for (int j = 0; j < 3; j++)
+            H[j][r] = m[r][j] * fabs(lh[j]);
+    }
+    *cerr = 0x1p-50 * cmag;
+    return 1;
+}
+
+/* The forms read directly (the double volume's other fields unused). */
 int satc_occluder_box(const satc_batch *b, size_t i, double c[3], double H[3][3], double *cerr)
 {
+    double v[3], w[3];
     *cerr = 0;
-    if (b->form == SATC_FORM_TRS)
-        return trs_box(b, i, c, H, cerr);
-    satc_vol_d v;
-    if (!satc_volume_d(b, i, &v))
-        return 0; /* a mesh id past the table */
-    for (int k = 0; k < 3; k++) {
-        c[k] = v.c[k];
-        for (int j = 0; j < 3; j++)
-            H[j][k] = v.H[j][k];
-    }
     switch (b->form) {
-    case SATC_FORM_SPHERES:
-        for (int j = 0; j < 3; j++)
-            H[j][j] *= INSCRIBED;
-        break;
-    case SATC_FORM_MINMAX: {
-        double lo[3], hi[3];
-        rd3(&b->minmax.min, i, lo);
-        rd3(&b->minmax.max, i, hi);
-        for (int k = 0; k < 3; k++)
-            minmax_box(lo[k], hi[k], &c[k], &H[k][k]);
-        break;
-    }
+    case SATC_FORM_TRS:
+        return trs_box(b, i, c, H, cerr);
     case SATC_FORM_INSTANCES:
-        /* the half axes are products of two floats, exact; the center is
-         * three sums, each rounded below 2^-53 cmag */
-        *cerr = 0x1p-50 * v.cmag;
-        break;
-    default: /* AABB, OBB, half axes: stored floats and exact products */
+        return instance_box(&b->instances, i, c, H, cerr);
+    case SATC_FORM_OBB:
+        rd3(&b->obb.center, i, c);
+        rd3(&b->obb.extent, i, w);
+        for (int j = 0; j < 3; j++) {
+            rd3(&b->obb.axis[j], i, v);
+            for (int k = 0; k < 3; k++)
+                H[j][k] = fabs(w[j]) * v[k];
+        }
+        return 1;
+    case SATC_FORM_HALF_AXES: /* stored floats */
+        rd3(&b->half_axes.center, i, c);
+        for (int j = 0; j < 3; j++)
+            rd3(&b->half_axes.axis[j], i, H[j]);
+        return 1;
+    default:
         break;
     }
-    return 1;
+    memset(H, 0, 9 * sizeof(double));
+    switch (b->form) {
+    case SATC_FORM_AABB:
+        rd3(&b->aabb.center, i, c);
+        rd3(&b->aabb.half, i, w);
+        for (int j = 0; j < 3; j++)
+            H[j][j] = fabs(w[j]);
+        return 1;
+    case SATC_FORM_MINMAX:
+        rd3(&b->minmax.min, i, v);
+        rd3(&b->minmax.max, i, w);
+        for (int k = 0; k < 3; k++)
+            minmax_box(v[k], w[k], &c[k], &H[k][k]);
+        return 1;
+    case SATC_FORM_SPHERES: {
+        rd3(&b->spheres.center, i, c);
+        double r = fabs((double)*at(b->spheres.radius.p, b->spheres.radius.stride, i));
+        for (int j = 0; j < 3; j++)
+            H[j][j] = r * INSCRIBED;
+        return 1;
+    }
+    default: /* not a form satc_check_volumes accepts */
+        return 0;
+    }
 }
 
 /* The coverage buffer: a header naming the pyramid it was cleared for,

@@ -23,6 +23,7 @@ typedef struct satc_rview {
     double E[3], F[3][3];
     double min_texels;   /* smaller screen rectangles are skipped */
     unsigned flags;      /* SATC_RASTER_* and SATC_RVIEW_CELLS */
+    double borg[2], blim[2]; /* |a0|, |b0|; 15/16 of the least covering width in a, b */
 } satc_rview;
 
 /* Not a public flag: the draw merges coverage, so a polygon narrower

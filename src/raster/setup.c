@@ -37,6 +37,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "box_sil.h"
 #include "raster.h"
 
 #define P2(k) ldexp(1.0, (k))
@@ -107,6 +108,9 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
     rv->tinyWH = P2(-60) * ((double)width + height + 2);
     rv->min_texels = min_texels;
     rv->flags = flags;
+    double nd = 0.9375 * ((flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0); /* 15/16 of rv_need() */
+    rv->borg[0] = fabs(rv->a0), rv->borg[1] = fabs(rv->b0), rv->blim[0] = nd * fabs(rv->ak);
+    rv->blim[1] = nd * fabs(rv->bk);
 }
 
 /* World vector (or point less the origin E) to frame coordinates. */
@@ -316,9 +320,9 @@ static double rect_of(const satc_rview *rv, double amin, double amax, double bmi
     return du * dv;
 }
 
-/* satc_dmin(amin, a) etc. (a NaN ignored), as selects without branches */
-#define ACC(a, b) (amin = (a) <= amin ? (a) : amin, amax = (a) >= amax ? (a) : amax, \
-                   bmin = (b) <= bmin ? (b) : bmin, bmax = (b) >= bmax ? (b) : bmax)
+/* satc_dmin(amin, a) etc. for finite a, b (every vertex here), in the form of minsd / maxsd */
+#define ACC(a, b) (amin = amin < (a) ? amin : (a), amax = amax > (a) ? amax : (a), \
+                   bmin = bmin < (b) ? bmin : (b), bmax = bmax > (b) ? bmax : (b))
 
 /* Screen rectangle of the points V[0..nv) (a convex polygon in order)
  * clipped to z >= n, as rect_of. */
@@ -343,16 +347,13 @@ static double bbox(const satc_rview *rv, const double (*V)[3], int nv, int keep,
     return rect_of(rv, amin, amax, bmin, bmax, keep, p);
 }
 
-/* The same for a box's 8 vertices (tile rows required). */
+/* The same for a box's 8 vertices, all beyond the near plane (tile rows required). */
 static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p)
 {
     double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
-    double n = rv->n;
     for (int k = 0; k < 8; k++) {
-        if (V[k][2] >= n) {
-            double rz = rv->ortho ? 1.0 : 1 / V[k][2];
-            ACC(V[k][0] * rz, V[k][1] * rz);
-        }
+        double rz = rv->ortho ? 1.0 : 1 / V[k][2];
+        ACC(V[k][0] * rz, V[k][1] * rz);
     }
     return rect_of(rv, amin, amax, bmin, bmax, 0, p);
 }
@@ -369,8 +370,7 @@ static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p
  * here (reciprocals and products, each a few units in the last place);
  * below 15/16 of rv_need(), box_rect()'s width stays under it, less 2^-30.
  */
-static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3],
-                           double M)
+static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3], double M)
 {
     double D[3];
     for (int k = 0; k < 3; k++)
@@ -378,13 +378,12 @@ static int box_below_texel(const satc_rview *rv, const double C[3], const double
     double zl = C[2] - D[2];
     if (!rv->ortho && !(zl > 0))
         return 0;
-    const double org[2] = {rv->a0, rv->b0}, step[2] = {rv->ak, rv->bk};
     double rc = rv->ortho ? 1.0 : 1 / C[2], rl = rv->ortho ? 1.0 : 1 / zl;
     for (int k = 0; k < 2; k++) {
         double c = fabs(C[k]) * rc;
         double r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
         /* the width over the texel step, below 15/16 of rv_need() */
-        if (2 * r + P2(-40) * (c + r + fabs(org[k])) < 0.9375 * rv_need(rv) * fabs(step[k]))
+        if (2 * r + P2(-40) * (c + r + rv->borg[k]) < rv->blim[k])
             return 1;
     }
     return 0;
@@ -572,33 +571,6 @@ static void face(const double C[3], const double (*H)[3], double sd, int k, doub
     }
 }
 
-/*
- * A box's silhouette edges by its front faces (bit 2 k + si: face (k,
- * s = 1 - 2 si)): the edges along H_k between face (a, sa) and face
- * (b, sb), a = k + 1, b = k + 2 (mod 3), one of them front, in order of
- * k, sa, sb. Entry: their count (above 6 when both faces of an axis are
- * front: not drawn), then k << 3 | i | o << 6 for the edge from vertex
- * i | 1 << k to vertex i (vertex i: C plus H_j, minus H_j when bit j of
- * i is set), oriented toward C by sd, or -sd when o is set: -sa sb when
- * (a, sa) is the front face, else sa sb (docs/raster.md, Boxes).
- */
-static const uint8_t box_sil[64][7] = {
-    {0}, {4, 8, 76, 80, 18}, {4, 73, 13, 17, 83}, {8}, {4, 64, 4, 16, 81},
-    {6, 64, 4, 8, 76, 18, 81}, {6, 64, 4, 73, 13, 16, 83}, {8}, {4, 2, 70, 82, 19},
-    {6, 2, 70, 8, 76, 80, 19}, {6, 2, 70, 73, 13, 82, 17}, {8}, {8}, {8}, {8}, {8},
-    {4, 0, 66, 72, 9}, {6, 0, 66, 9, 76, 80, 18}, {6, 0, 66, 72, 13, 17, 83}, {8},
-    {6, 4, 66, 72, 9, 16, 81}, {6, 4, 66, 9, 76, 18, 81}, {6, 4, 66, 72, 13, 16, 83},
-    {6, 4, 66, 76, 13, 18, 83}, {6, 0, 70, 72, 9, 82, 19}, {6, 0, 70, 9, 76, 80, 19},
-    {6, 0, 70, 72, 13, 82, 17}, {6, 0, 70, 76, 13, 80, 17}, {8}, {6, 4, 70, 9, 76, 81, 19},
-    {6, 4, 70, 72, 13, 16, 82}, {4, 4, 70, 76, 13}, {4, 68, 6, 12, 77}, {6, 68, 6, 8, 77, 80, 18},
-    {6, 68, 6, 73, 12, 17, 83}, {8}, {6, 64, 6, 12, 77, 16, 81}, {6, 64, 6, 8, 77, 18, 81},
-    {6, 64, 6, 73, 12, 16, 83}, {6, 64, 6, 8, 73, 18, 83}, {6, 68, 2, 12, 77, 82, 19},
-    {6, 68, 2, 8, 77, 80, 19}, {6, 68, 2, 73, 12, 82, 17}, {6, 68, 2, 8, 73, 80, 17}, {8},
-    {6, 64, 2, 8, 77, 81, 19}, {6, 64, 2, 73, 12, 16, 82}, {4, 64, 2, 8, 73}, {8}, {8}, {8}, {8},
-    {8}, {6, 66, 6, 9, 77, 18, 81}, {6, 66, 6, 72, 12, 16, 83}, {4, 66, 6, 18, 83}, {8},
-    {6, 0, 68, 9, 77, 80, 19}, {6, 0, 68, 72, 12, 82, 17}, {4, 0, 68, 80, 17}, {8},
-    {4, 9, 77, 81, 19}, {4, 72, 12, 16, 82}, {0}
-};
 
 int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
                           double cerr, satc_rpoly out[3])
@@ -663,16 +635,17 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     double sd = det > 0 ? 1.0 : -1.0;
     double dN = d_N(m), dh = d_h(m);
     /* Face (k, s), s = +-1: outward normal s sd X[k], plane offset
-     * hf = s sd X[k].(C + s H_k), the sign flips exact. front: bit 2k + si
-     * (s = 1 - 2 si) set for a provably front face; unsure: too close. */
+     * hf = s sd X[k].(C + s H_k) = s sd X[k].C + |det| (X[k].H_k = det
+     * for every k: one dot per axis, the rounding well inside dh). front:
+     * bit 2k + si (s = 1 - 2 si) set for a provably front face; unsure:
+     * too close. */
     unsigned front = 0, unsure = 0;
-    double hf[3][2];
+    double hf[3][2], adet = fabs(det);
     for (int k = 0; k < 3; k++) {
+        double xc = sd * satc_dot3_d(X[k], C);
+        hf[k][0] = xc + adet, hf[k][1] = adet - xc;
         for (int si = 0; si < 2; si++) {
-            double s = si ? -sd : sd, F[3];
-            for (int c = 0; c < 3; c++)
-                F[c] = C[c] + (si ? -Hq[k][c] : Hq[k][c]);
-            hf[k][si] = s * satc_dot3_d(X[k], F);
+            double s = si ? -sd : sd;
             double v = rv->ortho ? s * X[k][2] : hf[k][si];
             double tol = rv->ortho ? dN : dh;
             front |= (unsigned)(v < -tol) << (2 * k + si);

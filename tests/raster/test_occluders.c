@@ -270,6 +270,65 @@ static void case_instances(void)
     check(bad == 0 && drawn == N, what);
 }
 
+/* The same instances in every matrix layout, through a mesh id table
+ * (reversed, one id past the table): the same boxes bit for bit as
+ * case_instances' 4x4 columns, and no box for the bad id. */
+static void case_instance_layouts(void)
+{
+    enum { M = 64 };
+    static float col[M][16], rows[M][12], c43[M][12], lc[M][3], lh[M][3];
+    uint32_t ids[M];
+    for (int k = 0; k < M; k++) {
+        for (int e = 0; e < 16; e++)
+            col[k][e] = e % 4 == 3 && e < 12 ? 0.0f : e == 15 ? 1.0f : rexp(-2, 3);
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 4; q++)
+                rows[k][r * 4 + q] = c43[k][q * 3 + r] = col[k][q * 4 + r];
+        for (int j = 0; j < 3; j++)
+            lc[k][j] = rexp(-2, 2), lh[k][j] = rexp(-2, 2);
+        ids[k] = k == 7 ? (uint32_t)M : (uint32_t)(M - 1 - k);
+    }
+    satc_batch b[3];
+    memset(b, 0, sizeof b);
+    const float *mats[3] = {col[0], rows[0], c43[0]};
+    static const size_t strides[3] = {64, 48, 48};
+    static const satc_affine lays[3] = {SATC_AFFINE_4X4_COLUMN_MAJOR, SATC_AFFINE_ROWS,
+                                   SATC_AFFINE_4X3_COLUMN_MAJOR};
+    for (int f = 0; f < 3; f++) {
+        b[f].form = SATC_FORM_INSTANCES;
+        b[f].instances.matrix = mats[f];
+        b[f].instances.stride = strides[f];
+        b[f].instances.layout = lays[f];
+        b[f].instances.local_center = SATC_VEC3S_AOS(&lc[0][0], 12);
+        b[f].instances.local_half = SATC_VEC3S_AOS(&lh[0][0], 12);
+        b[f].instances.mesh = f ? ids : NULL;
+        b[f].instances.mesh_stride = 4;
+        b[f].instances.mesh_count = M;
+    }
+    size_t bad = 0;
+    for (int k = 0; k < M; k++) {
+        double c0[3], H0[3][3], e0, c[3], H[3][3], e;
+        /* the reference: box k's matrix with local box ids[k], without ids */
+        satc_batch ref = b[0];
+        uint32_t id = ids[k] < M ? ids[k] : 0;
+        ref.instances.local_center = SATC_VEC3S_AOS(&lc[id][0], 0);
+        ref.instances.local_half = SATC_VEC3S_AOS(&lh[id][0], 0);
+        int r0 = satc_occluder_box(&ref, (size_t)k, c0, H0, &e0);
+        for (int f = 1; f < 3; f++) {
+            int r = satc_occluder_box(&b[f], (size_t)k, c, H, &e);
+            if (ids[k] >= M) {
+                bad += r != 0;
+                continue;
+            }
+            int ok = r0 && r && !memcmp(c, c0, sizeof c) && !memcmp(H, H0, sizeof H) && e == e0;
+            bad += !ok;
+        }
+    }
+    char what[120];
+    snprintf(what, sizeof what, "instance layouts and ids: %zu of %d boxes differ", bad, 2 * M);
+    check(bad == 0, what);
+}
+
 /* Min/max (corners of very different magnitudes too), AABB, half axes,
  * OBB and spheres. */
 static void case_boxes(void)
@@ -336,6 +395,8 @@ static void case_boxes(void)
                 for (int j = 0; ok && j < 3; j++) {
                     ok = c[j] == sph[k][j];
                     r2 += (ld)H[j][j] * H[j][j];
+                    for (int r = 0; r < 3; r++)
+                        ok &= r == j || H[j][r] == 0;
                 }
                 ok &= r2 <= rad * rad;
             } else { /* the stored box itself: exact */
@@ -443,6 +504,7 @@ int main(void)
     printf("occluder boxes inside their volumes\n");
     case_trs();
     case_instances();
+    case_instance_layouts();
     case_boxes();
     slab(1);
     slab(0);

@@ -157,8 +157,9 @@ def encodings():
 ENCODINGS = encodings()
 
 
-def oracle(frustum, pw, ph, op, payload, mode, qc, qh):
-    """satc's pyramid levels and occlusion classes (scalar and active path)."""
+def oracle(frustum, pw, ph, op, payload, mode, qc, qh, test=(0, 0)):
+    """satc's pyramid levels and occlusion classes (scalar and active path);
+    test: the flags and budget of satc_pyramid_set_test."""
     exe = os.environ.get("SATC_PY_ORACLE_OCCLUSION")
     if not exe:
         pytest.skip("SATC_PY_ORACLE_OCCLUSION is not set: run through `meson test` (python suite)")
@@ -168,6 +169,7 @@ def oracle(frustum, pw, ph, op, payload, mode, qc, qh):
             fh.write(frustum.raw)
             fh.write(np.array([pw, ph], np.uint32).tobytes() + np.array([op], np.int32).tobytes())
             fh.write(payload)
+            fh.write(np.array(test, np.uint32).tobytes())
             fh.write(np.array([{"exact": 1, "conservative": 0}[mode]], np.int32).tobytes())
             fh.write(np.array([len(qc)], np.int64).tobytes())
             fh.write(np.ascontiguousarray(np.concatenate([qc.T, qh.T]), np.float32).tobytes())
@@ -325,6 +327,71 @@ def test_merged_layers_start_again_on_clear_and_fill():
     assert not satc.Pyramid(cam, 128, 64).merge
 
 
+def oblique_scene():
+    """A long box seen obliquely (x in [5, 7], z in [25, 100]) in a linear depth
+    image of merge_camera(): texels 20 where |x/z| >= 0.14, 28 nearer the axis.
+    Its nearest depth 25 is beyond the outer texels only, but along any ray with
+    |x/z| < 0.15 it lies at z >= 5 / 0.15 > 28: hidden everywhere."""
+    cam = merge_camera()
+    u = ((np.arange(128) + 0.5) / 128 * 2 - 1) * np.tan(0.6) * 2.0
+    img = np.tile(np.where(np.abs(u) < 0.14, 28.0, 20.0), (64, 1)).astype(np.float32)
+    qc = np.array([[6, 0, 62.5], [-6, 0, 62.5], [6, 0, 15.5]], np.float32)  # the last in front
+    qh = np.array([[1, 1, 37.5], [1, 1, 37.5], [1, 1, 3]], np.float32)
+    return cam, img, qc, qh
+
+
+def test_depth_per_texel_against_c(rng):
+    cases = [(None, 4096), (0, 0), (3, 3), (10 ** 6, 10 ** 6)]
+    more = 0
+    for trial, (budget, want) in enumerate(cases):
+        R, t, oc, oh, qc, qh = scene(rng, n_box=600)
+        # long boxes along the view, some of them: the option's case
+        qh[::3] *= np.array([1, 1, 1], np.float32) + 8 * np.abs(R[2]).astype(np.float32)
+        cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
+        p = satc.Pyramid(cam, 128, 64, depth_per_texel=True, test_budget=budget)
+        assert p.depth_per_texel and p.test_budget == want and "depth per texel" in repr(p)
+        p.rasterize(satc.aabbs(oc, oh))
+        payload = np.array([len(oc)], np.int64).tobytes() + np.ascontiguousarray(
+            np.concatenate([oc.T, oh.T]), np.float32).tobytes()
+        b = satc.aabbs(qc, qh)
+        plain = satc.cull(satc.Pyramid(cam, 128, 64).rasterize(satc.aabbs(oc, oh)), b,
+                          output="classes") == satc.OCCLUDED
+        for mode in ("exact", "conservative"):
+            texels, cls = oracle(cam, 128, 64, 2, payload, mode, qc, qh, test=(1, want))
+            assert np.array_equal(levels(p), texels)
+            assert np.array_equal(satc.cull(p, b, mode, "classes"), cls)
+            for isa in satc.isa_runnable():
+                assert np.array_equal(satc.cull(p, b, mode, "classes", isa=isa), cls)
+        hidden = satc.cull(p, b, output="classes") == satc.OCCLUDED
+        assert (hidden >= plain).all()
+        if want == 0:
+            assert np.array_equal(hidden, plain)
+        more += int(hidden.sum() - plain.sum())
+    assert more > 0
+
+
+def test_depth_per_texel_hides_the_oblique_box():
+    cam, img, qc, qh = oblique_scene()
+    b = satc.aabbs(qc, qh)
+    plain = satc.Pyramid(cam, 128, 64).fill(img)
+    assert not plain.depth_per_texel and plain.test_budget is None
+    assert list(satc.cull(plain, b, output="classes") == satc.OCCLUDED) == [False, False, False]
+    p = satc.Pyramid(cam, 128, 64, depth_per_texel=True).fill(img)
+    want = [True, True, False]
+    assert list(satc.cull(p, b, output="classes") == satc.OCCLUDED) == want
+    payload = image_payload(img, "linear", 0)  # TOP_DOWN as the fill's default
+    _, cls = oracle(cam, 128, 64, 1, payload, "exact", qc, qh, test=(1, 4096))
+    assert np.array_equal(satc.cull(p, b, output="classes"), cls)
+    # the option lasts through clear(), fill() and draws
+    p.clear()
+    assert not (satc.cull(p, b, output="classes") == satc.OCCLUDED).any()
+    assert list(satc.cull(p.fill(img), b, output="classes") == satc.OCCLUDED) == want
+    assert p.depth_per_texel and p.test_budget == 4096
+    # a budget of 0: the plain test
+    z = satc.Pyramid(cam, 128, 64, depth_per_texel=True, test_budget=0).fill(img)
+    assert not (satc.cull(z, b, output="classes") == satc.OCCLUDED).any()
+
+
 def test_views_and_groups_with_pyramids(rng):
     R, t, oc, oh, qc, qh = scene(rng)
     cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
@@ -361,6 +428,14 @@ def test_bad_input_names_the_argument_and_writes_nothing(rng):
         (lambda: satc.Pyramid(cam, 64.0, 32), TypeError, "width"),
         (lambda: satc.Pyramid(satc.from_planes([[1, 0, 0, 1]]), 64, 32), ValueError, "frustum"),
         (lambda: satc.Pyramid("cam"), TypeError, "frustum"),
+        (lambda: satc.Pyramid(cam, 64, 32, test_budget=10), TypeError, "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=-1), ValueError, "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=2 ** 32), ValueError,
+         "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=2 ** 70), ValueError,
+         "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=1.0), TypeError, "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=True), TypeError, "test_budget"),
         (lambda: p.fill(img.astype(np.int8)), TypeError, "depth"),
         (lambda: p.fill(img[0]), ValueError, "depth"),
         (lambda: p.fill(img, "meters"), ValueError, "kind"),

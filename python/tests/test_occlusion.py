@@ -387,6 +387,31 @@ def test_depth_per_texel_against_c(rng):
         assert (hidden >= plain).all()
         if want == 0:
             assert np.array_equal(hidden, plain)
+    # boxes along the view (some seen obliquely) behind a two-depth image
+    cam = merge_camera()
+    u = ((np.arange(128) + 0.5) / 128 * 2 - 1) * np.tan(0.6) * 2.0
+    n, more_total = 800 if QUICK else 3000, 0
+    for budget, want in cases:
+        x0, w, zn = rng.uniform(0.5, 10, n), rng.uniform(0.2, 3, n), rng.uniform(10, 40, n)
+        L, hy = rng.uniform(5, 200, n), rng.uniform(0.2, 3, n)
+        qc = np.stack([(x0 + w / 2) * rng.choice([-1, 1], n), np.zeros(n), zn + L / 2], 1).astype(np.float32)
+        qh = np.stack([w / 2, hy, L / 2], 1).astype(np.float32)
+        b = satc.aabbs(qc, qh)
+        img = np.tile(np.where(np.abs(u) < rng.uniform(0.1, 0.3), rng.uniform(22, 30), rng.uniform(8, 20)),
+                      (64, 1)).astype(np.float32)
+        p = satc.Pyramid(cam, 128, 64, depth_per_texel=True, test_budget=budget).fill(img)
+        payload = (np.array([FORMATS["linear"], TOP_DOWN], np.int32).tobytes() + np.zeros(2, np.float32).tobytes()
+                   + np.array([128, 64, 4], np.int32).tobytes() + img.tobytes())
+        texels, cls = oracle(cam, 128, 64, 1, payload, "exact", qc, qh, test=(1, want))
+        assert np.array_equal(levels(p), texels)
+        for isa in satc.isa_runnable():
+            assert np.array_equal(satc.cull(p, b, output="classes", isa=isa), cls)
+        plain = satc.cull(satc.Pyramid(cam, 128, 64).fill(img), b, output="classes") == satc.OCCLUDED
+        more = (cls == satc.OCCLUDED) & ~plain
+        assert ((cls == satc.OCCLUDED) >= plain).all()
+        assert more.sum() <= want  # each volume hidden only per texel spent a bound
+        more_total += int(more.sum()) if want >= 4096 else 0
+    assert more_total > 0
 
 
 def test_depth_per_texel_hides_the_oblique_box():

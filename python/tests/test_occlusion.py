@@ -410,6 +410,8 @@ def test_depth_per_texel_against_c(rng):
         more = (cls == satc.OCCLUDED) & ~plain
         assert ((cls == satc.OCCLUDED) >= plain).all()
         assert more.sum() <= want  # each volume hidden only per texel spent a bound
+        k = np.flatnonzero(more)[:40]
+        assert not seen_in_image(img, qc[k], qh[k], sub=4).any()  # rays see none of them
         more_total += int(more.sum()) if want >= 4096 else 0
     assert more_total > 0
 

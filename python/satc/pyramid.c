@@ -5,9 +5,9 @@
 
 #include <math.h>
 #include <stddef.h>
-#include <structmember.h>
 #include <stdlib.h>
 #include <string.h>
+#include <structmember.h>
 
 static float f_up(double x)
 {

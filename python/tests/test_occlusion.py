@@ -431,6 +431,10 @@ def test_depth_per_texel_hides_the_oblique_box():
                + np.array([128, 64, 4], np.int32).tobytes() + img.tobytes())
     _, cls = oracle(cam, 128, 64, 1, payload, "exact", qc, qh, test=(1, 4096))
     assert np.array_equal(satc.cull(p, b, output="classes"), cls)
+    # each view of cull_views tests as its own pyramid says
+    got = satc.cull_views([p, plain, p], b, output="classes")
+    assert np.array_equal(got[0], cls) and np.array_equal(got[2], cls)
+    assert np.array_equal(got[1], satc.cull(plain, b, output="classes"))
     # the option lasts through clear(), fill() and draws
     p.clear()
     assert not (satc.cull(p, b, output="classes") == satc.OCCLUDED).any()

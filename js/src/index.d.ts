@@ -380,6 +380,10 @@ export class DepthPyramid {
   readonly levels: number;
   /** Whether occluders drawn since begin merge within texels (depthPyramid(w, h, { merge: true })). */
   readonly merge: boolean;
+  /** Whether culls test depth per texel (depthPyramid(w, h, { depthPerTexel: true })). */
+  readonly depthPerTexel: boolean;
+  /** Texel depth bounds one cull may compute (0 .. 2^32 - 1), or null without depthPerTexel. */
+  readonly testBudget: number | null;
   /** The frustum given to begin (a copy), or null. */
   readonly view: Frustum | null;
   readonly disposed: boolean;
@@ -496,8 +500,11 @@ export class Satc {
   /**
    * A depth pyramid of width x height texels (64 x 32 .. 2048 x 1024) in module memory.
    * merge: occluders merge within texels (4 x 4 cells each): more hidden, more time per occluder.
+   * depthPerTexel: culls also bound a volume's depth within texels (1-2 % fewer kept, about 1.2x
+   * a cull's time); testBudget: the most texel bounds per cull (integer, default 4096), then the
+   * plain test.
    */
-  depthPyramid(width: number, height: number, opts?: { merge?: boolean }): DepthPyramid;
+  depthPyramid(width: number, height: number, opts?: { merge?: boolean; depthPerTexel?: boolean; testBudget?: number }): DepthPyramid;
   /** Occluder triangles copied into module memory: 3 floats a vertex, optional 16- or 32-bit indices (3 a triangle). */
   occluderMesh(positions: Float32Array | number[], indices?: Uint16Array | Uint32Array | null): OccluderMesh;
 

@@ -101,6 +101,8 @@ int satc_py_isa(PyObject *obj, unsigned *out);
 int satc_py_num_arg(PyObject *obj, const char *name, double *out);
 /* An integer (int, numpy integers, anything with __index__; not bool). */
 int satc_py_index_arg(PyObject *obj, const char *name, Py_ssize_t *out);
+/* An integer in 0..2^32-1: TypeError or ValueError naming the argument. */
+int satc_py_u32_arg(PyObject *obj, const char *name, uint32_t *out);
 /* A finite vector of 3 numbers as float (double kept in *d when not NULL). */
 int satc_py_vec3_arg(PyObject *obj, const char *name, float out[3], double *d);
 

@@ -92,6 +92,19 @@ int satc_py_index_arg(PyObject *obj, const char *name, Py_ssize_t *out)
     return 0;
 }
 
+int satc_py_u32_arg(PyObject *obj, const char *name, uint32_t *out)
+{
+    Py_ssize_t v;
+    if (satc_py_index_arg(obj, name, &v) < 0)
+        return -1;
+    if (v < 0 || (uint64_t)v > UINT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: must be in 0..%u, got %zd", name, UINT32_MAX, v);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
 int satc_py_finite_arg(PyObject *obj, const char *name, double *out, int allow_inf)
 {
     if (satc_py_num_arg(obj, name, out) < 0)

@@ -13,7 +13,8 @@
  *            uint32 raster flags
  *          op 4 (boxes merged): int64 split, then as op 2; boxes [0, split) and
  *            [split, m) drawn by two calls into one merged-coverage buffer
- *        then int32 mode, int64 n, n floats each of cx cy cz hx hy hz (queries)
+ *        then uint32 test flags, budget (satc_pyramid_set_test), int32 mode,
+ *        int64 n, n floats each of cx cy cz hx hy hz (queries)
  *   OUT: every level's texels, level 0 first; n class bytes (scalar), n (active)
  */
 #include <satc.h>
@@ -120,8 +121,13 @@ int main(int argc, char **argv)
         return 1;
     }
     int64_t n;
-    if (rd(&mode, 4, 1, in) < 0)
+    uint32_t test[2];
+    if (rd(test, 4, 2, in) < 0 || rd(&mode, 4, 1, in) < 0)
         return 2;
+    if ((st = satc_pyramid_set_test(&p, test[0], test[1])) != SATC_OK) {
+        fprintf(stderr, "satc_pyramid_set_test: %s\n", satc_status_string(st));
+        return 1;
+    }
     float *q = floats(in, &n, 6);
     uint8_t *cls = malloc((size_t)n + 1);
     if (!q || !cls)

@@ -157,8 +157,9 @@ def encodings():
 ENCODINGS = encodings()
 
 
-def oracle(frustum, pw, ph, op, payload, mode, qc, qh):
-    """satc's pyramid levels and occlusion classes (scalar and active path)."""
+def oracle(frustum, pw, ph, op, payload, mode, qc, qh, test=(0, 0)):
+    """satc's pyramid levels and occlusion classes (scalar and active path);
+    test: the flags and budget of satc_pyramid_set_test."""
     exe = os.environ.get("SATC_PY_ORACLE_OCCLUSION")
     if not exe:
         pytest.skip("SATC_PY_ORACLE_OCCLUSION is not set: run through `meson test` (python suite)")
@@ -168,6 +169,7 @@ def oracle(frustum, pw, ph, op, payload, mode, qc, qh):
             fh.write(frustum.raw)
             fh.write(np.array([pw, ph], np.uint32).tobytes() + np.array([op], np.int32).tobytes())
             fh.write(payload)
+            fh.write(np.array(test, np.uint32).tobytes())
             fh.write(np.array([{"exact": 1, "conservative": 0}[mode]], np.int32).tobytes())
             fh.write(np.array([len(qc)], np.int64).tobytes())
             fh.write(np.ascontiguousarray(np.concatenate([qc.T, qh.T]), np.float32).tobytes())
@@ -325,6 +327,124 @@ def test_merged_layers_start_again_on_clear_and_fill():
     assert not satc.Pyramid(cam, 128, 64).merge
 
 
+def oblique_scene():
+    """A long box seen obliquely (x in [8, 9], z in [23, 79]) in a linear depth
+    image of merge_camera(): 20 where |x/z| >= 0.14 at a column's center, 28
+    nearer the axis. Its nearest depth 23 is beyond the outer texels only; the
+    last box, in front of the image, is seen."""
+    cam = merge_camera()
+    u = ((np.arange(128) + 0.5) / 128 * 2 - 1) * np.tan(0.6) * 2.0
+    img = np.tile(np.where(np.abs(u) < 0.14, 28.0, 20.0), (64, 1)).astype(np.float32)
+    qc = np.array([[8.5, 0, 51], [-8.5, 0, 51], [8.5, 0, 15.5]], np.float32)
+    qh = np.array([[0.5, 0.75, 28], [0.5, 0.75, 28], [0.5, 0.75, 3]], np.float32)
+    return cam, img, qc, qh
+
+
+def seen_in_image(img, qc, qh, sub=8):
+    """Which boxes a ray through the image meets before its pixel's depth: rays
+    (x/z, y/z) = (u, v) on a sub x sub grid per pixel, pixel edges included, in
+    double (the image is constant down its columns)."""
+    hu, hv = np.tan(0.6) * 2.0, np.tan(0.6)
+    g = np.linspace(0, 1, sub)
+    u = ((np.arange(128)[:, None] + g) / 128 * 2 - 1).ravel() * hu
+    v = ((np.arange(64)[:, None] + g) / 64 * 2 - 1).ravel() * hv
+    zpix = np.repeat(img[0].astype(np.float64), sub)
+    lo, hi = qc.astype(np.float64) - qh, qc.astype(np.float64) + qh
+    seen = []
+    with np.errstate(divide="ignore"):  # u or v = 0: the slab is all or nothing
+        zu = [np.sort(np.stack([lo[k, 0] / u, hi[k, 0] / u]), axis=0) for k in range(len(qc))]
+        zv = [np.sort(np.stack([lo[k, 1] / v, hi[k, 1] / v]), axis=0) for k in range(len(qc))]
+    for k in range(len(qc)):
+        # the ray z (u, v, 1) is in the box for z in [max of the entries, min of the exits]
+        z0 = np.maximum(np.maximum(zu[k][0][:, None], zv[k][0][None, :]), lo[k, 2])
+        z1 = np.minimum(np.minimum(zu[k][1][:, None], zv[k][1][None, :]), hi[k, 2])
+        seen.append(bool(((z0 <= z1) & (z0 <= zpix[:, None])).any()))
+    return np.array(seen)
+
+
+def test_depth_per_texel_against_c(rng):
+    cases = [(None, 4096), (0, 0), (3, 3), (10 ** 6, 10 ** 6)]
+    for trial, (budget, want) in enumerate(cases):
+        R, t, oc, oh, qc, qh = scene(rng, n_box=600)
+        # long boxes along the view, some of them: the option's case
+        qh[::3] *= np.array([1, 1, 1], np.float32) + 8 * np.abs(R[2]).astype(np.float32)
+        cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
+        p = satc.Pyramid(cam, 128, 64, depth_per_texel=True, test_budget=budget)
+        assert p.depth_per_texel and p.test_budget == want and "depth per texel" in repr(p)
+        p.rasterize(satc.aabbs(oc, oh))
+        payload = np.array([len(oc)], np.int64).tobytes() + np.ascontiguousarray(
+            np.concatenate([oc.T, oh.T]), np.float32).tobytes()
+        b = satc.aabbs(qc, qh)
+        plain = satc.cull(satc.Pyramid(cam, 128, 64).rasterize(satc.aabbs(oc, oh)), b,
+                          output="classes") == satc.OCCLUDED
+        for mode in ("exact", "conservative"):
+            texels, cls = oracle(cam, 128, 64, 2, payload, mode, qc, qh, test=(1, want))
+            assert np.array_equal(levels(p), texels)
+            assert np.array_equal(satc.cull(p, b, mode, "classes"), cls)
+            for isa in satc.isa_runnable():
+                assert np.array_equal(satc.cull(p, b, mode, "classes", isa=isa), cls)
+        hidden = satc.cull(p, b, output="classes") == satc.OCCLUDED
+        assert (hidden >= plain).all()
+        if want == 0:
+            assert np.array_equal(hidden, plain)
+    # boxes along the view (some seen obliquely) behind a two-depth image
+    cam = merge_camera()
+    u = ((np.arange(128) + 0.5) / 128 * 2 - 1) * np.tan(0.6) * 2.0
+    n, more_total = 800 if QUICK else 3000, 0
+    for budget, want in cases:
+        x0, w, zn = rng.uniform(0.5, 10, n), rng.uniform(0.2, 3, n), rng.uniform(10, 40, n)
+        L, hy = rng.uniform(5, 200, n), rng.uniform(0.2, 3, n)
+        qc = np.stack([(x0 + w / 2) * rng.choice([-1, 1], n), np.zeros(n), zn + L / 2], 1).astype(np.float32)
+        qh = np.stack([w / 2, hy, L / 2], 1).astype(np.float32)
+        b = satc.aabbs(qc, qh)
+        img = np.tile(np.where(np.abs(u) < rng.uniform(0.1, 0.3), rng.uniform(22, 30), rng.uniform(8, 20)),
+                      (64, 1)).astype(np.float32)
+        p = satc.Pyramid(cam, 128, 64, depth_per_texel=True, test_budget=budget).fill(img)
+        payload = (np.array([FORMATS["linear"], TOP_DOWN], np.int32).tobytes() + np.zeros(2, np.float32).tobytes()
+                   + np.array([128, 64, 4], np.int32).tobytes() + img.tobytes())
+        texels, cls = oracle(cam, 128, 64, 1, payload, "exact", qc, qh, test=(1, want))
+        assert np.array_equal(levels(p), texels)
+        for isa in satc.isa_runnable():
+            assert np.array_equal(satc.cull(p, b, output="classes", isa=isa), cls)
+        plain = satc.cull(satc.Pyramid(cam, 128, 64).fill(img), b, output="classes") == satc.OCCLUDED
+        more = (cls == satc.OCCLUDED) & ~plain
+        assert ((cls == satc.OCCLUDED) >= plain).all()
+        assert more.sum() <= want  # each volume hidden only per texel spent a bound
+        k = np.flatnonzero(more)[:40]
+        assert not seen_in_image(img, qc[k], qh[k], sub=4).any()  # rays see none of them
+        more_total += int(more.sum()) if want >= 4096 else 0
+    assert more_total > 0
+
+
+def test_depth_per_texel_hides_the_oblique_box():
+    cam, img, qc, qh = oblique_scene()
+    b = satc.aabbs(qc, qh)
+    assert list(seen_in_image(img, qc, qh)) == [False, False, True]
+    assert list(seen_in_image(img * 0 + 100, qc, qh)) == [True, True, True]  # the check can fail
+    plain = satc.Pyramid(cam, 128, 64).fill(img)
+    assert not plain.depth_per_texel and plain.test_budget is None
+    assert list(satc.cull(plain, b, output="classes") == satc.OCCLUDED) == [False, False, False]
+    p = satc.Pyramid(cam, 128, 64, depth_per_texel=True).fill(img)
+    want = [True, True, False]
+    assert list(satc.cull(p, b, output="classes") == satc.OCCLUDED) == want
+    payload = (np.array([FORMATS["linear"], TOP_DOWN], np.int32).tobytes() + np.zeros(2, np.float32).tobytes()
+               + np.array([128, 64, 4], np.int32).tobytes() + img.tobytes())
+    _, cls = oracle(cam, 128, 64, 1, payload, "exact", qc, qh, test=(1, 4096))
+    assert np.array_equal(satc.cull(p, b, output="classes"), cls)
+    # each view of cull_views tests as its own pyramid says
+    got = satc.cull_views([p, plain, p], b, output="classes")
+    assert np.array_equal(got[0], cls) and np.array_equal(got[2], cls)
+    assert np.array_equal(got[1], satc.cull(plain, b, output="classes"))
+    # the option lasts through clear(), fill() and draws
+    p.clear()
+    assert not (satc.cull(p, b, output="classes") == satc.OCCLUDED).any()
+    assert list(satc.cull(p.fill(img), b, output="classes") == satc.OCCLUDED) == want
+    assert p.depth_per_texel and p.test_budget == 4096
+    # a budget of 0: the plain test
+    z = satc.Pyramid(cam, 128, 64, depth_per_texel=True, test_budget=0).fill(img)
+    assert not (satc.cull(z, b, output="classes") == satc.OCCLUDED).any()
+
+
 def test_views_and_groups_with_pyramids(rng):
     R, t, oc, oh, qc, qh = scene(rng)
     cam = satc.from_intrinsics(K, R, t, W, H, NEAR)
@@ -361,6 +481,14 @@ def test_bad_input_names_the_argument_and_writes_nothing(rng):
         (lambda: satc.Pyramid(cam, 64.0, 32), TypeError, "width"),
         (lambda: satc.Pyramid(satc.from_planes([[1, 0, 0, 1]]), 64, 32), ValueError, "frustum"),
         (lambda: satc.Pyramid("cam"), TypeError, "frustum"),
+        (lambda: satc.Pyramid(cam, 64, 32, test_budget=10), TypeError, "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=-1), ValueError, "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=2 ** 32), ValueError,
+         "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=2 ** 70), ValueError,
+         "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=1.0), TypeError, "test_budget"),
+        (lambda: satc.Pyramid(cam, 64, 32, depth_per_texel=True, test_budget=True), TypeError, "test_budget"),
         (lambda: p.fill(img.astype(np.int8)), TypeError, "depth"),
         (lambda: p.fill(img[0]), ValueError, "depth"),
         (lambda: p.fill(img, "meters"), ValueError, "kind"),

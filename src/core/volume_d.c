@@ -45,6 +45,41 @@ int satc_trs_frame_d(const satc_trs *s, size_t i, const float qf[4], double R[3]
 }
 
 
+/* Instance i: H_j = column j of the matrix times |lh_j| (products of two
+ * floats, exact) and c = t + M lc (three sums, each rounded below 2^-53
+ * of the magnitudes summed, whose total is *cmag). 0 for a mesh id past
+ * the table. */
+int satc_instance_d(const satc_instances *s, size_t i, double c[3], double H[3][3], double *cmag)
+{
+    size_t id = i;
+    if (s->mesh) {
+        id = *(const uint32_t *)(const void *)((const char *)s->mesh + i * s->mesh_stride);
+        if (id >= s->mesh_count)
+            return 0;
+    }
+    double lc[3], lh[3], m[3][4];
+    rd3(&s->local_center, id, lc);
+    rd3(&s->local_half, id, lh);
+    const float *base = at(s->matrix, s->stride, i);
+    /* element (r, q) at base[r * rs + q * qs] */
+    size_t rs = s->layout == SATC_AFFINE_ROWS ? 4 : 1;
+    size_t qs = s->layout == SATC_AFFINE_ROWS                 ? 1
+                : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? 3
+                                                              : 4;
+    for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 4; q++)
+            m[r][q] = base[(size_t)r * rs + (size_t)q * qs];
+    *cmag = 0;
+    for (int r = 0; r < 3; r++) {
+        c[r] = m[r][3] + m[r][0] * lc[0] + m[r][1] * lc[1] + m[r][2] * lc[2];
+        *cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) +
+                 fabs(m[r][2] * lc[2]);
+        for (int j = 0; j < 3; j++)
+            H[j][r] = m[r][j] * fabs(lh[j]);
+    }
+    return 1;
+}
+
 int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *vol)
 {
     double(*H)[3] = vol->H, *c = vol->c, v[3], w[3];
@@ -125,35 +160,8 @@ int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *vol)
         }
         return 1;
     }
-    default: { /* SATC_FORM_INSTANCES */
-        const satc_instances *s = &b->instances;
-        size_t id = i;
-        if (s->mesh) {
-            id = *(const uint32_t *)(const void *)((const char *)s->mesh + i * s->mesh_stride);
-            if (id >= s->mesh_count)
-                return 0;
-        }
-        double lc[3], lh[3], m[3][4];
-        rd3(&s->local_center, id, lc);
-        rd3(&s->local_half, id, lh);
-        const float *base = at(s->matrix, s->stride, i);
-        for (int r = 0; r < 3; r++) {
-            for (int q = 0; q < 4; q++) {
-                int off = s->layout == SATC_AFFINE_ROWS                 ? r * 4 + q
-                          : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? q * 3 + r
-                                                                        : q * 4 + r;
-                m[r][q] = base[off];
-            }
-        }
-        for (int r = 0; r < 3; r++) {
-            c[r] = m[r][3] + m[r][0] * lc[0] + m[r][1] * lc[1] + m[r][2] * lc[2];
-            vol->cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) +
-                         fabs(m[r][2] * lc[2]);
-            for (int j = 0; j < 3; j++)
-                H[j][r] = m[r][j] * fabs(lh[j]);
-        }
-        return 1;
-    }
+    default: /* SATC_FORM_INSTANCES */
+        return satc_instance_d(&b->instances, i, c, H, &vol->cmag);
     }
     vol->cmag = fabs(c[0]) + fabs(c[1]) + fabs(c[2]);
     return 1;

@@ -27,6 +27,10 @@ typedef struct satc_vol_d {
 
 int satc_volume_d(const satc_batch *b, size_t i, satc_vol_d *v);
 
+/* Instance i of s as satc_volume_d describes it (its c, H and cmag), the
+ * matrix's layout chosen once: 0 for a mesh id past the table. */
+int satc_instance_d(const satc_instances *s, size_t i, double c[3], double H[3][3], double *cmag);
+
 /* A TRS volume's rotation R(qf) in double (qf: its stored quaternion, in
  * the loaders' accepted range) and its local box (center lc, half lh;
  * the splat cube when the batch has no local boxes). Returns 0 when the

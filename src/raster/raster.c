@@ -114,38 +114,14 @@ static void minmax_box(double v, double w, double *c, double *h)
         *h *= 1.0 - 0x1p-48;
 }
 
-/* An instance: H_j = column j of the matrix times |lh_j| (products of two
- * floats, exact); the center's three sums, each rounded below 2^-53 of
- * the magnitudes summed (cmag), make *cerr = 2^-50 cmag. */
+/* An instance (satc_instance_d): the center's three sums, each rounded
+ * below 2^-53 of the magnitudes summed (cmag), make *cerr = 2^-50 cmag. */
 static int instance_box(const satc_instances *s, size_t i, double c[3], double H[3][3],
                         double *cerr)
 {
-    size_t id = i;
-    if (s->mesh) {
-        id = *(const uint32_t *)(const void *)((const char *)s->mesh + i * s->mesh_stride);
-        if (id >= s->mesh_count)
-            return 0;
-    }
-    double lc[3], lh[3], m[3][4];
-    rd3(&s->local_center, id, lc);
-    rd3(&s->local_half, id, lh);
-    const float *base = at(s->matrix, s->stride, i);
-    /* element (r, q) at base[r * rs + q * qs] */
-    size_t rs = s->layout == SATC_AFFINE_ROWS ? 4 : 1;
-    size_t qs = s->layout == SATC_AFFINE_ROWS                 ? 1
-                : s->layout == SATC_AFFINE_4X3_COLUMN_MAJOR ? 3
-                                                              : 4;
-    for (int r = 0; r < 3; r++)
-        for (int q = 0; q < 4; q++)
-            m[r][q] = base[(size_t)r * rs + (size_t)q * qs];
-    double cmag = 0;
-    for (int r = 0; r < 3; r++) {
-        c[r] = m[r][3] + m[r][0] * lc[0] + m[r][1] * lc[1] + m[r][2] * lc[2];
-        cmag += fabs(m[r][3]) + fabs(m[r][0] * lc[0]) + fabs(m[r][1] * lc[1]) +
-                fabs(m[r][2] * lc[2]);
-        for (int j = 0; j < 3; j++)
-            H[j][r] = m[r][j] * fabs(lh[j]);
-    }
+    double cmag;
+    if (!satc_instance_d(s, i, c, H, &cmag))
+        return 0;
     *cerr = 0x1p-50 * cmag;
     return 1;
 }

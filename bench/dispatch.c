@@ -253,7 +253,7 @@ int main(int argc, char **argv)
                     "  --only   the rows of one program\n"
                     "  --match  only the rows whose name contains TEXT\n"
                     "  --narrow OPS  the default path as if this CPU's table named OPS (core/internal.h's\n"
-                    "           SATC_OP_* bits, 0x7FE all) on AVX2 (a default known to be slow, to check\n"
+                    "           SATC_OP_* bits, 0xFFE all) on AVX2 (a default known to be slow, to check\n"
                     "           that the comparison sees it)\n",
                     argv[0]);
             return help ? 0 : 2;

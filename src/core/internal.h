@@ -127,7 +127,7 @@ typedef void (*satc_reduce_fn)(const float *src, uint32_t sw, uint32_t sh, float
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
     satc_soa_fn soa;
-    satc_bounds_fn bounds; /* NULL: none */
+    satc_bounds_fn bounds[SATC_NFORMS + 1]; /* per form (NULL: none) */
     satc_multi_fn multi[SATC_NFORMS + 1]; /* per form (NULL: none) */
     satc_occl_fn occl[SATC_NFORMS + 1][2]; /* per form: perspective, orthographic */
     satc_reduce_fn reduce;
@@ -330,13 +330,15 @@ const satc_kernels *satc_kernels_for(satc_isa isa);
 const satc_kernels *satc_kernels_named(satc_isa isa, satc_status *st);
 
 /* Operations of a kernel table (satc_kernels): the cull kernels of form
- * f (every frustum kind), the shared-frame views, the group bounds and
- * the row copy of the views pass. */
+ * f (every frustum kind), the shared-frame views, the group bounds of
+ * every form but spheres, the row copy of the views pass and the group
+ * bounds of spheres. */
 #define SATC_OP_CULL(f) (1u << (f))
 #define SATC_OP_MULTI (1u << 8)
 #define SATC_OP_BOUNDS (1u << 9)
 #define SATC_OP_SOA (1u << 10)
-#define SATC_OP_ALL (0xFEu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA)
+#define SATC_OP_BOUNDS_SPHERES (1u << 11)
+#define SATC_OP_ALL (0xFEu | SATC_OP_MULTI | SATC_OP_BOUNDS | SATC_OP_SOA | SATC_OP_BOUNDS_SPHERES)
 
 /* Calls on at least this many volumes count as large: their data streams
  * from memory (more than a core's L2 holds in any form). */

@@ -195,7 +195,7 @@ static const struct {
 } narrow_ops[] = {
     /* Intel family 6 model A7h: from memory, the 4x4-matrix and
      * half-axis culls run 12-24 % faster on AVX2 and the group bounds
-     * 9-20 % (spheres' 13 % slower); in cache AVX-512 leads (matrices by
+     * 9-20 % (but spheres', 1.4x faster on AVX-512); in cache AVX-512 leads (matrices by
      * 1.4x). The shared-frame views stay: AVX2 leads by 7-11 % on
      * spatially ordered boxes, AVX-512 by 24 % on shuffled ones. */
     {"GenuineIntel", 0x06, 0xA7, 0,
@@ -348,8 +348,9 @@ static void compose(satc_kernels *t, unsigned ops)
         if (ops & SATC_OP_MULTI)
             t->multi[f] = n->multi[f];
     }
-    if (ops & SATC_OP_BOUNDS)
-        t->bounds = n->bounds;
+    for (int f = 1; f <= SATC_NFORMS; f++)
+        if (ops & (f == SATC_FORM_SPHERES ? SATC_OP_BOUNDS_SPHERES : SATC_OP_BOUNDS))
+            t->bounds[f] = n->bounds[f];
     if (ops & SATC_OP_SOA)
         t->soa = n->soa;
 }

@@ -347,7 +347,7 @@ static satc_status bounds_run(const satc_batch *b, size_t count, size_t size,
     if (st != SATC_OK)
         return st;
     const satc_kernels *k = satc_kernels_default_n(count);
-    satc_bounds_fn fn = k ? k->bounds : NULL;
+    satc_bounds_fn fn = k ? k->bounds[b->form] : NULL;
     satc_groups gs = {size, offsets, ngroups, {0}, {0}};
     runs R;
     size_t next = g0, inflight = 0; /* wanted groups in [g, next) are fetched */

@@ -123,7 +123,7 @@ static int share_loads(const satc_kernels *k, const satc_batch *b, size_t nviews
  * instead. */
 static int prefilter(const satc_kernels *k, const satc_batch *b, size_t nviews)
 {
-    return k->bounds && nviews >= 2 && !b->groups;
+    return k->bounds[b->form] && nviews >= 2 && !b->groups;
 }
 
 /* View v's words of the chunk at done into the caller's outputs; its
@@ -271,7 +271,7 @@ static SATC_NOINLINE void run_flat(const satc_kernels *k, const satc_frustum *vi
         if (sh)
             k->soa(b, first + done, n, last, rows, SHARE_STEP);
         if (on) {
-            k->bounds(b, first + done, n, SATC_MICRO, last, mlo, mhi, mxs);
+            k->bounds[b->form](b, first + done, n, SATC_MICRO, last, mlo, mhi, mxs);
             satc_pre_chunk(&pc, mlo, mhi, mxs, n / SATC_MICRO, n, b->form);
         }
         size_t undecided = 0;

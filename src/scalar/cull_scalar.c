@@ -507,7 +507,7 @@ static void depth_scalar(const satc_frustum *f, const satc_batch *b, size_t firs
 #define OCC2 {satc_occl_ref, satc_occl_ref}
 const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3, ROW3},
                                        NULL,
-                                       NULL,
+                                       {NULL},
                                        {NULL},
                                        {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
                                        satc_reduce_level_ref,

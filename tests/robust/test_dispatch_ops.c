@@ -94,7 +94,10 @@ static int slots_n(unsigned ops, size_t count)
         const satc_kernels *c = ops & SATC_OP_CULL(f) ? n : w, *m = ops & SATC_OP_MULTI ? n : w;
         ok &= !memcmp(k->fn[f], c->fn[f], sizeof k->fn[f]) && k->multi[f] == m->multi[f];
     }
-    ok &= ok && k->bounds == (ops & SATC_OP_BOUNDS ? n : w)->bounds;
+    for (int f = 1; ok && f <= SATC_NFORMS; f++) {
+        unsigned op = f == SATC_FORM_SPHERES ? SATC_OP_BOUNDS_SPHERES : SATC_OP_BOUNDS;
+        ok &= k->bounds[f] == (ops & op ? n : w)->bounds[f];
+    }
     ok &= ok && k->soa == (ops & SATC_OP_SOA ? n : w)->soa;
     return ok;
 }
@@ -155,7 +158,7 @@ static int child_table(void)
 static int child_forcing(void)
 {
     int bad = 0;
-    const unsigned sets[] = {SATC_OP_ALL, SATC_OP_BOUNDS, SATC_OP_MULTI | SATC_OP_SOA, SATC_OP_CULL(SATC_FORM_AABB),
+    const unsigned sets[] = {SATC_OP_ALL, SATC_OP_BOUNDS, SATC_OP_BOUNDS_SPHERES, SATC_OP_MULTI | SATC_OP_SOA, SATC_OP_CULL(SATC_FORM_AABB),
                              SATC_OP_CULL(SATC_FORM_INSTANCES) | SATC_OP_CULL(SATC_FORM_SPHERES)};
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
         unsigned ops = sets[s], all = satc_isa_compiled();

@@ -463,10 +463,10 @@ static void test_bounds(rb_rng *r)
                 }
                 for (int p = 0; p < g_npaths; p++) {
                     const satc_kernels *k = satc_kernels_for(g_paths[p]);
-                    if (!k || !k->bounds)
+                    if (!k || !k->bounds[b.form])
                         continue;
                     unsigned fl = first + n == N ? SATC_K_LAST : 0u;
-                    k->bounds(&b, first, n, SATC_MICRO, fl, lo, hi, xs);
+                    k->bounds[b.form](&b, first, n, SATC_MICRO, fl, lo, hi, xs);
                     int same = 1;
                     for (size_t j = 0; j < 3 * ng; j++)
                         same &= same_bits(elo[j], lo[j]) && same_bits(ehi[j], hi[j]);
@@ -476,7 +476,7 @@ static void test_bounds(rb_rng *r)
                              satc_isa_name(g_paths[p]), g_lname[L], first);
                     /* xs is optional: the boxes without it are the same */
                     float lo2[3 * 32], hi2[3 * 32];
-                    k->bounds(&b, first, n, SATC_MICRO, fl, lo2, hi2, NULL);
+                    k->bounds[b.form](&b, first, n, SATC_MICRO, fl, lo2, hi2, NULL);
                     same = 1;
                     for (size_t j = 0; j < 3 * ng; j++)
                         same &= same_bits(lo2[j], lo[j]) && same_bits(hi2[j], hi[j]);
@@ -488,7 +488,7 @@ static void test_bounds(rb_rng *r)
                     size_t n4 = n / 128 * 128, g4 = n4 / 128;
                     float lo4[3 * 8], hi4[3 * 8], xs4[8];
                     if (g4) {
-                        k->bounds(&b, first, n4, 128, first + n4 == N ? SATC_K_LAST : 0u, lo4, hi4, xs4);
+                        k->bounds[b.form](&b, first, n4, 128, first + n4 == N ? SATC_K_LAST : 0u, lo4, hi4, xs4);
                         same = 1;
                         for (size_t g = 0; g < g4; g++) {
                             int bad = 0;
@@ -591,12 +591,12 @@ static void test_decisions(rb_rng *r)
         satc_gview_init(&gv, &f, &b);
         for (int p = 0; p < g_npaths; p++) {
             const satc_kernels *k = satc_kernels_for(g_paths[p]);
-            if (!k || !k->bounds)
+            if (!k || !k->bounds[b.form])
                 continue;
             for (int cls = 0; cls < 2; cls++) {
                 satc_pre pc;
                 uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
-                k->bounds(&b, 0, n, SATC_MICRO, SATC_K_LAST, lo, hi, xs);
+                k->bounds[b.form](&b, 0, n, SATC_MICRO, SATC_K_LAST, lo, hi, xs);
                 satc_pre_chunk(&pc, lo, hi, xs, n / 32, n, b.form);
                 g_calls = 0;
                 unsigned flags = SATC_K_LAST | (cls ? SATC_K_CLASSIFY : 0u);

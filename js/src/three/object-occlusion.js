@@ -10,7 +10,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { flatBox, masksDepthFor } from './drawn.js';
-import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, testOf, trustShadersOf } from './occluder-mesh.js';
 
 function grown(a, n) {
   const b = new Uint32Array(Math.max(n, 2 * a.length, 1));
@@ -19,7 +19,7 @@ function grown(a, n) {
 }
 
 const _m = new Matrix4();
-const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders', 'visibleFirst', 'merge']);
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders', 'visibleFirst', 'merge', 'depthPerTexel', 'testBudget']);
 const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
 
 function fail(satc, status, what) {
@@ -62,7 +62,9 @@ function boxOf(r) {
  *         update rank above the others (largest first within each
  *         rank); default false. Only which occluders are drawn changes;
  *   merge: occluders merge within texels (default false), as for
- *         InstanceCuller.
+ *         InstanceCuller;
+ *   depthPerTexel, testBudget: the pyramid's depth-per-texel test
+ *         (default off), as for InstanceCuller.
  */
 export class ObjectOcclusion {
   constructor(satc, opts, what, flagsAllowed) {
@@ -79,6 +81,7 @@ export class ObjectOcclusion {
     this.size = dims;
     this.trustShaders = trustShadersOf(satc, opts, what);
     this.merge = mergeOf(satc, opts, what);
+    this.test = testOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || (flagsAllowed && occ instanceof Uint8Array))) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, false, a function${flagsAllowed ? ' or a Uint8Array' : ''}`);
@@ -175,7 +178,7 @@ export class ObjectOcclusion {
   _pyramid(camera) {
     const old = this._pyr;
     this._pyr = null; // nothing disposed is left here if a new one fails
-    return (this._pyr = pyramidFor(this.satc, old, this.size, camera, this.merge));
+    return (this._pyr = pyramidFor(this.satc, old, this.size, camera, this.merge, this.test));
   }
 
   /**

@@ -18,7 +18,7 @@ const DEFAULT_MAX_OCCLUDERS = 1024;
 const DEFAULT_PYRAMID_WIDTH = 320;
 // Matrices unchanged for this many updates: the choice keeps the largest
 // boxes in order and walks them (see _walk).
-const STABLE_UPDATES = 4;
+const STABLE_UPDATES = 8;
 // Volumes one frustum pass of the walk takes.
 const WALK_CHUNK = 2048;
 
@@ -109,6 +109,7 @@ export class Occlusion {
       this._stamp = new Uint32Array(capacity);
       this._epoch = 1;
       this._work = room < capacity ? new Float32Array(capacity) : null;
+      this._area = null; // per source its box's area, for the order
       // seen[i] == seenTag: source i was visible in the previous update
       this._seen = new Uint32Array(capacity);
       this._seenTag = 0;
@@ -261,7 +262,8 @@ export class Occlusion {
   // Source i's box from its matrix (src, 16 floats each): centre and
   // bounding radius in the model's frame, and its mean projected area.
   _shapeOf(i, src) {
-    const [cx, cy, cz, hx, hy, hz] = this._box, shape = this._shape, e = 5 * i, o = 16 * i;
+    const bx = this._box, cx = bx[0], cy = bx[1], cz = bx[2], hx = bx[3], hy = bx[4], hz = bx[5];
+    const shape = this._shape, e = 5 * i, o = 16 * i;
     const a0 = src[o], a1 = src[o + 1], a2 = src[o + 2];
     const b0 = src[o + 4], b1 = src[o + 5], b2 = src[o + 6];
     const c0 = src[o + 8], c1 = src[o + 9], c2 = src[o + 10];
@@ -299,21 +301,38 @@ export class Occlusion {
   // first on a tie; their matrices copied in that order into a batch of
   // the culler's own box, for the frustum test.
   _makeOrder(src, count) {
-    const shape = this._shape, stamp = this._stamp, epoch = this._epoch;
-    const area = this._work ?? new Float32Array(count);
+    const bx = this._box, hx = bx[3], hy = bx[4], hz = bx[5];
+    const area = (this._area ??= new Float32Array(this._stamp.length));
+    const work = (this._work ??= new Float32Array(this._stamp.length));
     let nv = 0;
-    for (let i = 0; i < count; i++) {
-      if (stamp[i] !== epoch) this._shapeOf(i, src);
-      const a = shape[5 * i + 4];
-      if (a >= 0) area[nv++] = a; // NaN: never an occluder
+    for (let i = 0, o = 0; i < count; i++, o += 16) {
+      // the box's mean projected area, as _shapeOf gives it
+      const a0 = src[o], a1 = src[o + 1], a2 = src[o + 2], b0 = src[o + 4], b1 = src[o + 5], b2 = src[o + 6];
+      const c0 = src[o + 8], c1 = src[o + 9], c2 = src[o + 10];
+      const a = hx * Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2), b = hy * Math.sqrt(b0 * b0 + b1 * b1 + b2 * b2);
+      const c = hz * Math.sqrt(c0 * c0 + c1 * c1 + c2 * c2);
+      const t = (area[i] = a * b + b * c + c * a);
+      if (t >= 0) work[nv++] = area[i]; // NaN: never an occluder
     }
     const L = Math.min(nv, Math.max(8 * this.maxOccluders, 4096));
-    const thr = L < nv ? kthLargest(area, nv, L) : -Infinity;
+    const thr = L < nv ? kthLargest(work, nv, L) : -Infinity;
     const order = (this._order = this._order?.length >= L ? this._order : new Uint32Array(Math.max(L, 1)));
     let m = 0;
-    for (let i = 0; i < count && m < L; i++) if (shape[5 * i + 4] > thr) order[m++] = i;
-    for (let i = 0; i < count && m < L; i++) if (shape[5 * i + 4] === thr) order[m++] = i;
-    const list = order.subarray(0, m).sort((x, y) => shape[5 * y + 4] - shape[5 * x + 4] || x - y);
+    for (let i = 0; i < count && m < L; i++) if (area[i] > thr) order[m++] = i;
+    for (let i = 0; i < count && m < L; i++) if (area[i] === thr) order[m++] = i;
+    // largest first, then by index: keys of the area's bits (a float >= 0
+    // orders as its bits) above the index, exact in a double while
+    // indices fit in 21 bits
+    const list = order.subarray(0, m);
+    if (count <= 1 << 21) {
+      const key = new Float64Array(m), bits = new Uint32Array(1), f32 = new Float32Array(bits.buffer);
+      for (let q = 0; q < m; q++) {
+        f32[0] = area[list[q]];
+        key[q] = (0x7f800000 - bits[0]) * 2097152 + list[q];
+      }
+      key.sort();
+      for (let q = 0; q < m; q++) list[q] = key[q] % 2097152;
+    } else list.sort((x, y) => area[y] - area[x] || x - y);
     if (!this._sorted || this._sorted.capacity < Math.max(m, 1)) {
       this._sorted?.dispose();
       this._sorted = null;
@@ -325,7 +344,7 @@ export class Occlusion {
     for (let q = 0; q < m; q++) copy16(dst, 16 * q, src, 16 * list[q]);
     this._orderLen = m;
     this._orderCount = count;
-    this._orderFor = epoch;
+    this._orderFor = this._epoch;
   }
 
   // The choice by walking the order: chunk by chunk the frustum keeps
@@ -339,6 +358,7 @@ export class Occlusion {
     const sel = this.occluders, max = this.maxOccluders, list = this._order, L = this._orderLen;
     const { k, s1, near, z0, z1, z2, z3 } = this._frame(camera, model, pyr);
     const minT = this.minTexels, shape = this._shape, cand = this._cand, out = this._sortedOut;
+    const stamp = this._stamp, epoch = this._epoch;
     const seen = this._seen, tag = this._seenTag, vf = this.visibleFirst && tag > 0;
     // cand: the chosen from the front, in order; with visibleFirst the
     // others from the back, in order, until the first are enough
@@ -350,6 +370,7 @@ export class Occlusion {
       for (let q = 0; q < kept.length && n < max; q++) {
         const i = list[kept[q]];
         if (sel !== true && !(typeof sel === 'function' ? sel(i) : sel[i])) continue;
+        if (stamp[i] !== epoch) this._shapeOf(i, src);
         const e = 5 * i, t = k * shape[e + 4];
         if (perspective) {
           const d = Math.max(-(z0 * shape[e] + z1 * shape[e + 1] + z2 * shape[e + 2] + z3) - s1 * shape[e + 3], near);

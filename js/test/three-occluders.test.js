@@ -96,7 +96,7 @@ for (const [seed, maxOccluders, minTexels, n, small] of [[11, 40, 4, 3000], [12,
       solid = new Uint8Array(n);
       for (const i of bySize.slice(0, 1500)) solid[i] = 1;
     }
-    const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: solid, maxOccluders, minTexels } });
+    const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: solid, maxOccluders, minTexels, size: width, visibleFirst: false } });
     const opts = { width, height, minTexels, maxOccluders };
     const { kept } = drawnWith(src, model, camera, [], opts);
     const { chosen, candidates } = expectedOccluders(src, model, camera, solid === true ? kept : kept.filter((i) => solid[i]), opts);
@@ -131,7 +131,7 @@ for (const [seed, maxOccluders, minTexels, n, small] of [[11, 40, 4, 3000], [12,
 test('after the matrices change, the choice follows them', () => {
   const { mesh, camera } = scene(41, 2000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 50, opts = { width, height, minTexels, maxOccluders };
-  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, visibleFirst: false } });
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: false } });
   c.update(camera);
   const other = scene(42, 2000).mesh.instanceMatrix.array;
   // half through setMatrixAt, half written in place and announced
@@ -151,9 +151,9 @@ test('after the matrices change, the choice follows them', () => {
 test('visibleFirst: what the previous update showed is drawn first', () => {
   const { mesh, camera } = scene(43, 3000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 40, opts = { width, height, minTexels, maxOccluders };
-  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, visibleFirst: true } });
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: true } });
   const twin = scene(43, 3000).mesh; // the same instances: one culler per mesh
-  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders } });
+  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: false } });
   // the source matrices (an update writes the drawn ones over the mesh's)
   const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
   const k1 = c.update(camera);
@@ -169,6 +169,15 @@ test('visibleFirst: what the previous update showed is drawn first', () => {
   const list = (x, k) => Array.from({ length: k }, (_, j) => x.sourceIndex(j));
   const k2 = c.update(camera);
   assert.deepEqual(list(c, k2), Array.from(drawnWith(src, model, camera, chosen, opts).drawn));
+  // more updates of the same view, the later ones walking the largest
+  // boxes: each draws first what the update before it showed
+  let shown = new Set(list(c, k2));
+  for (let u = 0; u < 10; u++) {
+    const want = drawnWith(src, model, camera, expectedOccluders(src, model, camera, kept, opts, shown).chosen, opts).drawn;
+    const k = c.update(camera);
+    assert.deepEqual(list(c, k), Array.from(want), `update ${u + 3}`);
+    shown = new Set(list(c, k));
+  }
   plain.update(camera);
   plain.update(camera);
   assert.deepEqual(list(plain, plain.occlusion.drawn), Array.from(drawnWith(src, model, camera, byArea, opts).drawn));

@@ -614,6 +614,9 @@ test('bad occlusion options throw SatcError and change nothing', () => {
     [{ occluders: true, occluderBox: () => 'box' }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: () => ({ center: [0, 0], half: [1, 1, 1] }) }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: () => ({ center: [NaN, 0, 0], half: [1, 1, 1] }) }, 'SATC_ERR_LAYOUT'],
+    [{ depthPerTexel: 1 }, 'SATC_ERR_LAYOUT'], [{ testBudget: 8 }, 'SATC_ERR_LAYOUT'], [{ depthPerTexel: false, testBudget: 8 }, 'SATC_ERR_LAYOUT'],
+    [{ depthPerTexel: true, testBudget: -1 }, 'SATC_ERR_RANGE'], [{ depthPerTexel: true, testBudget: 2 ** 32 }, 'SATC_ERR_RANGE'],
+    [{ depthPerTexel: true, testBudget: 1.5 }, 'SATC_ERR_RANGE'],
   ];
   for (const [occlusion, name] of [...bad, [{ occluders: new Uint8Array(4) }, 'SATC_ERR_LAYOUT']]) {
     const o = meshAt(0, 0, -5);

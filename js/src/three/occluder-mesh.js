@@ -11,6 +11,15 @@ const _m = new Matrix4();
 // per geometry, the triangle sets of its last few material set-ups
 const MAX_SELECTIONS = 4;
 const NO_TEST = { depthPerTexel: false, testBudget: null };
+
+/**
+ * The helpers' occlusion defaults, measured on the demo's city (100 k
+ * buildings, the frustum keeping about 26 k; js/README.md): a 400-texel
+ * wide pyramid with the 512 largest boxes, those seen in the previous
+ * update first: within 2 % of what 320 texels with the 1,024 largest
+ * draw, in less time.
+ */
+export const DEFAULTS = Object.freeze({ size: 400, maxOccluders: 512, visibleFirst: true });
 const TEST_BUDGET_DEFAULT = 4096; // depthPyramid's own
 
 // The k-th largest (k >= 1) of a[0 .. n), reordering a (Hoare's selection).

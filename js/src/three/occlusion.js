@@ -8,14 +8,10 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { masksDepthFor } from './drawn.js';
-import { chooseBest, disposeOccluderMeshes, kthLargest, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, testOf, trustShadersOf } from './occluder-mesh.js';
+import { DEFAULTS, chooseBest, disposeOccluderMeshes, kthLargest, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, testOf, trustShadersOf } from './occluder-mesh.js';
 
 const _mv = new Matrix4();
 
-// Default occluder budget and pyramid width: measured on the demo's city
-// (100 k buildings, the frustum keeping about 26 k), see README.md.
-const DEFAULT_MAX_OCCLUDERS = 1024;
-const DEFAULT_PYRAMID_WIDTH = 320;
 // Matrices unchanged for this many updates: the choice keeps the largest
 // boxes in order and walks them (see _walk).
 const STABLE_UPDATES = 8;
@@ -33,7 +29,7 @@ function fail(satc, status, what) {
 /**
  * The occlusion options of a helper, checked once:
  *   size: pyramid width in texels (height follows the camera's aspect),
- *         or [width, height]; default 320 (320 x 180 at 16:9);
+ *         or [width, height]; default 400 (400 x 225 at 16:9);
  *   occluders: which of the helper's own volumes are solid: true (all),
  *         a function (index) => boolean, or a Uint8Array of flags;
  *         default none;
@@ -48,11 +44,11 @@ function fail(satc, status, what) {
  *   maxOccluders: of the solid volumes the frustum keeps that cover at
  *         least minTexels, at most this many are drawn, those with the
  *         largest boxes (mean projected area, from each matrix's axes);
- *         default 1024; Infinity draws them all;
+ *         default 512; Infinity draws them all;
  *   visibleFirst: candidates this helper found visible in its previous
  *         update rank above the others (largest first within each
  *         rank): what was seen is in front, so it hides the most per
- *         occluder drawn; default false. Only which occluders are drawn
+ *         occluder drawn; default true. Only which occluders are drawn
  *         changes, never whether a visible volume is kept;
  *   merge: occluders merge within texels (a texel that several cover
  *         together, none of them whole, hides what is behind them all):
@@ -69,7 +65,7 @@ export class Occlusion {
     if (opts === true) opts = { occluders: true };
     if (!opts || typeof opts !== 'object') fail(satc, -13, `${what}: occlusion must be an object or true`);
     this.satc = satc;
-    const size = opts.size ?? DEFAULT_PYRAMID_WIDTH;
+    const size = opts.size ?? DEFAULTS.size;
     const dims = Array.isArray(size) ? size : [size, 0];
     if (!dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0)))) fail(satc, -9, `${what}: occlusion.size`);
     this.size = dims;
@@ -90,11 +86,11 @@ export class Occlusion {
     this.meshes = meshes;
     this.minTexels = opts.minTexels ?? 4;
     if (typeof this.minTexels !== 'number' || !(this.minTexels >= 0) || !Number.isFinite(this.minTexels)) fail(satc, -5, `${what}: occlusion.minTexels`);
-    this.maxOccluders = opts.maxOccluders ?? DEFAULT_MAX_OCCLUDERS;
+    this.maxOccluders = opts.maxOccluders ?? DEFAULTS.maxOccluders;
     if (!((Number.isInteger(this.maxOccluders) && this.maxOccluders >= 0) || this.maxOccluders === Infinity)) {
       fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
     }
-    this.visibleFirst = opts.visibleFirst ?? false;
+    this.visibleFirst = opts.visibleFirst ?? DEFAULTS.visibleFirst;
     if (typeof this.visibleFirst !== 'boolean') fail(satc, -13, `${what}: occlusion.visibleFirst must be a boolean`);
     this._box = [...ob.center, ...ob.half].map(Number); // a NaN scores nothing: no occluder
     this._occ = null;

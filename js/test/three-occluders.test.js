@@ -128,6 +128,33 @@ for (const [seed, maxOccluders, minTexels, n, small] of [[11, 40, 4, 3000], [12,
   });
 }
 
+test('the walk over the largest boxes reads the matrices after the memory grows for its order', async () => {
+  const own = await load(); // a module of its own, at its first size
+  const { mesh, camera } = scene(17, 6000);
+  camera.rotation.y = 0.7; // half the boxes out of view: the order's frustum test matters
+  camera.updateMatrixWorld();
+  const width = 320, height = 180, minTexels = 4, maxOccluders = 40, opts = { width, height, minTexels, maxOccluders };
+  const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
+  const { kept } = drawnWith(src, model, camera, [], opts);
+  const expect = expectedOccluders(src, model, camera, kept, opts);
+  const want = Array.from(drawnWith(src, model, camera, expect.chosen, opts).drawn);
+  const c = new InstanceCuller(own, mesh, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: false } });
+  let grew = 0;
+  for (let u = 0; u < 12; u++) {
+    const stop = own.onMemoryGrow(() => grew++);
+    const k = c.update(camera);
+    stop();
+    if (u === 0) grew = 0; // the first update's own allocations
+    assert.deepEqual(Array.from({ length: k }, (_, j) => c.sourceIndex(j)).sort((x, y) => x - y), want, `update ${u + 1}`);
+    // from the 9th update on the walk chooses, stopping at the budget
+    // (the frustum pass counts every candidate)
+    const st = c.occlusion;
+    if (u >= 8) assert.ok(st.candidates < expect.candidates, `update ${u + 1}: the walk chose (${st.candidates} of ${expect.candidates} candidates)`);
+  }
+  assert.ok(grew > 0, 'the memory grew in a later update (the order made)');
+  c.dispose();
+});
+
 test('after the matrices change, the choice follows them', () => {
   const { mesh, camera } = scene(41, 2000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 50, opts = { width, height, minTexels, maxOccluders };

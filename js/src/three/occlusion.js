@@ -171,9 +171,9 @@ export class Occlusion {
     let placed = -1; // occluders the walk placed, -1: none (the frustum pass chooses)
     if (this._occ && solid) {
       const persp = f.kind === 'perspective';
-      if (this._walkable(batch.matrices, count)) {
+      if (this._walkable(batch, count)) {
         t1 = performance.now();
-        placed = this._walk(f, camera, model, persp, pyr, batch.matrices);
+        placed = this._walk(f, camera, model, persp, pyr, batch);
       }
       if (placed < 0) {
         satc.cull(f, batch, { mode: 'conservative', first: 0, count, into: output, output: 'indices' });
@@ -280,7 +280,7 @@ export class Occlusion {
   // changed for STABLE_UPDATES updates (a scene that moves every frame
   // never pays for the order), with a finite budget; makes the order
   // when there is none for these matrices.
-  _walkable(src, count) {
+  _walkable(batch, count) {
     if (this._epoch !== this._lastEpoch) {
       this._lastEpoch = this._epoch;
       this._stable = 0;
@@ -288,7 +288,7 @@ export class Occlusion {
     } else this._stable++;
     const max = this.maxOccluders;
     if (max === 0 || max === Infinity || this._stable < STABLE_UPDATES || count === 0) return false;
-    if (this._orderFor !== this._epoch || this._orderCount !== count) this._makeOrder(src, count);
+    if (this._orderFor !== this._epoch || this._orderCount !== count) this._makeOrder(batch, count);
     return true;
   }
 
@@ -296,7 +296,8 @@ export class Occlusion {
   // 4096) largest boxes (all when fewer), largest first, the lower index
   // first on a tie; their matrices copied in that order into a batch of
   // the culler's own box, for the frustum test.
-  _makeOrder(src, count) {
+  _makeOrder(batch, count) {
+    let src = batch.matrices;
     const bx = this._box, hx = bx[3], hy = bx[4], hz = bx[5];
     const area = (this._area ??= new Float32Array(this._stamp.length));
     const work = (this._work ??= new Float32Array(this._stamp.length));
@@ -336,7 +337,9 @@ export class Occlusion {
       this._sorted = this.satc.batch('instances', Math.max(m, 1), {}, { localCenter: box.center, localHalf: box.half });
       this._sortedOut ??= this.satc.output(WALK_CHUNK);
     }
+    // (the allocation may have grown the memory: views taken again)
     const dst = this._sorted.matrices;
+    src = batch.matrices;
     for (let q = 0; q < m; q++) copy16(dst, 16 * q, src, 16 * list[q]);
     this._orderLen = m;
     this._orderCount = count;
@@ -350,7 +353,7 @@ export class Occlusion {
   // choose. Copies their matrices to the occluder batch in source order;
   // returns how many, or -1 when the order ran out before the choice was
   // made (then the frustum pass chooses).
-  _walk(f, camera, model, perspective, pyr, src) {
+  _walk(f, camera, model, perspective, pyr, batch) {
     const sel = this.occluders, max = this.maxOccluders, list = this._order, L = this._orderLen;
     const { k, s1, near, z0, z1, z2, z3 } = this._frame(camera, model, pyr);
     const minT = this.minTexels, shape = this._shape, cand = this._cand, out = this._sortedOut;
@@ -362,7 +365,7 @@ export class Occlusion {
     const back = this._cand.length - 1;
     for (let start = 0; start < L && n < max; start += WALK_CHUNK) {
       this.satc.cull(f, this._sorted, { mode: 'conservative', first: start, count: Math.min(WALK_CHUNK, L - start), into: out, output: 'indices' });
-      const kept = out.indices;
+      const kept = out.indices, src = batch.matrices;
       for (let q = 0; q < kept.length && n < max; q++) {
         const i = list[kept[q]];
         if (sel !== true && !(typeof sel === 'function' ? sel(i) : sel[i])) continue;
@@ -384,7 +387,7 @@ export class Occlusion {
     }
     this.stats.candidates = looked;
     const chosen = cand.subarray(0, n).sort();
-    const dst = this._occ.matrices;
+    const dst = this._occ.matrices, src = batch.matrices;
     for (let q = 0; q < n; q++) copy16(dst, 16 * q, src, 16 * chosen[q]);
     return n;
   }

@@ -31,7 +31,7 @@ const configs = [
   ['depth per texel', { depthPerTexel: true }],
   ['merged', { merge: true }],
   ['256 occluders', { maxOccluders: 256 }],
-  ['512 occluders', { maxOccluders: 512 }],
+  ['640 occluders', { maxOccluders: 640 }],
   ['1,024 occluders', { maxOccluders: 1024 }],
   ['320 wide, 1,024 occluders, largest first', { size: 320, maxOccluders: 1024, visibleFirst: false }],
   ['every candidate', { maxOccluders: Infinity }],

@@ -69,7 +69,7 @@ export interface OcclusionOptions {
    * Of the solid volumes the frustum keeps that cover at least minTexels
    * (estimated from each matrix: its box's mean projected area at its
    * nearest depth), at most this many are drawn: those with the largest
-   * boxes. An integer >= 0 or Infinity (all); default 640.
+   * boxes. An integer >= 0 or Infinity (all); default 512.
    */
   maxOccluders?: number;
   /**
@@ -133,7 +133,7 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   meshes?: Mesh[];
   /** Occluders covering fewer level-0 texels are skipped (default 4). */
   minTexels?: number;
-  /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 640; Infinity: all). */
+  /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 512; Infinity: all). */
   maxOccluders?: number;
   /** Candidates visible in the helper's previous update rank above the others (default true); only which occluders are drawn changes. */
   visibleFirst?: boolean;

@@ -56,7 +56,7 @@ function boxOf(r) {
  *         (default 4);
  *   maxOccluders: of the solid volumes the frustum keeps, at most this
  *         many are drawn, those largest on screen (mean projected area
- *         over squared distance); default 640, Infinity: all;
+ *         over squared distance); default 512, Infinity: all;
  *   visibleFirst: candidates this helper found visible in its previous
  *         update rank above the others (largest first within each
  *         rank); default true. Only which occluders are drawn changes;

@@ -44,7 +44,7 @@ function fail(satc, status, what) {
  *   maxOccluders: of the solid volumes the frustum keeps that cover at
  *         least minTexels, at most this many are drawn, those with the
  *         largest boxes (mean projected area, from each matrix's axes);
- *         default 640; Infinity draws them all;
+ *         default 512; Infinity draws them all;
  *   visibleFirst: candidates this helper found visible in its previous
  *         update rank above the others (largest first within each
  *         rank): what was seen is in front, so it hides the most per

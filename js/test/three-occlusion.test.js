@@ -958,39 +958,27 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
     bp.dispose();
     scene.remove(holder);
 
-    // the box volumes as one InstancedMesh of a unit box, plain and per texel,
-    // each updated until its choice walks the largest boxes (matrices
-    // unchanged); every other scene, for the rays' time
+    // the box volumes as one InstancedMesh of a unit box, plain and per texel, each updated
+    // until its choice walks the largest boxes; every other scene, for the rays' time
     if (seed % 2) continue;
     instanceScenes++;
-    const boxes = objs.filter((o) => userSees.has(o));
-    const unit = new THREE.BoxGeometry(1, 1, 1);
-    const inst = (perTexel) => {
+    const boxes = objs.filter((o) => userSees.has(o)), unit = new THREE.BoxGeometry(1, 1, 1), t = new THREE.Matrix4();
+    const flags = Uint8Array.from(boxes, (o) => (o.userData.solid ? 1 : 0));
+    const ivol = [], drawnSets = [];
+    for (const perTexel of [false, true]) {
       const im = new THREE.InstancedMesh(unit, mat, boxes.length);
       boxes.forEach((o, i) => {
-        if (o.geometry.boundingBox === null) o.geometry.computeBoundingBox();
-        const g = o.geometry.parameters, c = o.geometry.boundingBox.getCenter(new THREE.Vector3());
-        im.setMatrixAt(i, o.matrixWorld.clone().multiply(new THREE.Matrix4().makeTranslation(c.x, c.y, c.z)).scale(new THREE.Vector3(g.width, g.height, g.depth)));
+        const g = o.geometry.parameters, c = o.geometry.boundingBox.getCenter(new THREE.Vector3()); // computed by floatBox
+        im.setMatrixAt(i, o.matrixWorld.clone().multiply(t.makeTranslation(c.x, c.y, c.z)).scale(new THREE.Vector3(g.width, g.height, g.depth)));
       });
       scene.add(im);
       im.updateMatrixWorld();
-      const flags = Uint8Array.from(boxes, (o) => (o.userData.solid ? 1 : 0));
-      return { im, ic: new InstanceCuller(satc, im, { occlusion: { occluders: flags, meshes: walls, size, minTexels, maxOccluders, depthPerTexel: perTexel } }) };
-    };
-    const ivol = [];
-    const drawnSets = [];
-    for (const perTexel of [false, true]) {
-      const { im, ic } = inst(perTexel);
+      const ic = new InstanceCuller(satc, im, { occlusion: { occluders: flags, meshes: walls, size, minTexels, maxOccluders, depthPerTexel: perTexel } });
       if (!perTexel) {
-        const e = new THREE.Matrix4();
-        boxes.forEach((o, i) => ivol.push({ key: i, solid: o.userData.solid, matrix: floatMatrix(im.getMatrixAt(i, e)), lo: [-0.5, -0.5, -0.5], hi: [0.5, 0.5, 0.5] }));
+        boxes.forEach((o, i) => ivol.push({ key: i, solid: o.userData.solid, matrix: floatMatrix(im.getMatrixAt(i, t)), lo: [-0.5, -0.5, -0.5], hi: [0.5, 0.5, 0.5] }));
+        hiddenInstances += ic.update(cam, { occlusion: false });
       }
-      if (!perTexel) hiddenInstances += ic.update(cam, { occlusion: false });
-      const sets = [];
-      for (let u = 0; u < 10; u++) {
-        const k = ic.update(cam);
-        sets.push(new Set(Array.from({ length: k }, (_, j) => ic.sourceIndex(j))));
-      }
+      const sets = Array.from({ length: 10 }, () => new Set(Array.from({ length: ic.update(cam) }, (_, j) => ic.sourceIndex(j))));
       for (let u = 1; u < sets.length; u++) assert.deepEqual([...sets[u]], [...sets[0]], `seed ${seed}: InstanceCuller update ${u + 1} draws another set`);
       drawnSets.push(sets[0]);
       ic.dispose();

@@ -102,5 +102,5 @@ const GOALS = process.argv.includes('--goals') || !['', '0', undefined].includes
 if (GOALS) {
   const d = rows[0];
   console.log(`${d.ratio <= 0.6 ? 'PASS' : 'MISS'} [occlusion] node, demo city with occlusion (defaults): drawn ${d.ratio.toFixed(2)}x those of frustum culling alone (goal <= 0.6x)`);
-  console.log(`${d.ms.cpu <= 4 ? 'PASS' : 'MISS'} [occlusion] node, demo city with occlusion (defaults): whole culling ${d.ms.cpu.toFixed(2)} ms CPU a frame (goal <= 4 ms)`);
+  console.log(`${d.ms.cpu <= 4 ? 'PASS' : 'MISS'} [occlusion] node, demo city with occlusion (defaults): whole culling ${d.ms.cpu.toFixed(2)} ms CPU a frame, median past the first ${WARM} updates (goal <= 4 ms)`);
 }

@@ -55,7 +55,7 @@ export interface CullerOptions {
  * another view may. `true` means { occluders: true }.
  */
 export interface OcclusionOptions {
-  /** Pyramid width in texels (height from the camera's aspect), or [width, height]. Default 320. */
+  /** Pyramid width in texels (height from the camera's aspect), or [width, height]. Default 400. */
   size?: number | [number, number];
   /** Which of the helper's own volumes are solid: true (all), a predicate of the source index, or a flag per source. Default none. */
   occluders?: boolean | ((index: number) => boolean) | Uint8Array;
@@ -69,13 +69,13 @@ export interface OcclusionOptions {
    * Of the solid volumes the frustum keeps that cover at least minTexels
    * (estimated from each matrix: its box's mean projected area at its
    * nearest depth), at most this many are drawn: those with the largest
-   * boxes. An integer >= 0 or Infinity (all); default 1024.
+   * boxes. An integer >= 0 or Infinity (all); default 512.
    */
   maxOccluders?: number;
   /**
    * Candidates this helper found visible in its previous update rank
    * above the others (largest first within each rank): what was seen is
-   * in front, so it hides the most per occluder drawn. Default false; it
+   * in front, so it hides the most per occluder drawn. Default true; it
    * changes only which occluders are drawn, never whether a visible
    * volume is kept.
    */
@@ -86,6 +86,19 @@ export interface OcclusionOptions {
    * each occluder costs more to draw. Default false.
    */
   merge?: boolean;
+  /**
+   * The occlusion test also bounds each volume's own least depth within
+   * the texels its nearest depth alone cannot decide (DepthPyramid's
+   * depthPerTexel): volumes seen obliquely are hidden more often, and
+   * what the plain test hides stays hidden. Default false.
+   */
+  depthPerTexel?: boolean;
+  /**
+   * With depthPerTexel only: the most texel bounds one update's test
+   * computes, then it goes on with the plain test. An integer in
+   * 0 .. 2^32 - 1; default 4096.
+   */
+  testBudget?: number;
   /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,
    * onBeforeCompile, a position node) place the geometry as three's own
@@ -105,7 +118,7 @@ export interface OcclusionOptions {
  * frustumCulled = false never do. `true` means { occluders: true }.
  */
 export interface ObjectOcclusionOptions<Key, Geometry> {
-  /** Pyramid width in texels (height from the view's aspect), or [width, height]. Default 320. */
+  /** Pyramid width in texels (height from the view's aspect), or [width, height]. Default 400. */
   size?: number | [number, number];
   /** Which volumes are solid: true (all), a predicate, or (BatchedCuller) a flag per instance. Default none. */
   occluders?: boolean | ((key: Key) => boolean) | (Key extends number ? Uint8Array : never);
@@ -120,9 +133,9 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
   meshes?: Mesh[];
   /** Occluders covering fewer level-0 texels are skipped (default 4). */
   minTexels?: number;
-  /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 1024; Infinity: all). */
+  /** Of the solid volumes in view covering about minTexels or more, the largest boxes drawn: at most this many (default 512; Infinity: all). */
   maxOccluders?: number;
-  /** Candidates visible in the helper's previous update rank above the others (default false); only which occluders are drawn changes. */
+  /** Candidates visible in the helper's previous update rank above the others (default true); only which occluders are drawn changes. */
   visibleFirst?: boolean;
   /**
    * Occluders merge within texels: a texel that several cover together,
@@ -130,6 +143,19 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
    * each occluder costs more to draw. Default false.
    */
   merge?: boolean;
+  /**
+   * The occlusion test also bounds each volume's own least depth within
+   * the texels its nearest depth alone cannot decide (DepthPyramid's
+   * depthPerTexel): volumes seen obliquely are hidden more often, and
+   * what the plain test hides stays hidden. Default false.
+   */
+  depthPerTexel?: boolean;
+  /**
+   * With depthPerTexel only: the most texel bounds one update's test
+   * computes, then it goes on with the plain test. An integer in
+   * 0 .. 2^32 - 1; default 4096.
+   */
+  testBudget?: number;
   /**
    * Materials with a vertex stage of the user's own (ShaderMaterial,
    * onBeforeCompile, a position node) place the geometry as three's own
@@ -141,15 +167,20 @@ export interface ObjectOcclusionOptions<Key, Geometry> {
 
 /** What an occlusion update did. */
 export interface OcclusionStats {
-  /** Kept by the frustum. */
+  /** Kept by the frustum (after an update without a frustum pass of its own, counted when first read). */
   frustum: number;
   /** Drawn after occlusion. */
   drawn: number;
   /** Occluders drawn into the pyramid. */
   occluders: number;
-  /** Solid volumes kept by the frustum that cover at least minTexels (maxOccluders of them are drawn). */
+  /**
+   * Solid volumes kept by the frustum that cover at least minTexels
+   * (maxOccluders of them are drawn). Once InstanceCuller's matrices have
+   * stayed put for a few updates it walks its largest boxes and stops at
+   * the budget: then the candidates it looked at, at least those drawn.
+   */
   candidates: number;
-  /** Milliseconds: frustum cull (for the occluder list), occluder choice, occluders (rasterize + build), the cull with occlusion. */
+  /** Milliseconds: the pyramid's begin and the frustum cull for the occluder list (none while InstanceCuller walks its largest boxes), occluder choice, occluders (rasterize + build), the cull with occlusion. */
   ms: { frustum: number; select: number; occluders: number; test: number };
 }
 

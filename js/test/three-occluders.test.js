@@ -78,15 +78,28 @@ function drawnWith(src, model, camera, occluders, { width, height, minTexels }) 
   return { kept, drawn };
 }
 
-for (const [seed, maxOccluders, minTexels] of [[11, 40, 4], [12, 150, 4], [13, 7, 30], [14, 100000, 4], [15, 0, 4]]) {
-  test(`InstanceCuller draws the ${maxOccluders} largest occluders over ${minTexels} texels (seed ${seed})`, () => {
-    const { mesh, camera } = scene(seed, 3000);
+// small: only the instances with the smallest boxes are solid, so the
+// walk over the largest boxes (4096 of the 6000) runs out and the
+// frustum pass chooses
+for (const [seed, maxOccluders, minTexels, n, small] of [[11, 40, 4, 3000], [12, 150, 4, 3000], [13, 7, 30, 6000], [14, 100000, 4, 3000], [15, 0, 4, 3000], [16, 5, 4, 6000, true]]) {
+  test(`InstanceCuller draws the ${maxOccluders} largest occluders over ${minTexels} texels (seed ${seed}${small ? ', only small ones solid' : ''})`, () => {
+    const { mesh, camera } = scene(seed, n);
     const width = 320, height = 180;
     const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
-    const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, minTexels } });
+    let solid = true;
+    if (small) {
+      const area = (i) => {
+        const [a, b, c] = [0, 4, 8].map((k) => Math.hypot(src[16 * i + k], src[16 * i + k + 1], src[16 * i + k + 2]));
+        return a * b + b * c + c * a;
+      };
+      const bySize = Array.from({ length: n }, (_, i) => i).sort((x, y) => area(x) - area(y));
+      solid = new Uint8Array(n);
+      for (const i of bySize.slice(0, 1500)) solid[i] = 1;
+    }
+    const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: solid, maxOccluders, minTexels, size: width, visibleFirst: false } });
     const opts = { width, height, minTexels, maxOccluders };
     const { kept } = drawnWith(src, model, camera, [], opts);
-    const { chosen, candidates } = expectedOccluders(src, model, camera, kept, opts);
+    const { chosen, candidates } = expectedOccluders(src, model, camera, solid === true ? kept : kept.filter((i) => solid[i]), opts);
     const want = drawnWith(src, model, camera, chosen, opts).drawn;
     const k = c.update(camera);
     const got = Array.from({ length: k }, (_, j) => c.sourceIndex(j)).sort((x, y) => x - y);
@@ -97,17 +110,55 @@ for (const [seed, maxOccluders, minTexels] of [[11, 40, 4], [12, 150, 4], [13, 7
     assert.equal(st.occluders, chosen.length);
     // small budgets bind (the choice is tested), the large one does not
     assert.equal(candidates > maxOccluders, maxOccluders < 1000, `${candidates} candidates`);
+    if (small) assert.ok(chosen.length === maxOccluders, 'small solids occlude');
     assert.deepEqual(got, Array.from(want), 'drawn instances');
     if (maxOccluders > 0) assert.ok(k < kept.length, `occlusion culls (${k} of ${kept.length} drawn)`);
     else assert.equal(k, kept.length);
+    // the matrices stay put: later updates walk the largest boxes (no
+    // frustum pass of their own) and must choose the same occluders
+    for (let u = 0; u < 10; u++) {
+      const k2 = c.update(camera), s2 = c.occlusion;
+      assert.deepEqual(Array.from({ length: k2 }, (_, j) => c.sourceIndex(j)).sort((x, y) => x - y), Array.from(want), `update ${u + 2}: drawn instances`);
+      assert.equal(s2.occluders, chosen.length, `update ${u + 2}: occluders`);
+      assert.equal(s2.frustum, kept.length, `update ${u + 2}: kept by the frustum`);
+      // the walk stops once the budget is met: it saw at least what it drew, at most every candidate
+      assert.ok(s2.candidates >= chosen.length && s2.candidates <= candidates, `update ${u + 2}: ${s2.candidates} candidates`);
+    }
     c.dispose();
   });
 }
 
+test('the walk over the largest boxes reads the matrices after the memory grows for its order', async () => {
+  const own = await load(); // a module of its own, at its first size
+  const { mesh, camera } = scene(17, 6000);
+  camera.rotation.y = 0.7; // half the boxes out of view: the order's frustum test matters
+  camera.updateMatrixWorld();
+  const width = 320, height = 180, minTexels = 4, maxOccluders = 40, opts = { width, height, minTexels, maxOccluders };
+  const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
+  const { kept } = drawnWith(src, model, camera, [], opts);
+  const expect = expectedOccluders(src, model, camera, kept, opts);
+  const want = Array.from(drawnWith(src, model, camera, expect.chosen, opts).drawn);
+  const c = new InstanceCuller(own, mesh, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: false } });
+  let grew = 0;
+  for (let u = 0; u < 12; u++) {
+    const stop = own.onMemoryGrow(() => grew++);
+    const k = c.update(camera);
+    stop();
+    if (u === 0) grew = 0; // the first update's own allocations
+    assert.deepEqual(Array.from({ length: k }, (_, j) => c.sourceIndex(j)).sort((x, y) => x - y), want, `update ${u + 1}`);
+    // from the 9th update on the walk chooses, stopping at the budget
+    // (the frustum pass counts every candidate)
+    const st = c.occlusion;
+    if (u >= 8) assert.ok(st.candidates < expect.candidates, `update ${u + 1}: the walk chose (${st.candidates} of ${expect.candidates} candidates)`);
+  }
+  assert.ok(grew > 0, 'the memory grew in a later update (the order made)');
+  c.dispose();
+});
+
 test('after the matrices change, the choice follows them', () => {
   const { mesh, camera } = scene(41, 2000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 50, opts = { width, height, minTexels, maxOccluders };
-  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, visibleFirst: false } });
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: false } });
   c.update(camera);
   const other = scene(42, 2000).mesh.instanceMatrix.array;
   // half through setMatrixAt, half written in place and announced
@@ -127,9 +178,9 @@ test('after the matrices change, the choice follows them', () => {
 test('visibleFirst: what the previous update showed is drawn first', () => {
   const { mesh, camera } = scene(43, 3000);
   const width = 320, height = 180, minTexels = 4, maxOccluders = 40, opts = { width, height, minTexels, maxOccluders };
-  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, visibleFirst: true } });
+  const c = new InstanceCuller(satc, mesh, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: true } });
   const twin = scene(43, 3000).mesh; // the same instances: one culler per mesh
-  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders } });
+  const plain = new InstanceCuller(satc, twin, { occlusion: { occluders: true, maxOccluders, size: width, visibleFirst: false } });
   // the source matrices (an update writes the drawn ones over the mesh's)
   const src = mesh.instanceMatrix.array.slice(), model = mesh.matrixWorld;
   const k1 = c.update(camera);
@@ -145,6 +196,15 @@ test('visibleFirst: what the previous update showed is drawn first', () => {
   const list = (x, k) => Array.from({ length: k }, (_, j) => x.sourceIndex(j));
   const k2 = c.update(camera);
   assert.deepEqual(list(c, k2), Array.from(drawnWith(src, model, camera, chosen, opts).drawn));
+  // more updates of the same view, the later ones walking the largest
+  // boxes: each draws first what the update before it showed
+  let shown = new Set(list(c, k2));
+  for (let u = 0; u < 10; u++) {
+    const want = drawnWith(src, model, camera, expectedOccluders(src, model, camera, kept, opts, shown).chosen, opts).drawn;
+    const k = c.update(camera);
+    assert.deepEqual(list(c, k), Array.from(want), `update ${u + 3}`);
+    shown = new Set(list(c, k));
+  }
   plain.update(camera);
   plain.update(camera);
   assert.deepEqual(list(plain, plain.occlusion.drawn), Array.from(drawnWith(src, model, camera, byArea, opts).drawn));

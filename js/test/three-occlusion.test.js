@@ -614,6 +614,9 @@ test('bad occlusion options throw SatcError and change nothing', () => {
     [{ occluders: true, occluderBox: () => 'box' }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: () => ({ center: [0, 0], half: [1, 1, 1] }) }, 'SATC_ERR_LAYOUT'],
     [{ occluders: true, occluderBox: () => ({ center: [NaN, 0, 0], half: [1, 1, 1] }) }, 'SATC_ERR_LAYOUT'],
+    [{ depthPerTexel: 1 }, 'SATC_ERR_LAYOUT'], [{ testBudget: 8 }, 'SATC_ERR_LAYOUT'], [{ depthPerTexel: false, testBudget: 8 }, 'SATC_ERR_LAYOUT'],
+    [{ depthPerTexel: true, testBudget: -1 }, 'SATC_ERR_RANGE'], [{ depthPerTexel: true, testBudget: 2 ** 32 }, 'SATC_ERR_RANGE'],
+    [{ depthPerTexel: true, testBudget: 1.5 }, 'SATC_ERR_RANGE'],
   ];
   for (const [occlusion, name] of [...bad, [{ occluders: new Uint8Array(4) }, 'SATC_ERR_LAYOUT']]) {
     const o = meshAt(0, 0, -5);
@@ -871,7 +874,7 @@ function visibleChain(o) {
 
 test('random scenes: what a ray sees stays drawn, occlusion only removes what the frustum kept (SceneCuller, BatchedCuller)', () => {
   const scenes = QUICK ? 4 : 10;
-  let hiddenScene = 0, hiddenBatched = 0, seenTotal = 0;
+  let hiddenScene = 0, hiddenBatched = 0, instanceScenes = 0, hiddenInstances = 0, instancesSeen = 0, seenTotal = 0;
   for (let seed = 1; seed <= scenes; seed++) {
     const r = rng(1000 + seed);
     const { scene, objs, walls } = randomScene(r, seed);
@@ -900,6 +903,15 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
     }
     hiddenScene += [...frustumKept].filter((o) => !drawn.has(o)).length;
     sc.dispose();
+    // depth per texel (a budget of 0 and 3 too): never more drawn, never what a ray sees
+    const testBudget = [undefined, 0, 3][Math.floor(seed / 3) % 3];
+    const sp = new SceneCuller(satc, objs, { occlusion: { occluders: (o) => o.userData.solid, meshes: walls, size, minTexels, maxOccluders, depthPerTexel: true, testBudget } });
+    sp.update(cam);
+    assert.ok(sp.pyramid.depthPerTexel && sp.pyramid.testBudget === (testBudget ?? 4096), `seed ${seed}: the pyramid tests depth per texel`);
+    const drawnPT = drawnByThree(scene, cam);
+    for (const o of drawnPT) assert.ok(drawn.has(o), `seed ${seed}: depth per texel draws an object the plain test hides`);
+    for (const o of seen) assert.ok(drawnPT.has(o), `seed ${seed}: SceneCuller with depth per texel hides an object a ray sees`);
+    sp.dispose();
 
     // the same volumes as one BatchedMesh under a turned, uniformly scaled parent
     const holder = new THREE.Group();
@@ -933,10 +945,56 @@ test('random scenes: what a ray sees stays drawn, occlusion only removes what th
       if (bseen.has(o)) assert.ok(v, `seed ${seed}: BatchedCuller hides an instance a ray sees`);
       if (bFrustum.has(o) && !v) hiddenBatched++;
     }
+    // and with depth per texel: a subset, never an instance a ray sees
+    const plainVisible = objs.map((o) => bm.getVisibleAt(ids.get(o)));
     bc.dispose();
+    const bp = new BatchedCuller(satc, bm, { occlusion: { occluders: solid, meshes: walls, size, minTexels, maxOccluders, depthPerTexel: true } });
+    bp.update(cam);
+    objs.forEach((o, i) => {
+      const v = bm.getVisibleAt(ids.get(o));
+      if (v) assert.ok(plainVisible[i], `seed ${seed}: BatchedCuller with depth per texel draws an instance the plain test hides`);
+      if (bseen.has(o)) assert.ok(v, `seed ${seed}: BatchedCuller with depth per texel hides an instance a ray sees`);
+    });
+    bp.dispose();
     scene.remove(holder);
+
+    // the box volumes as one InstancedMesh of a unit box, plain and per texel, each updated
+    // until its choice walks the largest boxes; every other scene, for the rays' time
+    if (seed % 2) continue;
+    instanceScenes++;
+    const boxes = objs.filter((o) => userSees.has(o)), unit = new THREE.BoxGeometry(1, 1, 1), t = new THREE.Matrix4();
+    const flags = Uint8Array.from(boxes, (o) => (o.userData.solid ? 1 : 0));
+    const ivol = [], drawnSets = [];
+    for (const perTexel of [false, true]) {
+      const im = new THREE.InstancedMesh(unit, mat, boxes.length);
+      boxes.forEach((o, i) => {
+        const g = o.geometry.parameters, c = o.geometry.boundingBox.getCenter(new THREE.Vector3()); // computed by floatBox
+        im.setMatrixAt(i, o.matrixWorld.clone().multiply(t.makeTranslation(c.x, c.y, c.z)).scale(new THREE.Vector3(g.width, g.height, g.depth)));
+      });
+      scene.add(im);
+      im.updateMatrixWorld();
+      const ic = new InstanceCuller(satc, im, { occlusion: { occluders: flags, meshes: walls, size, minTexels, maxOccluders, depthPerTexel: perTexel } });
+      if (!perTexel) {
+        boxes.forEach((o, i) => ivol.push({ key: i, solid: o.userData.solid, matrix: floatMatrix(im.getMatrixAt(i, t)), lo: [-0.5, -0.5, -0.5], hi: [0.5, 0.5, 0.5] }));
+        hiddenInstances += ic.update(cam, { occlusion: false });
+      }
+      const sets = Array.from({ length: 10 }, () => new Set(Array.from({ length: ic.update(cam) }, (_, j) => ic.sourceIndex(j))));
+      for (let u = 1; u < sets.length; u++) assert.deepEqual([...sets[u]], [...sets[0]], `seed ${seed}: InstanceCuller update ${u + 1} draws another set`);
+      drawnSets.push(sets[0]);
+      ic.dispose();
+      scene.remove(im);
+    }
+    const iseen = seenByRays(cam, ivol, ivol.filter((v) => v.solid), tris, nx, ny);
+    for (const i of iseen) {
+      assert.ok(drawnSets[0].has(i), `seed ${seed}: InstanceCuller hides an instance a ray sees`);
+      assert.ok(drawnSets[1].has(i), `seed ${seed}: InstanceCuller with depth per texel hides an instance a ray sees`);
+    }
+    for (const i of drawnSets[1]) assert.ok(drawnSets[0].has(i), `seed ${seed}: InstanceCuller with depth per texel draws an instance the plain test hides`);
+    hiddenInstances -= drawnSets[0].size;
+    instancesSeen += iseen.size;
   }
   // the check bites: rays see objects, and occlusion hides many others
   assert.ok(seenTotal > scenes * 10, `rays saw ${seenTotal} objects`);
   assert.ok(hiddenScene > scenes * 3 && hiddenBatched > scenes * 3, `occlusion hid ${hiddenScene} objects, ${hiddenBatched} instances`);
+  assert.ok(instancesSeen > instanceScenes * 10 && hiddenInstances > instanceScenes * 2, `InstanceCuller: rays saw ${instancesSeen}, occlusion hid ${hiddenInstances}`);
 });

@@ -10,7 +10,7 @@
 import { Matrix4 } from 'three';
 import { frustumFromCamera } from './views.js';
 import { flatBox, masksDepthFor } from './drawn.js';
-import { chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, trustShadersOf } from './occluder-mesh.js';
+import { DEFAULTS, chooseBest, disposeOccluderMeshes, markSeen, drawOccluderMeshes, mergeOf, pyramidFor, testOf, trustShadersOf } from './occluder-mesh.js';
 
 function grown(a, n) {
   const b = new Uint32Array(Math.max(n, 2 * a.length, 1));
@@ -19,8 +19,7 @@ function grown(a, n) {
 }
 
 const _m = new Matrix4();
-const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders', 'visibleFirst', 'merge']);
-const DEFAULT_MAX_OCCLUDERS = 1024; // as InstanceCuller's
+const KEYS = new Set(['size', 'occluders', 'occluderBox', 'meshes', 'minTexels', 'maxOccluders', 'trustShaders', 'visibleFirst', 'merge', 'depthPerTexel', 'testBudget']);
 
 function fail(satc, status, what) {
   return satc._heap.fail(status, what);
@@ -42,7 +41,7 @@ function boxOf(r) {
  * The occlusion options of BatchedCuller and SceneCuller, checked once
  * (nothing is allocated until the first update with occlusion):
  *   size: pyramid width in texels (height follows the camera's aspect),
- *         or [width, height]; default 320;
+ *         or [width, height]; default 400;
  *   occluders: which of the helper's volumes are solid: true (all), a
  *         predicate (instance index for BatchedCuller, the object for
  *         SceneCuller), or (BatchedCuller) a Uint8Array of flags; default
@@ -57,12 +56,14 @@ function boxOf(r) {
  *         (default 4);
  *   maxOccluders: of the solid volumes the frustum keeps, at most this
  *         many are drawn, those largest on screen (mean projected area
- *         over squared distance); default 1024, Infinity: all;
+ *         over squared distance); default 512, Infinity: all;
  *   visibleFirst: candidates this helper found visible in its previous
  *         update rank above the others (largest first within each
- *         rank); default false. Only which occluders are drawn changes;
+ *         rank); default true. Only which occluders are drawn changes;
  *   merge: occluders merge within texels (default false), as for
- *         InstanceCuller.
+ *         InstanceCuller;
+ *   depthPerTexel, testBudget: the pyramid's depth-per-texel test
+ *         (default off), as for InstanceCuller.
  */
 export class ObjectOcclusion {
   constructor(satc, opts, what, flagsAllowed) {
@@ -71,7 +72,7 @@ export class ObjectOcclusion {
     for (const k of Object.keys(opts)) if (!KEYS.has(k)) fail(satc, -13, `${what}: unknown occlusion option '${k}'`);
     this.satc = satc;
     this.what = what;
-    const size = opts.size ?? 320;
+    const size = opts.size ?? DEFAULTS.size;
     const dims = Array.isArray(size) ? size : [size, 0];
     if (dims.length !== 2 || !dims.every((v, i) => Number.isInteger(v) && (v >= 1 || (i === 1 && v === 0 && !Array.isArray(size))))) {
       fail(satc, -9, `${what}: occlusion.size must be a positive integer or [width, height]`);
@@ -79,6 +80,7 @@ export class ObjectOcclusion {
     this.size = dims;
     this.trustShaders = trustShadersOf(satc, opts, what);
     this.merge = mergeOf(satc, opts, what);
+    this.test = testOf(satc, opts, what);
     const occ = opts.occluders ?? false;
     if (!(typeof occ === 'boolean' || typeof occ === 'function' || (flagsAllowed && occ instanceof Uint8Array))) {
       fail(satc, -13, `${what}: occlusion.occluders must be true, false, a function${flagsAllowed ? ' or a Uint8Array' : ''}`);
@@ -95,10 +97,10 @@ export class ObjectOcclusion {
     const mt = opts.minTexels ?? 4;
     if (typeof mt !== 'number' || !(mt >= 0) || !Number.isFinite(mt)) fail(satc, -5, `${what}: occlusion.minTexels must be a finite number >= 0`);
     this.minTexels = mt;
-    const mo = opts.maxOccluders ?? DEFAULT_MAX_OCCLUDERS;
+    const mo = opts.maxOccluders ?? DEFAULTS.maxOccluders;
     if (!((Number.isInteger(mo) && mo >= 0) || mo === Infinity)) fail(satc, -9, `${what}: occlusion.maxOccluders must be an integer >= 0 or Infinity`);
     this.maxOccluders = mo;
-    const vf = opts.visibleFirst ?? false;
+    const vf = opts.visibleFirst ?? DEFAULTS.visibleFirst;
     if (typeof vf !== 'boolean') fail(satc, -13, `${what}: occlusion.visibleFirst must be a boolean`);
     this.visibleFirst = vf;
     this._score = this._work = new Float32Array(0);
@@ -175,7 +177,7 @@ export class ObjectOcclusion {
   _pyramid(camera) {
     const old = this._pyr;
     this._pyr = null; // nothing disposed is left here if a new one fails
-    return (this._pyr = pyramidFor(this.satc, old, this.size, camera, this.merge));
+    return (this._pyr = pyramidFor(this.satc, old, this.size, camera, this.merge, this.test));
   }
 
   /**

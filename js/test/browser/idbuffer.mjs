@@ -1,6 +1,7 @@
 // Headless Chromium: the demo's city as an ID buffer (each building a
 // unique colour), rendered from poses of the demo's camera path with every
-// instance drawn and again culled by InstanceCuller. Every building with a
+// instance drawn and again culled by InstanceCuller (by frustum, with the
+// default occlusion, and with depth per texel too). Every building with a
 // pixel in the full frame must be drawn in the culled one; the two frames
 // should be identical pixel for pixel. Then random scenes of walls three
 // may or may not draw opaque (idbuffer/scenes.js): every box three shows
@@ -12,6 +13,7 @@
 //   CHROMIUM=/usr/bin/chromium  SATC_IDBUF_POSES=0,12.5,...  SATC_IDBUF_SIZE=1280x720
 //   SATC_IDBUF_PYRAMID=640 (pyramid width)  SATC_IDBUF_OCCLUDERS=Infinity  SATC_IDBUF_REPS=2
 //   SATC_BENCH_GOALS=1 (goal lines)  SATC_IDBUF_SCENES=200 (random wall scenes)
+//   SATC_IDBUF_CULLERS=frustum,occlusion,occlusion:size=320;maxOccluders=1024 (the cullers, in turn per pose)
 import { startServer } from '../../demo/server.mjs';
 import { checker, launch, pageWithErrors } from './chromium.mjs';
 
@@ -29,7 +31,7 @@ try {
   await page.goto(`${url}/test/browser/idbuffer/?w=${W}&h=${H}${extra}`);
   await page.waitForFunction(() => window.idbuf?.ready, null, { timeout: 180000 });
   console.log(`# ${await page.evaluate(() => navigator.userAgent)}; satc ${await page.evaluate(() => window.idbuf.satc.isa)}; ${W}x${H}`);
-  const configs = (process.env.SATC_IDBUF_CULLERS ?? 'frustum,occlusion').split(',');
+  const configs = (process.env.SATC_IDBUF_CULLERS ?? 'frustum,occlusion,occlusion:depthPerTexel=true').split(',');
   const sum = Object.fromEntries(configs.map((c) => [c, { seen: 0, drawn: 0, cullMs: [], frameMs: [] }]));
   const perFrame = {}, times = {};
   const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];

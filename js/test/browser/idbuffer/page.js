@@ -7,7 +7,9 @@
 // in each. A building with a pixel in the full frame and none in the culled
 // one was hidden by the culler although it is visible. ?reps= times each
 // culled frame that many times (the best counts), ?pyramid= sets the
-// pyramid's width, ?occluders= the occluder budget.
+// pyramid's width, ?occluders= the occluder budget. A culler named
+// 'occlusion:size=400;merge=true' is the default occlusion culler with
+// those occlusion options.
 import * as THREE from 'three';
 import { load } from 'satc';
 import { InstanceCuller } from 'satc/three';
@@ -70,11 +72,31 @@ const culled = {
 };
 const gl = renderer.getContext();
 const reps = Number(params.get('reps') ?? 2);
-// shaders compiled and instance buffers uploaded before anything is timed
-placeCamera(camera, 0);
-for (const c of Object.values(culled)) {
-  c.culler?.update(camera);
+// shaders compiled, instance buffers uploaded and the culler past its
+// first updates (InstanceCuller walks its largest boxes once the matrices
+// have stayed put for a few) before anything is timed
+function warm(c) {
+  placeCamera(camera, 0);
+  for (let k = 0; k < 10; k++) c.culler?.update(camera);
   renderer.render(c.scene, camera);
+}
+Object.values(culled).forEach(warm);
+
+/** The culler of that name: a configured one made (and warmed) at its first use. @param {string} which */
+function cullerOf(which) {
+  if (!culled[which] && which.startsWith('occlusion:')) {
+    /** @type {Record<string, unknown>} */
+    const o = { occluders: true, trustShaders: true };
+    for (const kv of which.slice(10).split(';').filter(Boolean)) {
+      const [k, v] = kv.split('=');
+      o[k] = v === 'true' ? true : v === 'false' ? false : Number(v);
+    }
+    culled[which] = makeMesh({ groups: 128, occlusion: o });
+    warm(culled[which]);
+  }
+  const c = culled[which];
+  if (!c) throw new Error(`no culler ${which}`);
+  return c;
 }
 const pixels = [new Uint8Array(4 * W * H), new Uint8Array(4 * W * H)];
 
@@ -94,7 +116,8 @@ function idsOf(scene, px) {
 function compare(t, which = 'frustum') {
   placeCamera(camera, t);
   const a = idsOf(full.scene, pixels[0]);
-  const c = culled[which];
+  const c = cullerOf(which);
+  placeCamera(camera, t);
   const one = new Uint8Array(4);
   // the frame's time: cull, render and wait for the GPU (a one-pixel
   // readback); the best of `reps` (the machine may be busy)

@@ -85,6 +85,7 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {occl_sphere_p, occl_sphere_o},
                                        {occl_trs_p, occl_trs_o}},
                                       reduce_level,
-                                      depth_chunk};
+                                      depth_chunk,
+                                      {cull_splat_p, cull_splat_o}};
 
 #endif

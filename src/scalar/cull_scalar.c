@@ -511,4 +511,5 @@ const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, RO
                                        {NULL},
                                        {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
                                        satc_reduce_level_ref,
-                                       depth_scalar};
+                                       depth_scalar,
+                                       {NULL, NULL}};

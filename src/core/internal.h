@@ -131,6 +131,10 @@ typedef void (*satc_reduce_fn)(const float *src, uint32_t sw, uint32_t sh, float
 typedef void (*satc_splat_fn)(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
                               unsigned flags, uint64_t *vis, float *dz);
 
+/* The 16-bit keys of n depths (src/kernels/key16.h, the same loop on
+ * every path): k[j] = satc_key16_of(d[j], lo, scale). */
+typedef void (*satc_key16_fn)(const float *d, size_t n, double lo, double scale, uint16_t *k);
+
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
     satc_soa_fn soa;
@@ -140,6 +144,7 @@ typedef struct satc_kernels {
     satc_reduce_fn reduce;
     satc_depth_fn depth;
     satc_splat_fn splat[2]; /* perspective, orthographic (NULL: none) */
+    satc_key16_fn key16;
 } satc_kernels;
 
 /* The kernel column of a built frustum (satc_check_call accepted it). */

@@ -15,6 +15,7 @@
 #endif
 
 #include "passes.h"
+#include "../kernels/key16.h"
 
 #define HIST16 65536u
 #define DIG 11
@@ -82,17 +83,6 @@ static range16 range_of(const float *depth, size_t n)
     return range_from(lo, hi);
 }
 
-/* floor((d - lo) * scale) clamped to [0, 65535]: d >= lo for every
- * finite d, so the product is >= 0 and truncation is the floor. NaN and
- * +Inf give NaN or +Inf products (65535), -Inf -Inf or NaN (0). Written
- * without branches so that the compiler vectorizes the loops over it. */
-static inline uint16_t key16_of(float d, range16 r)
-{
-    double t = ((double)d - r.lo) * r.scale;
-    t = t < 65535.0 ? t : 65535.0; /* NaN too */
-    t = t > 0.0 ? t : 0.0;
-    return (uint16_t)(d == -INFINITY ? 0 : (int32_t)t);
-}
 
 /* Keys of a block small enough to stay in L1 for the counts that follow. */
 #define KEY_BLOCK 1024
@@ -216,16 +206,16 @@ static void wc_finish(wc_state *w)
  * time). Otherwise one counting pass. The same permutation either way: a
  * stable sort by key is unique. hist: HIST16 words, 64-byte aligned
  * from its second half on (the write-combining state lies there). */
-static void sort16(const float *depth, range16 rg, uint16_t *k, const uint32_t *idx, size_t n,
-                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted, int scan)
+static void sort16(satc_key16_fn keys, const float *depth, range16 rg, uint16_t *k,
+                   const uint32_t *idx, size_t n, uint32_t *hist, uint32_t *tmp, uint32_t *sorted,
+                   int scan)
 {
     uint32_t *hh = hist, *hl = hist + 1024, big = 0;
     scan = scan && n >= RADIX_MIN;
     memset(hh, 0, 2048 * sizeof *hh);
     for (size_t b = 0; b < n; b += KEY_BLOCK) {
         size_t e = n - b < KEY_BLOCK ? n : b + KEY_BLOCK;
-        for (size_t i = b; i < e; i++)
-            k[i] = key16_of(depth[i], rg);
+        keys(depth + b, e - b, rg.lo, rg.scale, k + b);
         count_bytes(k + b, e - b, hh, hl);
         if (scan)
             for (size_t i = b; i < e; i++)
@@ -304,9 +294,9 @@ static void sort32(const float *depth, const uint32_t *key32, const uint32_t *id
  * after the depths; tmp: the depths' part (4 n bytes), free once the
  * 16-bit keys are made (the depths may lie there: key32 comes first);
  * scan: the indices may reach 2^24 (0 when known below). */
-static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigned sort,
-                      uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr,
-                      uint32_t *tmp, const float *range, int scan)
+static void sort_core(satc_key16_fn keys, const float *depth, const uint32_t *idx, size_t n,
+                      unsigned sort, uint16_t *key16, uint32_t *key32, uint32_t *sorted,
+                      unsigned char *scr, uint32_t *tmp, const float *range, int scan)
 {
     if (key32)
         for (size_t i = 0; i < n; i++)
@@ -315,11 +305,10 @@ static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigne
         range16 r = range ? range_from(range[0], range[1]) : range_of(depth, n);
         uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
         if (sorted && sort == SATC_SORT_16)
-            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted,
-                   scan);
+            sort16(keys, depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp,
+                   sorted, scan);
         else
-            for (size_t i = 0; i < n; i++)
-                k[i] = key16_of(depth[i], r);
+            keys(depth, n, r.lo, r.scale, k);
     }
     if (sorted && sort == SATC_SORT_32)
         sort32(depth, key32, idx, n, scr, sorted);
@@ -341,7 +330,8 @@ satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t 
     if (!depth || !indices || ((key16 || sorted) && (!scratch || scratch_bytes < need)))
         return SATC_ERR_NULL;
     unsigned char *scr = scratch ? (unsigned char *)scratch + round8(4 * n) : NULL;
-    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch, NULL, 1);
+    sort_core(satc_kernels_for(satc_isa_active())->key16, depth, indices, n, sort, key16, key32,
+              sorted, scr, (uint32_t *)scratch, NULL, 1);
     return SATC_OK;
 }
 
@@ -368,7 +358,7 @@ satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, cons
     float range[2];
     satc_cull_chunks(k, f, b, first, count, mode, out, depth, range);
     if (need_depth && out->visible)
-        sort_core(depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
+        sort_core(k->key16, depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
                   (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch, range,
                   first + count > ((size_t)1 << 24));
     return SATC_OK;

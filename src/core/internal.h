@@ -126,10 +126,11 @@ typedef void (*satc_reduce_fn)(const float *src, uint32_t sw, uint32_t sh, float
 
 /* A splat kernel: satc_kernel_fn for a TRS batch without local boxes
  * (splat cubes) against a perspective or orthographic frustum, without
- * SATC_K_CLASSIFY and inside words, that also writes dz[j], volume first
- * + j's depth as satc_depth_fn does (the same bits), for every j < n. */
-typedef void (*satc_splat_fn)(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,
-                              unsigned flags, uint64_t *vis, float *dz);
+ * SATC_K_CLASSIFY and inside words, that also writes each visible
+ * volume's depth (as satc_depth_fn makes it, the same bits) and index,
+ * in order, to od and oi (room for n each); returns how many. */
+typedef size_t (*satc_splat_fn)(const satc_frustum *f, const satc_batch *b, size_t first,
+                                size_t n, unsigned flags, uint64_t *vis, float *od, uint32_t *oi);
 
 /* The 16-bit keys of n depths (src/kernels/key16.h, the same loop on
  * every path): k[j] = satc_key16_of(d[j], lo, scale). */

@@ -247,16 +247,55 @@ SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
 SATC_KERNEL_FORM(SATC_FORM_TRS, trs)
 
-/* The splat kernels (satc_splat_fn): a TRS batch's kernel with the depths. */
+/* The visible volumes' depths and indices of a chunk, packed in order
+ * (od[at], oi[at]): the depths and the lanes' chunk positions (as floats,
+ * exact below 2^24) move by the packing permutes, whole vectors stored
+ * (the callers' arrays have room: at + W <= pos + W <= n); the positions
+ * become indices in one loop after. */
+SATC_AI size_t splat_pack_v(const uint64_t *vis, const float *dz, size_t first, size_t n,
+                            float *od, uint32_t *oi)
+{
+    size_t at = 0, pos = 0;
+#if W > 1
+    float lp[SATC_CHUNK], ln[W];
+    for (unsigned j = 0; j < W; j++)
+        ln[j] = (float)j;
+    const V lane = v_load(ln);
+    for (; pos + W <= n; pos += W) {
+        unsigned bits = (unsigned)(vis[pos >> 6] >> (pos & 63)) & SATC_FULL;
+        if (!bits)
+            continue;
+        V d = v_load(dz + pos), x = v_add(lane, v_set1((float)pos));
+        if (bits != SATC_FULL) {
+            P pk = p_make(bits);
+            d = v_perm(d, pk), x = v_perm(x, pk);
+        }
+        v_store(od + at, d);
+        v_store(lp + at, x);
+        at += satc_popcount(bits);
+    }
+    for (size_t j = 0; j < at; j++)
+        oi[j] = (uint32_t)(first + (size_t)(uint32_t)lp[j]);
+#endif
+    for (; pos < n; pos++)
+        if (vis[pos >> 6] >> (pos & 63) & 1)
+            od[at] = dz[pos], oi[at++] = (uint32_t)(first + pos);
+    return at;
+}
+
+/* The splat kernels (satc_splat_fn): a TRS batch's kernel, then the
+ * visible volumes' depths and indices. */
 #define SATC_KERNEL_SPLAT(name, ortho_)                                                           \
-    static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
-                     unsigned flags, uint64_t *vis, float *dz)                                    \
+    static size_t name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,        \
+                       unsigned flags, uint64_t *vis, float *od, uint32_t *oi)                    \
     {                                                                                             \
         uint64_t in[SATC_CHUNK_WORDS];                                                            \
+        float dz[SATC_CHUNK];                                                                     \
         if (flags & SATC_K_EXACT)                                                                 \
             cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 1, 0, 0);       \
         else                                                                                      \
             cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 0, 0, 0);       \
+        return splat_pack_v(vis, dz, first, n, od, oi);                                           \
     }
 SATC_KERNEL_SPLAT(cull_splat_p, 0)
 SATC_KERNEL_SPLAT(cull_splat_o, 1)

@@ -277,10 +277,10 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                             : NULL;
     float dz[SATC_CHUNK];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
-        size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
+        size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK, got = 0;
         unsigned fl = flags | (done + n == count ? SATC_K_LAST : 0u);
         if (sfn)
-            sfn(f, b, first + done, n, fl, vis, dz);
+            got = sfn(f, b, first + done, n, fl, vis, depth + visible, out->indices + visible);
         else
             satc_chunk_run(fn, f, &gv, b, first + done, n, fl, vis, in);
         if (out->bitmask)
@@ -294,12 +294,7 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
             /* below 60 % visible the depths of the visible only (4 M
              * splats, Zen 5: 2-3 % faster at 50 %, 1 % slower at 70 %) */
             if (sfn) {
-                uint32_t base = (uint32_t)(first + done);
-                for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
-                    for (uint64_t m = vis[w]; m; m &= m - 1) {
-                        unsigned j = (unsigned)(w * 64) + ctz64(m);
-                        depth[at] = dz[j], out->indices[at++] = base + j;
-                    }
+                at += got;
             } else if (splats && 5 * nv < 3 * n) {
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
                     for (uint64_t m = vis[w]; m; m &= m - 1) {

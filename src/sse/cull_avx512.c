@@ -85,7 +85,9 @@ static inline M c_eq(C c, int k) { return simde_mm512_cmpeq_epi32_mask(c, simde_
  * vpermps on some CPUs (AMD family 1Ah: about 2.5 times per field). */
 static inline P p_make(unsigned bits)
 {
-    const P lanes = simde_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    /* from memory: GCC builds the set form lane by lane at each use */
+    static const int32_t lane_no[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const P lanes = simde_mm512_loadu_si512(lane_no);
     return simde_mm512_maskz_compress_epi32((simde__mmask16)bits, lanes);
 }
 static inline V v_perm(V v, P p) { return simde_mm512_permutexvar_ps(p, v); }

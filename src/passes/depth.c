@@ -90,11 +90,10 @@ static range16 range_of(const float *depth, size_t n)
 /* From this many keys the two-digit sort below beats one counting pass
  * over 65536 counters, whose scattered writes miss the cache once the
  * order outgrows it (satc_sort_depth from cold caches, Xeon with 2 MB of
- * L2 per core: 7.3 against 7.5 ns per key at 300 k keys, 5.7 against
- * 8.2 at 600 k, 10.3 against 11.6 at 2.4 M; 8.0 against 7.1 at 100 k;
- * Zen 5, satc_bench_splats at 211 k kept: 2.8 against 3.1 ns per splat
- * for the counting pass). */
-#define RADIX_MIN ((size_t)1 << 18)
+ * L2 per core, the splat benchmark's depths: 8.3 against 7.6 ns per key
+ * at 53 k keys, 7.7 against 8.4 at 132 k; satc_cull_depth on 1 M splats
+ * with 211 k kept: 4.85 against 5.39 ms for the whole call). */
+#define RADIX_MIN ((size_t)1 << 17)
 
 /* Counts of both bytes of c = 65535 - key, four sub-histograms each (h
  * for the high byte, l for the low, 4 x 256 each), so that equal

@@ -124,6 +124,18 @@ typedef void (*satc_occl_fn)(const satc_frustum *f, const satc_occl_consts *oc,
 typedef void (*satc_reduce_fn)(const float *src, uint32_t sw, uint32_t sh, float *dst,
                                uint32_t dw, uint32_t dh);
 
+/* A splat kernel: satc_kernel_fn for a TRS batch without local boxes
+ * (splat cubes) against a perspective or orthographic frustum, without
+ * SATC_K_CLASSIFY and inside words, that also writes each visible
+ * volume's depth (as satc_depth_fn makes it, the same bits) and index,
+ * in order, to od and oi (room for n each); returns how many. */
+typedef size_t (*satc_splat_fn)(const satc_frustum *f, const satc_batch *b, size_t first,
+                                size_t n, unsigned flags, uint64_t *vis, float *od, uint32_t *oi);
+
+/* The 16-bit keys of n depths (src/kernels/key16.h, the same loop on
+ * every path): k[j] = satc_key16_of(d[j], lo, scale). */
+typedef void (*satc_key16_fn)(const float *d, size_t n, double lo, double scale, uint16_t *k);
+
 typedef struct satc_kernels {
     satc_kernel_fn fn[SATC_NFORMS + 1][SATC_NKINDS];
     satc_soa_fn soa;
@@ -132,6 +144,8 @@ typedef struct satc_kernels {
     satc_occl_fn occl[SATC_NFORMS + 1][2]; /* per form: perspective, orthographic */
     satc_reduce_fn reduce;
     satc_depth_fn depth;
+    satc_splat_fn splat[2]; /* perspective, orthographic (NULL: none) */
+    satc_key16_fn key16;
 } satc_kernels;
 
 /* The kernel column of a built frustum (satc_check_call accepted it). */

@@ -17,17 +17,45 @@ SATC_AI void redecide_v(const satc_frustum *f, const satc_batch *b, size_t first
         satc_redecide_bits(f, b, first, vis, inside, band);
 }
 
+/* A splat's depth, its position's frame z (depth_t below), for lanes
+ * pos .. pos + nl - 1 of the chunk; ball: that z as the conservative
+ * loader made it (splat_ball_v: the same reads and expression), or NULL. */
+SATC_AI void splat_dz_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
+                        int rec_ok, float *dz, const V *ball)
+{
+    V p[3], c[3], dx, dy, d;
+    if (ball) {
+        d = *ball;
+    } else {
+        ld3s(&b->trs.position, i, nl, rec_ok, p, 0);
+        for (int j = 0; j < 3; j++)
+            c[j] = v_sub(p[j], k->o[j]);
+        to_frame_v(k, c, &dx, &dy, &d);
+    }
+    if (nl == W) {
+        v_store(dz + pos, d);
+    } else {
+        float t[W];
+        v_store(t, d);
+        memcpy(dz + pos, t, nl * sizeof(float));
+    }
+}
+
 /* One vector of volumes: batch index i, chunk positions pos..pos+nl-1. */
 SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
                     int rec_ok, vpend *pd, unsigned *npend, eo_state *eo, uint64_t *vis,
-                    uint64_t *inside, const int form, const int ortho, const int exact, const int classify,
-                    const int soa)
+                    uint64_t *inside, float *dz, const int form, const int ortho, const int exact,
+                    const int classify, const int soa)
 {
     const int need_in = exact || classify;
     const int sphere = form == SATC_FORM_SPHERES;
     const int aabb = form == SATC_FORM_AABB || form == SATC_FORM_MINMAX;
     unsigned valid = nl == W ? SATC_FULL : (1u << nl) - 1u;
     vbox o;
+#if W == 1
+    if (dz) /* a splat kernel's depth, before the early decisions */
+        splat_dz_v(k, b, i, pos, nl, rec_ok, dz, NULL);
+#endif
 #if W == 1 /* early decisions of a one-lane layer (early_out.h) */
     int eo_r = early_out_v(k, b, i, rec_ok, form, ortho, soa, !need_in, eo);
     if (eo_r == 2) /* proved visible: conservative mode's whole answer */
@@ -38,6 +66,10 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
     (void)eo;
 #endif
     M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa, exact);
+#if W > 1
+    if (dz) /* a splat kernel's depth: the ball's frame z, the same expression */
+        splat_dz_v(k, b, i, pos, nl, rec_ok, dz, exact ? NULL : &o.v[F_DZ]);
+#endif
 #if W == 1
     if (need_in && planes_out_v(k, &o, bad, form, ortho))
         return;
@@ -83,7 +115,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
 
 /* The kernel (satc_kernel_fn) with its form, frustum kind and flags fixed. */
 SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t first, size_t n,
-                        unsigned flags, uint64_t *vis, uint64_t *inside, const int form,
+                        unsigned flags, uint64_t *vis, uint64_t *inside, float *dz, const int form,
                         const int ortho, const int exact, const int classify, const int soa)
 {
     const int sphere = form == SATC_FORM_SPHERES;
@@ -106,7 +138,7 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
         step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, &eo, vis, inside,
-               form, ortho, exact, classify, soa);
+               dz, form, ortho, exact, classify, soa);
     }
     if (exact && np)
         pend_drain(&k, &pd, np, vis, sphere, ortho, 1);
@@ -131,9 +163,9 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
  * (each variant costs compile time on every path). */
 #define SATC_VARIANT(soa)                                                                         \
     if (flags & SATC_K_EXACT)                                                                     \
-        cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 1, classify, soa);            \
+        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 1, classify, soa);      \
     else                                                                                          \
-        cull_chunk(f, b, first, n, flags, vis, inside, form, ortho, 0, classify, soa);
+        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 0, classify, soa);
 
 #define SATC_KERNEL(name, form_, ortho_)                                                          \
     static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
@@ -155,8 +187,8 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
                      unsigned flags, uint64_t *vis, uint64_t *inside)                             \
     {                                                                                             \
-        cull_chunk(f, b, first, n, flags, vis, inside, form_, 2, (flags & SATC_K_EXACT) != 0,     \
-                   (flags & SATC_K_CLASSIFY) != 0, 0);                                            \
+        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form_, 2,                            \
+                   (flags & SATC_K_EXACT) != 0, (flags & SATC_K_CLASSIFY) != 0, 0);               \
     }
 
 /* satc_depth_fn: the loaders' frame z, W volumes at a time. */
@@ -214,5 +246,58 @@ SATC_KERNEL_FORM(SATC_FORM_HALF_AXES, half)
 SATC_KERNEL_FORM(SATC_FORM_INSTANCES, inst)
 SATC_KERNEL_FORM(SATC_FORM_SPHERES, sphere)
 SATC_KERNEL_FORM(SATC_FORM_TRS, trs)
+
+/* The visible volumes' depths and indices of a chunk, packed in order
+ * (od[at], oi[at]): the depths and the lanes' chunk positions (as floats,
+ * exact below 2^24) move by the packing permutes, whole vectors stored
+ * (the callers' arrays have room: at + W <= pos + W <= n); the positions
+ * become indices in one loop after. */
+SATC_AI size_t splat_pack_v(const uint64_t *vis, const float *dz, size_t first, size_t n,
+                            float *od, uint32_t *oi)
+{
+    size_t at = 0, pos = 0;
+#if W > 1
+    float lp[SATC_CHUNK], ln[W];
+    for (unsigned j = 0; j < W; j++)
+        ln[j] = (float)j;
+    const V lane = v_load(ln);
+    for (; pos + W <= n; pos += W) {
+        unsigned bits = (unsigned)(vis[pos >> 6] >> (pos & 63)) & SATC_FULL;
+        if (!bits)
+            continue;
+        V d = v_load(dz + pos), x = v_add(lane, v_set1((float)pos));
+        if (bits != SATC_FULL) {
+            P pk = p_make(bits);
+            d = v_perm(d, pk), x = v_perm(x, pk);
+        }
+        v_store(od + at, d);
+        v_store(lp + at, x);
+        at += satc_popcount(bits);
+    }
+    for (size_t j = 0; j < at; j++)
+        oi[j] = (uint32_t)(first + (size_t)(uint32_t)lp[j]);
+#endif
+    for (; pos < n; pos++)
+        if (vis[pos >> 6] >> (pos & 63) & 1)
+            od[at] = dz[pos], oi[at++] = (uint32_t)(first + pos);
+    return at;
+}
+
+/* The splat kernels (satc_splat_fn): a TRS batch's kernel, then the
+ * visible volumes' depths and indices. */
+#define SATC_KERNEL_SPLAT(name, ortho_)                                                           \
+    static size_t name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,        \
+                       unsigned flags, uint64_t *vis, float *od, uint32_t *oi)                    \
+    {                                                                                             \
+        uint64_t in[SATC_CHUNK_WORDS];                                                            \
+        float dz[SATC_CHUNK];                                                                     \
+        if (flags & SATC_K_EXACT)                                                                 \
+            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 1, 0, 0);       \
+        else                                                                                      \
+            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 0, 0, 0);       \
+        return splat_pack_v(vis, dz, first, n, od, oi);                                           \
+    }
+SATC_KERNEL_SPLAT(cull_splat_p, 0)
+SATC_KERNEL_SPLAT(cull_splat_o, 1)
 
 #endif

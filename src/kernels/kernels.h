@@ -63,6 +63,13 @@
 #include "bounds.h"
 #include "multi.h"
 #include "occl.h"
+#include "key16.h"
+
+/* satc_key16_fn: the one loop, vectorized with this file's flags. */
+static void key16_loop(const float *d, size_t n, double lo, double scale, uint16_t *k)
+{
+    satc_key16_loop(d, n, lo, scale, k);
+}
 
 const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {cull_obb_p, cull_obb_o, cull_obb_v},
@@ -86,6 +93,8 @@ const satc_kernels SATC_SIMD_TABLE = {{{NULL, NULL, NULL},
                                        {occl_sphere_p, occl_sphere_o},
                                        {occl_trs_p, occl_trs_o}},
                                       reduce_level,
-                                      depth_chunk};
+                                      depth_chunk,
+                                      {cull_splat_p, cull_splat_o},
+                                      key16_loop};
 
 #endif

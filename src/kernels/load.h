@@ -39,6 +39,15 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
 }
 #endif
 
+/* The 8 words of W records of 32 bytes (stride >= 32). */
+#ifndef SATC_VLAYER_REC8
+static inline void v_load_rec8(const float *p, size_t stride, V out[8])
+{
+    v_load_rec4(p, stride, out);
+    v_load_rec4(p + 4, stride, out + 4);
+}
+#endif
+
 static inline const float *satc_at(const float *p, size_t stride, size_t i)
 {
     return (const float *)(const void *)((const char *)p + i * stride);

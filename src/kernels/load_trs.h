@@ -94,6 +94,37 @@ SATC_AI void ld_quat(const satc_trs *s, size_t i, unsigned nl, V q[4])
         q[c] = a[w1 ? (c + 1) & 3 : c];
 }
 
+/* Whether W volumes from i of s are whole `.splat` records read at once:
+ * position, scale and a byte quaternion word at floats 0-2, 3-5 and 7 of
+ * 32-byte records, each stream at the records' stride. */
+SATC_AI int splat_rec_ok(const satc_trs *s, unsigned nl)
+{
+#if W > 1
+    const satc_vec3s *p = &s->position, *c = &s->scale;
+    const size_t st = p->stride;
+    return nl == W && st >= 32 && c->stride == st && s->rotation_stride == st &&
+           (s->format & 3u) != SATC_QUAT_F32 && p->y == p->x + 1 && p->z == p->x + 2 &&
+           c->x == p->x + 3 && c->y == p->x + 4 && c->z == p->x + 5 &&
+           (const void *)s->rotation == (const void *)(p->x + 7);
+#else
+    (void)s, (void)nl;
+    return 0;
+#endif
+}
+
+/* W `.splat` records from volume i (splat_rec_ok): position, scale and
+ * the quaternion word as loaded by the streams' own reads (the same
+ * bits: words only move). */
+SATC_AI void ld_splat_rec(const satc_trs *s, size_t i, V p[3], V sc[3], V *wd)
+{
+    V r[8];
+    prefetch_ahead(satc_at(s->position.x, s->position.stride, i), s->position.stride);
+    v_load_rec8(satc_at(s->position.x, s->position.stride, i), s->position.stride, r);
+    for (int j = 0; j < 3; j++)
+        p[j] = r[j], sc[j] = r[3 + j];
+    *wd = r[7];
+}
+
 /* satc_trs_rot per lane: m[r][j] = R(q)_rj s_j. */
 SATC_AI void rot_v(const V q[4], const V sc[3], V m[3][4])
 {
@@ -155,6 +186,7 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
     const int soa = 0;
     V q[4], sc[3], p[3], c[3];
     M ok;
+    const int rec = splat_rec_ok(s, nl);
 #if W > 1
     if ((s->format & 3u) == SATC_QUAT_U8 && nl == W) {
         /* Components b - 128 are integers: |q|^2 is exact, 0 when every
@@ -162,7 +194,11 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
          * float 0x80808080 is normal: equal to it means the same bits. */
         const float *w = (const float *)(const void *)((const char *)s->rotation +
                                                        i * s->rotation_stride);
-        V wd = s->rotation_stride ? v_load_stride(w, s->rotation_stride) : v_set1(*w);
+        V wd;
+        if (rec)
+            ld_splat_rec(s, i, p, sc, &wd);
+        else
+            wd = s->rotation_stride ? v_load_stride(w, s->rotation_stride) : v_set1(*w);
         const uint32_t b128 = 0x80808080u;
         float zf;
         memcpy(&zf, &b128, sizeof zf);
@@ -176,11 +212,14 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
                      v_mul(q[3], q[3]));
         ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
     }
-    ld3(&s->scale, i, nl, rec_ok, sc);
+    const int got = rec && (s->format & 3u) == SATC_QUAT_U8; /* read with the word above */
+    if (!got)
+        ld3(&s->scale, i, nl, rec_ok, sc);
     if (s->format & SATC_TRS_LOG_SCALE)
         for (int j = 0; j < 3; j++)
             sc[j] = exp_v(sc[j]);
-    ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
+    if (!got)
+        ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
     for (int j = 0; j < 3; j++)
         c[j] = v_sub(p[j], k->o[j]);
     to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);

@@ -10,8 +10,12 @@
  */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "passes.h"
+#include "../kernels/key16.h"
 
 #define HIST16 65536u
 #define DIG 11
@@ -79,17 +83,6 @@ static range16 range_of(const float *depth, size_t n)
     return range_from(lo, hi);
 }
 
-/* floor((d - lo) * scale) clamped to [0, 65535]: d >= lo for every
- * finite d, so the product is >= 0 and truncation is the floor. NaN and
- * +Inf give NaN or +Inf products (65535), -Inf -Inf or NaN (0). Written
- * without branches so that the compiler vectorizes the loops over it. */
-static inline uint16_t key16_of(float d, range16 r)
-{
-    double t = ((double)d - r.lo) * r.scale;
-    t = t < 65535.0 ? t : 65535.0; /* NaN too */
-    t = t > 0.0 ? t : 0.0;
-    return (uint16_t)(d == -INFINITY ? 0 : (int32_t)t);
-}
 
 /* Keys of a block small enough to stay in L1 for the counts that follow. */
 #define KEY_BLOCK 1024
@@ -97,11 +90,10 @@ static inline uint16_t key16_of(float d, range16 r)
 /* From this many keys the two-digit sort below beats one counting pass
  * over 65536 counters, whose scattered writes miss the cache once the
  * order outgrows it (satc_sort_depth from cold caches, Xeon with 2 MB of
- * L2 per core: 7.3 against 7.5 ns per key at 300 k keys, 5.7 against
- * 8.2 at 600 k, 10.3 against 11.6 at 2.4 M; 8.0 against 7.1 at 100 k;
- * Zen 5, satc_bench_splats at 211 k kept: 2.8 against 3.1 ns per splat
- * for the counting pass). */
-#define RADIX_MIN ((size_t)1 << 18)
+ * L2 per core, the splat benchmark's depths: 8.3 against 7.6 ns per key
+ * at 53 k keys, 7.7 against 8.4 at 132 k; satc_cull_depth on 1 M splats
+ * with 211 k kept: 4.85 against 5.39 ms for the whole call). */
+#define RADIX_MIN ((size_t)1 << 17)
 
 /* Counts of both bytes of c = 65535 - key, four sub-histograms each (h
  * for the high byte, l for the low, 4 x 256 each), so that equal
@@ -132,40 +124,119 @@ static void prefix4(uint32_t *h)
     }
 }
 
+/* Software write-combining for a scatter to 256 buckets: each bucket's
+ * next words gather in a 64-byte line of the buffer that mirrors their
+ * place in dst, and a line goes out whole once filled, so each store of
+ * the scatter stays in L1 instead of touching one of 256 pages far
+ * apart (a TLB miss on most stores otherwise). at: each bucket's next place
+ * (the exclusive prefix sums), first: its start, both in dst's words. */
+#define WC_LINE 16u
+typedef struct wc_state {
+    uint32_t line[256][WC_LINE]; /* 64-byte aligned in the scratch */
+    uint32_t at[256], first[256];
+    uint32_t *dst;
+    uint32_t a0; /* dst's word offset within its 64-byte line */
+} wc_state;
+
+static void wc_init(wc_state *w, const uint32_t *at, uint32_t *dst)
+{
+    w->dst = dst;
+    w->a0 = (uint32_t)(((uintptr_t)dst / sizeof *dst) & (WC_LINE - 1));
+    for (size_t b = 0; b < 256; b++)
+        w->at[b] = w->first[b] = at[b];
+}
+
+/* A line of bucket b just filled (its last word at place e - 1, in slot
+ * 15): out to dst, without the words before the bucket's start (another
+ * bucket's, which that bucket writes itself). */
+static void wc_flush(wc_state *w, unsigned b, uint32_t e)
+{
+    const uint32_t *src = w->line[b];
+    if (e - w->first[b] < WC_LINE) {
+        uint32_t skip = WC_LINE - (e - w->first[b]);
+        memcpy(w->dst + w->first[b], src + skip, (WC_LINE - skip) * sizeof *src);
+    } else {
+#if defined(__SSE2__)
+        /* a whole aligned line: written without reading it first */
+        __m128i *d = (__m128i *)(void *)(w->dst + (e - WC_LINE));
+        const __m128i *q = (const __m128i *)(const void *)src;
+        _mm_stream_si128(d, _mm_load_si128(q));
+        _mm_stream_si128(d + 1, _mm_load_si128(q + 1));
+        _mm_stream_si128(d + 2, _mm_load_si128(q + 2));
+        _mm_stream_si128(d + 3, _mm_load_si128(q + 3));
+#else
+        memcpy(w->dst + (e - WC_LINE), src, WC_LINE * sizeof *src);
+#endif
+    }
+}
+
+static inline void wc_put(wc_state *w, unsigned b, uint32_t word)
+{
+    uint32_t at = w->at[b]++;
+    uint32_t slot = (at + w->a0) & (WC_LINE - 1);
+    w->line[b][slot] = word;
+    if (slot == WC_LINE - 1)
+        wc_flush(w, b, at + 1);
+}
+
+/* The partial lines left at the end. */
+static void wc_finish(wc_state *w)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        uint32_t e = w->at[b], s = e - ((e + w->a0) & (WC_LINE - 1));
+        if (s < w->first[b])
+            s = w->first[b];
+        if (e > s)
+            memcpy(w->dst + s, &w->line[b][(s + w->a0) & (WC_LINE - 1)], (e - s) * sizeof(uint32_t));
+    }
+#if defined(__SSE2__)
+    _mm_sfence(); /* the streamed lines before any later read */
+#endif
+}
+
 /* Decreasing key16 order, stable (equal keys in input order). From
  * RADIX_MIN keys, indices below 2^24, with tmp (4 n bytes): the keys and
  * the counts of both bytes of c = 65535 - key in one pass; each index,
  * with c's high byte packed in one word, to its low byte's bucket of tmp;
  * then each word of tmp, in order, to its high byte's place (two stable
- * passes of 256 places written at a time, not 65536; measured faster
- * than ordering each high-byte bucket by its low byte, which counts every
- * key a second time). Otherwise one counting pass. The same permutation
- * either way: a stable sort by key is unique. */
-static void sort16(const float *depth, range16 rg, uint16_t *k, const uint32_t *idx, size_t n,
-                   uint32_t *hist, uint32_t *tmp, uint32_t *sorted, int scan)
+ * passes of 256 places written at a time, not 65536, through the
+ * write-combining lines above; measured faster than ordering each
+ * high-byte bucket by its low byte, which counts every key a second
+ * time). Otherwise one counting pass. The same permutation either way: a
+ * stable sort by key is unique. hist: HIST16 words, 64-byte aligned
+ * from its second half on (the write-combining state lies there). */
+static void sort16(satc_key16_fn keys, const float *depth, range16 rg, uint16_t *k,
+                   const uint32_t *idx, size_t n, uint32_t *hist, uint32_t *tmp, uint32_t *sorted,
+                   int scan)
 {
     uint32_t *hh = hist, *hl = hist + 1024, big = 0;
     scan = scan && n >= RADIX_MIN;
     memset(hh, 0, 2048 * sizeof *hh);
     for (size_t b = 0; b < n; b += KEY_BLOCK) {
         size_t e = n - b < KEY_BLOCK ? n : b + KEY_BLOCK;
-        for (size_t i = b; i < e; i++)
-            k[i] = key16_of(depth[i], rg);
+        keys(depth + b, e - b, rg.lo, rg.scale, k + b);
         count_bytes(k + b, e - b, hh, hl);
         if (scan)
             for (size_t i = b; i < e; i++)
                 big |= idx[i];
     }
     if (tmp && n >= RADIX_MIN && big < (1u << 24)) {
+        /* 2048 words in, a 64-byte boundary: room for the state */
+        uintptr_t a = ((uintptr_t)(hist + 2048) + 63) & ~(uintptr_t)63;
+        wc_state *w = (wc_state *)(void *)a;
         prefix4(hh), prefix4(hl);
+        wc_init(w, hl, tmp);
         for (size_t i = 0; i < n; i++) {
             uint32_t c = 65535u - k[i];
-            tmp[hl[c & 255]++] = idx[i] << 8 | c >> 8;
+            wc_put(w, c & 255, idx[i] << 8 | c >> 8);
         }
+        wc_finish(w);
+        wc_init(w, hh, sorted);
         for (size_t i = 0; i < n; i++) {
-            uint32_t w = tmp[i];
-            sorted[hh[w & 255]++] = w >> 8;
+            uint32_t x = tmp[i];
+            wc_put(w, x & 255, x >> 8);
         }
+        wc_finish(w);
         return;
     }
     memset(hist, 0, HIST16 * sizeof *hist);
@@ -222,9 +293,9 @@ static void sort32(const float *depth, const uint32_t *key32, const uint32_t *id
  * after the depths; tmp: the depths' part (4 n bytes), free once the
  * 16-bit keys are made (the depths may lie there: key32 comes first);
  * scan: the indices may reach 2^24 (0 when known below). */
-static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigned sort,
-                      uint16_t *key16, uint32_t *key32, uint32_t *sorted, unsigned char *scr,
-                      uint32_t *tmp, const float *range, int scan)
+static void sort_core(satc_key16_fn keys, const float *depth, const uint32_t *idx, size_t n,
+                      unsigned sort, uint16_t *key16, uint32_t *key32, uint32_t *sorted,
+                      unsigned char *scr, uint32_t *tmp, const float *range, int scan)
 {
     if (key32)
         for (size_t i = 0; i < n; i++)
@@ -233,11 +304,10 @@ static void sort_core(const float *depth, const uint32_t *idx, size_t n, unsigne
         range16 r = range ? range_from(range[0], range[1]) : range_of(depth, n);
         uint16_t *k = key16 ? key16 : (uint16_t *)(void *)scr;
         if (sorted && sort == SATC_SORT_16)
-            sort16(depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp, sorted,
-                   scan);
+            sort16(keys, depth, r, k, idx, n, (uint32_t *)(void *)(scr + round8(2 * n)), tmp,
+                   sorted, scan);
         else
-            for (size_t i = 0; i < n; i++)
-                k[i] = key16_of(depth[i], r);
+            keys(depth, n, r.lo, r.scale, k);
     }
     if (sorted && sort == SATC_SORT_32)
         sort32(depth, key32, idx, n, scr, sorted);
@@ -259,7 +329,8 @@ satc_status satc_sort_depth(const float *depth, const uint32_t *indices, size_t 
     if (!depth || !indices || ((key16 || sorted) && (!scratch || scratch_bytes < need)))
         return SATC_ERR_NULL;
     unsigned char *scr = scratch ? (unsigned char *)scratch + round8(4 * n) : NULL;
-    sort_core(depth, indices, n, sort, key16, key32, sorted, scr, (uint32_t *)scratch, NULL, 1);
+    sort_core(satc_kernels_for(satc_isa_active())->key16, depth, indices, n, sort, key16, key32,
+              sorted, scr, (uint32_t *)scratch, NULL, 1);
     return SATC_OK;
 }
 
@@ -286,7 +357,7 @@ satc_status satc_cull_depth_k(const satc_kernels *k, const satc_frustum *f, cons
     float range[2];
     satc_cull_chunks(k, f, b, first, count, mode, out, depth, range);
     if (need_depth && out->visible)
-        sort_core(depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
+        sort_core(k->key16, depth, out->indices, out->visible, d->sort, d->key16, d->key32, d->sorted,
                   (unsigned char *)d->scratch + round8(4 * count), (uint32_t *)d->scratch, range,
                   first + count > ((size_t)1 << 24));
     return SATC_OK;

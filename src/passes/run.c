@@ -270,10 +270,19 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
     unsigned flags = (mode == SATC_EXACT ? SATC_K_EXACT : 0u) | (out->classes ? SATC_K_CLASSIFY : 0u);
     size_t visible = 0;
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
+    /* splats with depths: the kernel writes every depth of the chunk as
+     * it culls (the position in registers already), no second read */
+    satc_splat_fn sfn = depth && splats && !b->groups && !out->classes && f->kind != SATC_FRUSTUM_PLANES
+                            ? k->splat[satc_kind_col(f)]
+                            : NULL;
+    float dz[SATC_CHUNK];
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
-        size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
-        satc_chunk_run(fn, f, &gv, b, first + done, n,
-                       flags | (done + n == count ? SATC_K_LAST : 0u), vis, in);
+        size_t n = count - done < SATC_CHUNK ? count - done : SATC_CHUNK, got = 0;
+        unsigned fl = flags | (done + n == count ? SATC_K_LAST : 0u);
+        if (sfn)
+            got = sfn(f, b, first + done, n, fl, vis, depth + visible, out->indices + visible);
+        else
+            satc_chunk_run(fn, f, &gv, b, first + done, n, fl, vis, in);
         if (out->bitmask)
             put_bits(out->bitmask + done / 8, vis, n);
         if (out->classes)
@@ -284,7 +293,9 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
                 nv += popcount64(vis[w]);
             /* below 60 % visible the depths of the visible only (4 M
              * splats, Zen 5: 2-3 % faster at 50 %, 1 % slower at 70 %) */
-            if (splats && 5 * nv < 3 * n) {
+            if (sfn) {
+                at += got;
+            } else if (splats && 5 * nv < 3 * n) {
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
                     for (uint64_t m = vis[w]; m; m &= m - 1) {
                         size_t i = first + done + w * 64 + ctz64(m);
@@ -294,7 +305,6 @@ void satc_cull_chunks(const satc_kernels *k, const satc_frustum *f, const satc_b
             } else if (nv) {
                 /* many visible: every depth of the chunk, then the depths
                  * and indices of the visible in one walk of the bits */
-                float dz[SATC_CHUNK];
                 k->depth(f, b, first + done, n, done + n == count ? SATC_K_LAST : 0u, dz);
                 uint32_t base = (uint32_t)(first + done);
                 for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)

@@ -21,6 +21,7 @@
 
 #include "../core/internal.h"
 #include "cull_scalar.h"
+#include "../kernels/key16.h"
 
 static inline float min_ref(float a, float b) { return a < b ? a : b; }
 static inline float max_ref(float a, float b) { return a > b ? a : b; }
@@ -501,6 +502,11 @@ static void depth_scalar(const satc_frustum *f, const satc_batch *b, size_t firs
         out[j] = satc_depth_ref(f, &k, b, first + j);
 }
 
+static void key16_scalar(const float *d, size_t n, double lo, double scale, uint16_t *k)
+{
+    satc_key16_loop(d, n, lo, scale, k);
+}
+
 /* The reference as a kernel table: what tests and the benchmark compare
  * every path with, the scalar path (cull_w1.c) included. */
 #define ROW3 {cull_scalar, cull_scalar, cull_scalar}
@@ -511,4 +517,6 @@ const satc_kernels satc_kernels_ref = {{{NULL, NULL, NULL}, ROW3, ROW3, ROW3, RO
                                        {NULL},
                                        {{NULL, NULL}, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2, OCC2},
                                        satc_reduce_level_ref,
-                                       depth_scalar};
+                                       depth_scalar,
+                                       {NULL, NULL},
+                                       key16_scalar};

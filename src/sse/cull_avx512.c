@@ -85,7 +85,9 @@ static inline M c_eq(C c, int k) { return simde_mm512_cmpeq_epi32_mask(c, simde_
  * vpermps on some CPUs (AMD family 1Ah: about 2.5 times per field). */
 static inline P p_make(unsigned bits)
 {
-    const P lanes = simde_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    /* from memory: GCC builds the set form lane by lane at each use */
+    static const int32_t lane_no[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const P lanes = simde_mm512_loadu_si512(lane_no);
     return simde_mm512_maskz_compress_epi32((simde__mmask16)bits, lanes);
 }
 static inline V v_perm(V v, P p) { return simde_mm512_permutexvar_ps(p, v); }
@@ -125,6 +127,54 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
     out[1] = simde_mm512_shuffle_ps(t0, t2, 0xEE);
     out[2] = simde_mm512_shuffle_ps(t1, t3, 0x44);
     out[3] = simde_mm512_shuffle_ps(t1, t3, 0xEE);
+}
+
+/* The 8 words of W records of 32 bytes (stride >= 32): a 64-byte load
+ * per record pair when they touch, two 32-byte loads otherwise, then
+ * three rounds of shuffles; out[e] holds word e of every record. Two
+ * source permutes in the last round put lane L on record L. */
+#define SATC_VLAYER_REC8 1
+static inline void v_load_rec8(const float *p, size_t stride, V out[8])
+{
+    V r[8], t[8], u[8];
+    for (int j = 0; j < 8; j++) {
+        const char *a = (const char *)p + (size_t)(2 * j) * stride;
+        if (stride == 32) {
+            r[j] = simde_mm512_loadu_ps(a);
+        } else {
+            V lo = simde_mm512_castps256_ps512(simde_mm256_loadu_ps((const float *)(const void *)a));
+            r[j] = simde_mm512_insertf32x8(lo, simde_mm256_loadu_ps((const float *)(const void *)(a + stride)), 1);
+        }
+    }
+    /* records 4g .. 4g + 3 from r[2g], r[2g + 1]: per 128-bit block words
+     * e, e + 1 of records 4g, 4g + 2 (blocks 0, 1: words 0-3, 4-7 of the
+     * pair's first; 2, 3: of its second) */
+    for (int g = 0; g < 4; g++) {
+        t[2 * g] = simde_mm512_unpacklo_ps(r[2 * g], r[2 * g + 1]);
+        t[2 * g + 1] = simde_mm512_unpackhi_ps(r[2 * g], r[2 * g + 1]);
+    }
+    /* u[4h + e] (e < 4), records 8h .. 8h + 7: block 0 word e of records
+     * 0, 2, 4, 6, block 1 word e + 4 of those, blocks 2, 3 the same of
+     * records 1, 3, 5, 7 (all from 8h) */
+    for (int h = 0; h < 2; h++) {
+        V a0 = t[4 * h], a1 = t[4 * h + 1], b0 = t[4 * h + 2], b1 = t[4 * h + 3];
+        u[4 * h + 0] = simde_mm512_shuffle_ps(a0, b0, 0x44);
+        u[4 * h + 1] = simde_mm512_shuffle_ps(a0, b0, 0xEE);
+        u[4 * h + 2] = simde_mm512_shuffle_ps(a1, b1, 0x44);
+        u[4 * h + 3] = simde_mm512_shuffle_ps(a1, b1, 0xEE);
+    }
+    /* record r of the 16: lane (r & 7) / 2 + 8 (r & 1) (+ 4 for word
+     * e + 4) of u[e] (r < 8) or u[4 + e] (r >= 8, + 16 in the permute) */
+    int ilo[16], ihi[16];
+    for (int r16 = 0; r16 < 16; r16++) {
+        int l = ((r16 & 7) >> 1) + 8 * (r16 & 1) + (r16 >= 8 ? 16 : 0);
+        ilo[r16] = l, ihi[r16] = l + 4;
+    }
+    P plo = simde_mm512_loadu_si512(ilo), phi = simde_mm512_loadu_si512(ihi);
+    for (int e = 0; e < 4; e++) {
+        out[e] = simde_mm512_permutex2var_ps(u[e], plo, u[4 + e]);
+        out[e + 4] = simde_mm512_permutex2var_ps(u[e], phi, u[4 + e]);
+    }
 }
 
 /* W records of 16 floats (64 readable bytes at each, stride >= 64): one

@@ -767,13 +767,17 @@ static void test_ply(void)
 
 /* A call of a million keys and more (the radix passes) against the same
  * depths with indices from 2^24 (one counting pass) and against the
- * definition: keys not increasing, equal keys in increasing index order. */
+ * definition: keys not increasing, equal keys in increasing index order.
+ * The radix call's order starts a word past a 64-byte line and the
+ * scratch of each call 8 or 40 bytes past one: the passes' lines of 64
+ * bytes must give the same order wherever the arrays lie. */
 static void test_sort_large(void)
 {
     size_t n = ((size_t)1 << 20) + 37;
     rb_rng r = {0x736f7274ull};
     float *dep = xcalloc(n, 4);
-    uint32_t *ia = xcalloc(n, 4), *ib = xcalloc(n, 4), *sa = xcalloc(n, 4), *sb = xcalloc(n, 4);
+    uint32_t *ia = xcalloc(n, 4), *ib = xcalloc(n, 4), *sa0 = xcalloc(n + 16, 4), *sb = xcalloc(n, 4);
+    uint32_t *sa = (uint32_t *)(void *)(((uintptr_t)sa0 + 63) / 64 * 64 + 4);
     uint16_t *k = xcalloc(n, 2);
     for (size_t j = 0; j < n; j++) { /* ties: depths on a coarse grid, a few NaN */
         dep[j] = (float)(int)rb_uniform(&r, 0, 30000) * 0.01f - 50.0f;
@@ -782,9 +786,10 @@ static void test_sort_large(void)
         ia[j] = (uint32_t)(3 * j), ib[j] = (uint32_t)(3 * j) + (1u << 24);
     }
     size_t bytes = satc_depth_scratch_bytes(n, SATC_SORT_16);
-    void *scr = xcalloc(bytes, 1);
-    int ok = satc_sort_depth(dep, ia, n, SATC_SORT_16, k, NULL, sa, scr, bytes) == SATC_OK &&
-             satc_sort_depth(dep, ib, n, SATC_SORT_16, NULL, NULL, sb, scr, bytes) == SATC_OK;
+    unsigned char *scr = xcalloc(bytes + 128, 1);
+    unsigned char *sca = (unsigned char *)(((uintptr_t)scr + 63) / 64 * 64 + 8);
+    int ok = satc_sort_depth(dep, ia, n, SATC_SORT_16, k, NULL, sa, sca, bytes) == SATC_OK &&
+             satc_sort_depth(dep, ib, n, SATC_SORT_16, NULL, NULL, sb, sca + 32, bytes) == SATC_OK;
     size_t diff = 0, bad = 0;
     for (size_t j = 0; ok && j < n; j++) {
         diff += sb[j] != sa[j] + (1u << 24);
@@ -796,7 +801,7 @@ static void test_sort_large(void)
     }
     rb_check(ok && !diff && !bad, "%zu keys: %zu positions differ between the sorts, %zu out of order",
              n, diff, bad);
-    free(dep), free(ia), free(ib), free(sa), free(sb), free(k), free(scr);
+    free(dep), free(ia), free(ib), free(sa0), free(sb), free(k), free(scr);
 }
 
 /* Splats whose positions hold NaNs of several payloads and infinities

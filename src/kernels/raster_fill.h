@@ -77,21 +77,8 @@ static inline RF_INLINE V raster_lanes(uint32_t ne, uint32_t np, int ortho, V fi
     return v_sel(in, best, old);
 }
 
-/* The broadcast row constants of row j: ve, vg hold each function's
- * x coefficient at [2 k] and the row's constant term at [2 k + 1]; re
- * the edges' (satc_rpoly_row's expressions). */
-static inline RF_INLINE void raster_row(const satc_rpoly *p, uint32_t ne, uint32_t np, int32_t j,
-                                        float *re, V *ve, V *vg)
-{
-    float fj = (float)j;
-    for (uint32_t k = 0; k < ne; k++) {
-        re[k] = p->e[k][1] * fj + p->e[k][2];
-        ve[2 * k + 1] = v_set1(re[k]);
-    }
-    for (uint32_t k = 0; k < np; k++)
-        vg[2 * k + 1] = v_set1(p->g[k][1] * fj + p->g[k][2]);
-}
-
+/* The broadcast x coefficients: ve, vg hold each function's at [2 k]
+ * (the row's constant term goes to [2 k + 1]). */
 static inline RF_INLINE void raster_coef(const satc_rpoly *p, uint32_t ne, uint32_t np, V *ve,
                                          V *vg)
 {
@@ -99,6 +86,37 @@ static inline RF_INLINE void raster_coef(const satc_rpoly *p, uint32_t ne, uint3
         ve[2 * k] = v_set1(p->e[k][0]);
     for (uint32_t k = 0; k < np; k++)
         vg[2 * k] = v_set1(p->g[k][0]);
+}
+
+/* Row constants ahead of the rows that use them: for rows [j, j + n)
+ * (n <= RF_ROWS), rc[k][r] = fl(g1 * fj + g2) of edge k (k < ne) and of
+ * plane k - ne (after the edges) at row j + r, satc_rpoly_row's
+ * expressions W rows per vector (fj = fl(j + r) + lane, exact), so the
+ * row loops read each as one broadcast from memory. */
+#define RF_ROWS 64
+#define RF_FUNCS (SATC_RP_EDGES + SATC_RP_PLANES)
+static inline RF_INLINE void raster_rows(const satc_rpoly *p, uint32_t ne, uint32_t np, int32_t j,
+                                         int32_t n, V iota, float (*rc)[RF_ROWS])
+{
+    for (int32_t r = 0; r < n; r += W) {
+        V fj = v_add(v_set1((float)(j + r)), iota);
+        for (uint32_t k = 0; k < ne; k++)
+            v_store(&rc[k][r], v_add(v_mul(v_set1(p->e[k][1]), fj), v_set1(p->e[k][2])));
+        for (uint32_t k = 0; k < np; k++)
+            v_store(&rc[ne + k][r], v_add(v_mul(v_set1(p->g[k][1]), fj), v_set1(p->g[k][2])));
+    }
+}
+
+/* Row r of a block from raster_rows as raster_row leaves it. */
+static inline RF_INLINE void raster_row_at(uint32_t ne, uint32_t np, float (*rc)[RF_ROWS], int32_t r,
+                                           float *re, V *ve, V *vg)
+{
+    for (uint32_t k = 0; k < ne; k++) {
+        re[k] = rc[k][r];
+        ve[2 * k + 1] = v_set1(re[k]);
+    }
+    for (uint32_t k = 0; k < np; k++)
+        vg[2 * k + 1] = v_set1(rc[ne + k][r]);
 }
 
 /* satc_rcov_edge_cells, W cells per vector: the same float add and
@@ -131,9 +149,13 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
     raster_coef(p, ne, np, ve, vg);
     for (uint32_t k = 0; k < ne; k++)
         vo[k] = v_set1(cl.offmax[k]);
+    float rc[RF_FUNCS][RF_ROWS];
     for (int32_t j = p->j0; j < p->j1; j++) {
+        int32_t r = (j - p->j0) % RF_ROWS;
+        if (!r)
+            raster_rows(p, ne, np, j, p->j1 - j < RF_ROWS ? p->j1 - j : RF_ROWS, iota, rc);
         float re[SATC_RP_EDGES];
-        raster_row(p, ne, np, j, re, ve, vg);
+        raster_row_at(ne, np, rc, r, re, ve, vg);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t i, end;
@@ -208,18 +230,23 @@ static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, u
         pe[k] = v_mul(ve[2 * k], fi);
     for (uint32_t k = 0; k < np; k++)
         pg[k] = v_mul(vg[2 * k], fi);
-    for (int32_t j = p->j0; j < p->j1; j++) {
-        float re[SATC_RP_EDGES];
-        raster_row(p, ne, np, j, re, ve, vg);
-        M in = live;
-        for (uint32_t k = 0; k < ne; k++)
-            in = m_and(in, v_ge(v_add(pe[k], ve[2 * k + 1]), v_set1(0.0f)));
-        if (!m_any(in))
-            continue;
-        V out = raster_depth_p(np, ortho, pg, vg, &in);
-        float *at = level0 + (size_t)j * width + p->i0;
-        V old = v_load(at);
-        v_store(at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+    float rc[RF_FUNCS][RF_ROWS];
+    for (int32_t jb = p->j0; jb < p->j1; jb += RF_ROWS) {
+        int32_t nr = p->j1 - jb < RF_ROWS ? p->j1 - jb : RF_ROWS;
+        raster_rows(p, ne, np, jb, nr, iota, rc);
+        float *at = level0 + (size_t)jb * width + p->i0;
+        for (int32_t r = 0; r < nr; r++, at += width) {
+            M in = live;
+            for (uint32_t k = 0; k < ne; k++)
+                in = m_and(in, v_ge(v_add(pe[k], v_set1(rc[k][r])), v_set1(0.0f)));
+            if (!m_any(in))
+                continue;
+            for (uint32_t k = 0; k < np; k++)
+                vg[2 * k + 1] = v_set1(rc[ne + k][r]);
+            V out = raster_depth_p(np, ortho, pg, vg, &in);
+            V old = v_load(at);
+            v_store(at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+        }
     }
 }
 
@@ -241,9 +268,13 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
     /* the span is a superset of the covered texels: skipping it changes
      * no bit, and saves time on narrow rectangles */
     int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;
+    float rc[RF_FUNCS][RF_ROWS];
     for (int32_t j = p->j0; j < p->j1; j++) {
+        int32_t r = (j - p->j0) % RF_ROWS;
+        if (!r)
+            raster_rows(p, ne, np, j, p->j1 - j < RF_ROWS ? p->j1 - j : RF_ROWS, iota, rc);
         float re[SATC_RP_EDGES];
-        raster_row(p, ne, np, j, re, ve, vg);
+        raster_row_at(ne, np, rc, r, re, ve, vg);
         float *row = level0 + (size_t)j * width;
         int32_t i = p->i0, end = p->i1;
         if (!narrow)

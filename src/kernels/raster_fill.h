@@ -149,6 +149,17 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
     raster_coef(p, ne, np, ve, vg);
     for (uint32_t k = 0; k < ne; k++)
         vo[k] = v_set1(cl.offmax[k]);
+    /* a rectangle one vector wide: every row's one vector at i0 (its
+     * span is the whole row), the products fl(g0 * fi) once */
+    int one = p->i1 - p->i0 <= W;
+    V pe[SATC_RP_EDGES], pg[SATC_RP_PLANES];
+    if (one) {
+        V f0 = v_add(v_set1((float)p->i0), iota);
+        for (uint32_t k = 0; k < ne; k++)
+            pe[k] = v_mul(ve[2 * k], f0);
+        for (uint32_t k = 0; k < np; k++)
+            pg[k] = v_mul(vg[2 * k], f0);
+    }
     float rc[RF_FUNCS][RF_ROWS];
     for (int32_t j = p->j0; j < p->j1; j++) {
         int32_t r = (j - p->j0) % RF_ROWS;
@@ -163,18 +174,19 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
         for (; i < end; i += W) {
             int32_t n = end - i < W ? end - i : W;
             V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
-            ek[0] = v_add(v_mul(ve[0], fi), ve[1]);
+            ek[0] = v_add(one ? pe[0] : v_mul(ve[0], fi), ve[1]);
             M in = v_ge(ek[0], zero), cand = v_ge(v_add(ek[0], vo[0]), zero);
             if (n < W)
                 cand = m_and(cand, v_gt(v_set1((float)n), iota));
             for (uint32_t k = 1; k < ne; k++) {
-                ek[k] = v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]);
+                ek[k] = v_add(one ? pe[k] : v_mul(ve[2 * k], fi), ve[2 * k + 1]);
                 in = m_and(in, v_ge(ek[k], zero));
                 cand = m_and(cand, v_ge(v_add(ek[k], vo[k]), zero));
             }
             if (!m_any(cand))
                 continue;
-            V out = raster_depth(np, ortho, fi, vg, &cand);
+            V out = one ? raster_depth_p(np, ortho, pg, vg, &cand)
+                        : raster_depth(np, ortho, fi, vg, &cand);
             unsigned bc = m_bits(cand);
             if (!bc)
                 continue;

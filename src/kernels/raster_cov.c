@@ -30,17 +30,33 @@ static float off_down(double v)
     return f;
 }
 
-/* offmax only: every step above is monotone in x (y) for a > 0 (b > 0)
- * and falls with it otherwise, so the far corner's cell is the largest;
+/* Edge (a, b)'s cell offsets in float, each at most the true one:
+ * T = t lowered by 2^-20 (|a| + |b|) and rounded down, then
+ * off(x, y) = fl(fl(B_y + T) + A_x) with A_x = fl(a x/4), B_y = fl(b y/4)
+ * (docs/raster.md, Cells). Monotone in x and y like the exact offset. */
+static void cell_base(double a, double b, float *T)
+{
+    double t;
+    cell_terms(a, b, &t);
+    *T = off_down(t - 0x1p-20 * (fabs(a) + fabs(b)));
+}
+static float cell_off(float a, float b, float T, int x, int y)
+{
+    return (b * (0.25f * (float)y) + T) + a * (0.25f * (float)x);
+}
+
+/* offmax only, the table's entry at the far corner cell: A_x and B_y
+ * grow with x (y) for a > 0 (b > 0) and fall otherwise, and float
+ * addition (flush-to-zero included) is monotone, so it is the largest;
  * the table waits for the first texel that needs it. */
 void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
 {
     c->p = p;
     c->ready = 0;
     for (uint32_t k = 0; k < p->ne; k++) {
-        double a = p->e[k][0], b = p->e[k][1], t;
-        cell_terms(a, b, &t);
-        float f = off_down((b * (b > 0 ? 0.75 : 0.0) + t) + a * (a > 0 ? 0.75 : 0.0));
+        float a = p->e[k][0], b = p->e[k][1], T;
+        cell_base(a, b, &T);
+        float f = cell_off(a, b, T, a > 0 ? 3 : 0, b > 0 ? 3 : 0);
         c->offmax[k] = f > 0 ? f : 0.0f;
     }
 }
@@ -48,15 +64,10 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
 void satc_rcells_table(satc_rcells *c)
 {
     for (uint32_t k = 0; k < c->p->ne; k++) {
-        double a = c->p->e[k][0], b = c->p->e[k][1], t, ax[4];
-        cell_terms(a, b, &t);
-        for (int x = 0; x < 4; x++)
-            ax[x] = a * (0.25 * x);
-        for (int y = 0; y < 4; y++) {
-            double r = b * (0.25 * y) + t;
-            for (int x = 0; x < 4; x++)
-                c->off[k][4 * y + x] = off_down(r + ax[x]);
-        }
+        float a = c->p->e[k][0], b = c->p->e[k][1], T;
+        cell_base(a, b, &T);
+        for (int q = 0; q < 16; q++)
+            c->off[k][q] = cell_off(a, b, T, q & 3, q >> 2);
     }
     c->ready = 1;
 }

@@ -77,21 +77,8 @@ static inline RF_INLINE V raster_lanes(uint32_t ne, uint32_t np, int ortho, V fi
     return v_sel(in, best, old);
 }
 
-/* The broadcast row constants of row j: ve, vg hold each function's
- * x coefficient at [2 k] and the row's constant term at [2 k + 1]; re
- * the edges' (satc_rpoly_row's expressions). */
-static inline RF_INLINE void raster_row(const satc_rpoly *p, uint32_t ne, uint32_t np, int32_t j,
-                                        float *re, V *ve, V *vg)
-{
-    float fj = (float)j;
-    for (uint32_t k = 0; k < ne; k++) {
-        re[k] = p->e[k][1] * fj + p->e[k][2];
-        ve[2 * k + 1] = v_set1(re[k]);
-    }
-    for (uint32_t k = 0; k < np; k++)
-        vg[2 * k + 1] = v_set1(p->g[k][1] * fj + p->g[k][2]);
-}
-
+/* The broadcast x coefficients: ve, vg hold each function's at [2 k]
+ * (the row's constant term goes to [2 k + 1]). */
 static inline RF_INLINE void raster_coef(const satc_rpoly *p, uint32_t ne, uint32_t np, V *ve,
                                          V *vg)
 {
@@ -99,6 +86,37 @@ static inline RF_INLINE void raster_coef(const satc_rpoly *p, uint32_t ne, uint3
         ve[2 * k] = v_set1(p->e[k][0]);
     for (uint32_t k = 0; k < np; k++)
         vg[2 * k] = v_set1(p->g[k][0]);
+}
+
+/* Row constants ahead of the rows that use them: for rows [j, j + n)
+ * (n <= RF_ROWS), rc[k][r] = fl(g1 * fj + g2) of edge k (k < ne) and of
+ * plane k - ne (after the edges) at row j + r, satc_rpoly_row's
+ * expressions W rows per vector (fj = fl(j + r) + lane, exact), so the
+ * row loops read each as one broadcast from memory. */
+#define RF_ROWS 64
+#define RF_FUNCS (SATC_RP_EDGES + SATC_RP_PLANES)
+static inline RF_INLINE void raster_rows(const satc_rpoly *p, uint32_t ne, uint32_t np, int32_t j,
+                                         int32_t n, V iota, float (*rc)[RF_ROWS])
+{
+    for (int32_t r = 0; r < n; r += W) {
+        V fj = v_add(v_set1((float)(j + r)), iota);
+        for (uint32_t k = 0; k < ne; k++)
+            v_store(&rc[k][r], v_add(v_mul(v_set1(p->e[k][1]), fj), v_set1(p->e[k][2])));
+        for (uint32_t k = 0; k < np; k++)
+            v_store(&rc[ne + k][r], v_add(v_mul(v_set1(p->g[k][1]), fj), v_set1(p->g[k][2])));
+    }
+}
+
+/* Row r of a block from raster_rows as raster_row leaves it. */
+static inline RF_INLINE void raster_row_at(uint32_t ne, uint32_t np, float (*rc)[RF_ROWS], int32_t r,
+                                           float *re, V *ve, V *vg)
+{
+    for (uint32_t k = 0; k < ne; k++) {
+        re[k] = rc[k][r];
+        ve[2 * k + 1] = v_set1(re[k]);
+    }
+    for (uint32_t k = 0; k < np; k++)
+        vg[2 * k + 1] = v_set1(rc[ne + k][r]);
 }
 
 /* satc_rcov_edge_cells, W cells per vector: the same float add and
@@ -131,9 +149,24 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
     raster_coef(p, ne, np, ve, vg);
     for (uint32_t k = 0; k < ne; k++)
         vo[k] = v_set1(cl.offmax[k]);
+    /* a rectangle one vector wide: every row's one vector at i0 (its
+     * span is the whole row), the products fl(g0 * fi) once */
+    int one = p->i1 - p->i0 <= W;
+    V pe[SATC_RP_EDGES], pg[SATC_RP_PLANES];
+    if (one) {
+        V f0 = v_add(v_set1((float)p->i0), iota);
+        for (uint32_t k = 0; k < ne; k++)
+            pe[k] = v_mul(ve[2 * k], f0);
+        for (uint32_t k = 0; k < np; k++)
+            pg[k] = v_mul(vg[2 * k], f0);
+    }
+    float rc[RF_FUNCS][RF_ROWS];
     for (int32_t j = p->j0; j < p->j1; j++) {
+        int32_t r = (j - p->j0) % RF_ROWS;
+        if (!r)
+            raster_rows(p, ne, np, j, p->j1 - j < RF_ROWS ? p->j1 - j : RF_ROWS, iota, rc);
         float re[SATC_RP_EDGES];
-        raster_row(p, ne, np, j, re, ve, vg);
+        raster_row_at(ne, np, rc, r, re, ve, vg);
         size_t at = (size_t)j * width;
         float *row = level0 + at;
         int32_t i, end;
@@ -141,18 +174,19 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
         for (; i < end; i += W) {
             int32_t n = end - i < W ? end - i : W;
             V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
-            ek[0] = v_add(v_mul(ve[0], fi), ve[1]);
+            ek[0] = v_add(one ? pe[0] : v_mul(ve[0], fi), ve[1]);
             M in = v_ge(ek[0], zero), cand = v_ge(v_add(ek[0], vo[0]), zero);
             if (n < W)
                 cand = m_and(cand, v_gt(v_set1((float)n), iota));
             for (uint32_t k = 1; k < ne; k++) {
-                ek[k] = v_add(v_mul(ve[2 * k], fi), ve[2 * k + 1]);
+                ek[k] = v_add(one ? pe[k] : v_mul(ve[2 * k], fi), ve[2 * k + 1]);
                 in = m_and(in, v_ge(ek[k], zero));
                 cand = m_and(cand, v_ge(v_add(ek[k], vo[k]), zero));
             }
             if (!m_any(cand))
                 continue;
-            V out = raster_depth(np, ortho, fi, vg, &cand);
+            V out = one ? raster_depth_p(np, ortho, pg, vg, &cand)
+                        : raster_depth(np, ortho, fi, vg, &cand);
             unsigned bc = m_bits(cand);
             if (!bc)
                 continue;
@@ -208,18 +242,23 @@ static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, u
         pe[k] = v_mul(ve[2 * k], fi);
     for (uint32_t k = 0; k < np; k++)
         pg[k] = v_mul(vg[2 * k], fi);
-    for (int32_t j = p->j0; j < p->j1; j++) {
-        float re[SATC_RP_EDGES];
-        raster_row(p, ne, np, j, re, ve, vg);
-        M in = live;
-        for (uint32_t k = 0; k < ne; k++)
-            in = m_and(in, v_ge(v_add(pe[k], ve[2 * k + 1]), v_set1(0.0f)));
-        if (!m_any(in))
-            continue;
-        V out = raster_depth_p(np, ortho, pg, vg, &in);
-        float *at = level0 + (size_t)j * width + p->i0;
-        V old = v_load(at);
-        v_store(at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+    float rc[RF_FUNCS][RF_ROWS];
+    for (int32_t jb = p->j0; jb < p->j1; jb += RF_ROWS) {
+        int32_t nr = p->j1 - jb < RF_ROWS ? p->j1 - jb : RF_ROWS;
+        raster_rows(p, ne, np, jb, nr, iota, rc);
+        float *at = level0 + (size_t)jb * width + p->i0;
+        for (int32_t r = 0; r < nr; r++, at += width) {
+            M in = live;
+            for (uint32_t k = 0; k < ne; k++)
+                in = m_and(in, v_ge(v_add(pe[k], v_set1(rc[k][r])), v_set1(0.0f)));
+            if (!m_any(in))
+                continue;
+            for (uint32_t k = 0; k < np; k++)
+                vg[2 * k + 1] = v_set1(rc[ne + k][r]);
+            V out = raster_depth_p(np, ortho, pg, vg, &in);
+            V old = v_load(at);
+            v_store(at, v_sel(in, v_sel(v_le(old, out), old, out), old));
+        }
     }
 }
 
@@ -241,9 +280,13 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
     /* the span is a superset of the covered texels: skipping it changes
      * no bit, and saves time on narrow rectangles */
     int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;
+    float rc[RF_FUNCS][RF_ROWS];
     for (int32_t j = p->j0; j < p->j1; j++) {
+        int32_t r = (j - p->j0) % RF_ROWS;
+        if (!r)
+            raster_rows(p, ne, np, j, p->j1 - j < RF_ROWS ? p->j1 - j : RF_ROWS, iota, rc);
         float re[SATC_RP_EDGES];
-        raster_row(p, ne, np, j, re, ve, vg);
+        raster_row_at(ne, np, rc, r, re, ve, vg);
         float *row = level0 + (size_t)j * width;
         int32_t i = p->i0, end = p->i1;
         if (!narrow)
@@ -293,6 +336,14 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
 
 void SATC_RASTER_FILL(const satc_rpoly *p, float *level0, uint32_t width, const satc_rcov *cov)
 {
+#ifdef RF_NARROW
+    /* a path with narrower vectors writes the same bits, and costs less
+     * (its division above all) on rectangles that fit in one of them */
+    if (p->i1 - p->i0 <= RF_NARROW_W) {
+        RF_NARROW(p, level0, width, cov);
+        return;
+    }
+#endif
     if (cov) {
         if (p->ortho) {
             RF_SHAPES(raster_fill_cov, 1, level0, width, cov)

@@ -359,31 +359,30 @@ static double box_rect(const satc_rview *rv, const double (*V)[3], satc_rpoly *p
 }
 #undef ACC
 
-/*
- * A box beyond the near plane whose vertices' rectangle box_rect() would find
- * narrower than rv_need() across u or v, told without its vertices: 1 only
- * then. With D bounding each component of a vertex's offset from C (the
- * half axes, plus 2^-50 M for the rounded vertex sums) and zl = C_z - D_z
- * > 0, a vertex's a = V_x / V_z lies within (D_x + |C_x| D_z / C_z) / zl
- * of C_x / C_z (orthographic: a = V_x, within D_x). The 2^-40 term pays
- * for the projection's and the texel mapping's rounding in box_rect() and
- * here (reciprocals and products, each a few units in the last place);
- * below 15/16 of rv_need(), box_rect()'s width stays under it, less 2^-30.
- */
+/* A box beyond the near plane whose vertices' rectangle box_rect() would
+ * find narrower than rv_need() across u or v, or a texel off the view or
+ * the tile's rows, told without its vertices: 1 only then. With D bounding
+ * a vertex's offset from C (half axes, plus 2^-50 M for the rounded sums)
+ * and zl = C_z - D_z > 0, a vertex's a = V_x / V_z lies within r =
+ * (D_x + |C_x| D_z / C_z) / zl of C_x / C_z (orthographic: a = V_x, within
+ * D_x). The 2^-40 term pays for the rounding of projection and texel
+ * mapping here and in box_rect() (below 15/16 of rv_need(), less 2^-30). */
 static int box_below_texel(const satc_rview *rv, const double C[3], const double (*H)[3], double M)
 {
     double D[3];
     for (int k = 0; k < 3; k++)
         D[k] = fabs(H[0][k]) + fabs(H[1][k]) + fabs(H[2][k]) + P2(-50) * M;
-    double zl = C[2] - D[2];
+    double zl = C[2] - D[2], rc = rv->ortho ? 1.0 : 1 / C[2], rl = rv->ortho ? 1.0 : 1 / zl;
     if (!rv->ortho && !(zl > 0))
         return 0;
-    double rc = rv->ortho ? 1.0 : 1 / C[2], rl = rv->ortho ? 1.0 : 1 / zl;
+    const double org[2] = {rv->a0, rv->b0}, step[2] = {rv->ak, rv->bk};
+    const double lo[2] = {-1, rv->row0 - 1.0}, hi[2] = {rv->W1, rv->row1 + 1.0};
     for (int k = 0; k < 2; k++) {
-        double c = fabs(C[k]) * rc;
-        double r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
-        /* the width over the texel step, below 15/16 of rv_need() */
-        if (2 * r + P2(-40) * (c + r + rv->borg[k]) < rv->blim[k])
+        double sc = C[k] * rc, c = fabs(sc), r = rv->ortho ? D[k] : (D[k] + c * D[2]) * rl;
+        double slack = P2(-40) * (c + r + rv->borg[k]);
+        /* under 15/16 of rv_need() wide, or off the view (in texels) */
+        double u = (sc - org[k]) / step[k], ru = (r + slack) / fabs(step[k]);
+        if (2 * r + slack < rv->blim[k] || u + ru < lo[k] || u - ru > hi[k])
             return 1;
     }
     return 0;
@@ -571,7 +570,6 @@ static void face(const double C[3], const double (*H)[3], double sd, int k, doub
     }
 }
 
-
 int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
                           double cerr, satc_rpoly out[3])
 {
@@ -591,6 +589,9 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
     M += n1(d);
     mg m = {M, 4 * cerr + P2(-48) * M};
     if (!(M <= (double)SATC_MAX_MAGNITUDE))
+        return 0;
+    /* every vertex (rounding inside 4 e) short of the near plane: nothing drawn */
+    if (C[2] + (fabs(Hq[0][2]) + fabs(Hq[1][2]) + fabs(Hq[2][2])) + 4 * m.e < rv->n)
         return 0;
     double zmin = C[2] - fabs(Hq[0][2]) - fabs(Hq[1][2]) - fabs(Hq[2][2]);
     int beyond = zmin - 4 * m.e >= rv->n;

@@ -30,4 +30,8 @@ static inline unsigned m_bits(M m) { return (unsigned)m; }
 #else
 #define SATC_RASTER_FILL satc_raster_fill_avx512
 #endif
+#if defined(SATC_AVX512_NATIVE) && defined(SATC_RF_NARROW_AVX2)
+#define RF_NARROW satc_raster_fill_avx2 /* every AVX-512 CPU has AVX2 */
+#define RF_NARROW_W 8
+#endif
 #include "../kernels/raster_fill.h"

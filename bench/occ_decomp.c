@@ -111,6 +111,172 @@ static void compare(const float *a, const float *z, size_t np, double out[3])
     out[0] = 100.0 * inf / fin, out[1] = 100.0 * far / fin, out[2] = far ? s / far : 0;
 }
 
+
+/* Texels that keep a building level 0 a keeps and ideal hides (a texel of
+ * its rectangle not nearer in a, nearer in ideal), by what the texel's
+ * (S+1)^2 rays see nearest: one box, a box and the ground, two boxes, or
+ * more; and the buildings all of whose such texels see one box. */
+static void blockers(const occ_view *v, const float *a, const float *ideal, uint32_t W, uint32_t H,
+                     int S, const occ_box *ob, size_t nk, const occ_box *boxes,
+                     const uint32_t *kept, const char *name)
+{
+    const satc_frustum *f = &v->f;
+    double tw = ((double)f->x1 - f->x0) / W, th = ((double)f->y1 - f->y0) / H;
+    double (*rc)[4] = malloc(nk * sizeof *rc);
+    for (size_t q = 0; q < nk; q++) {
+        double z;
+        if (!box_rect(v, &ob[q], W, H, rc[q], &z))
+            rc[q][0] = -1e9, rc[q][1] = 1e9, rc[q][2] = -1e9, rc[q][3] = 1e9;
+    }
+    int8_t *cat = malloc((size_t)W * H);
+    memset(cat, -1, (size_t)W * H);
+    size_t ncat[5] = {0}, bld = 0, bld1 = 0, texsum = 0;
+    for (size_t q = 0; q < nk; q++) {
+        double r[4], z;
+        if (!box_rect(v, &boxes[kept[q]], W, H, r, &z))
+            continue;
+        long i0 = (long)floor(r[0]), i1 = (long)ceil(r[1]) - 1;
+        long j0 = (long)floor(r[2]), j1 = (long)ceil(r[3]) - 1;
+        i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
+        i1 = i1 >= (long)W ? (long)W - 1 : i1, j1 = j1 >= (long)H ? (long)H - 1 : j1;
+        if (i0 > i1 || j0 > j1)
+            continue;
+        int hid_i = 1, hid_a = 1;
+        for (long j = j0; j <= j1; j++)
+            for (long i = i0; i <= i1; i++) {
+                hid_i &= (double)ideal[(size_t)j * W + i] < z;
+                hid_a &= (double)a[(size_t)j * W + i] < z;
+            }
+        if (!hid_i || hid_a)
+            continue;
+        bld++;
+        int all1 = 1;
+        for (long j = j0; j <= j1; j++)
+            for (long i = i0; i <= i1; i++) {
+                size_t t = (size_t)j * W + i;
+                if (!((double)a[t] >= z))
+                    continue;
+                texsum++;
+                if (cat[t] < 0) {
+                    long ids[64];
+                    int nid = 0;
+                    for (int sy = 0; sy <= S; sy++)
+                        for (int sx = 0; sx <= S; sx++) {
+                            double o[3], d[3], best = INFINITY, t0, t1;
+                            long id = -1;
+                            occ_ray(v, f->x1 - tw * (i + (double)sx / S), f->y0 + th * (j + (double)sy / S), o, d);
+                            double u = i + (double)sx / S, w = j + (double)sy / S;
+                            for (size_t c = 0; c <= nk; c++) {
+                                if (c < nk && (u < rc[c][0] - 1e-9 || u > rc[c][1] + 1e-9 ||
+                                               w < rc[c][2] - 1e-9 || w > rc[c][3] + 1e-9))
+                                    continue;
+                                if (occ_ray_box(&ob[c], o, d, &t0, &t1) && t1 >= f->n) {
+                                    double e = t0 >= f->n ? t0 : t1;
+                                    if (e < best)
+                                        best = e, id = (long)c;
+                                }
+                            }
+                            int seen = 0;
+                            for (int x = 0; x < nid; x++)
+                                seen |= ids[x] == id;
+                            if (!seen && nid < 64)
+                                ids[nid++] = id;
+                        }
+                    int g = 0;
+                    for (int x = 0; x < nid; x++)
+                        g |= ids[x] == (long)nk;
+                    cat[t] = (int8_t)(nid == 1 ? (g ? 4 : 0) : nid == 2 ? (g ? 1 : 2) : 3);
+                    ncat[cat[t]]++;
+                }
+                all1 &= cat[t] == 0 || cat[t] == 4;
+            }
+        bld1 += all1;
+    }
+    size_t tot = ncat[0] + ncat[1] + ncat[2] + ncat[3] + ncat[4];
+    printf("      %-8s %zu buildings kept that ideal hides (%zu: every blocking texel sees one "
+           "surface), %zu texel reads; %zu texels: one box %.1f%%, ground only %.1f%%, box+ground "
+           "%.1f%%, 2 boxes %.1f%%, more %.1f%%\n", name, bld, bld1, texsum, tot,
+           100.0 * ncat[0] / tot, 100.0 * ncat[4] / tot, 100.0 * ncat[1] / tot,
+           100.0 * ncat[2] / tot, 100.0 * ncat[3] / tot);
+    free(rc), free(cat);
+}
+
+
+/* The best level 0 with whole-cell coverage (S x S cells per texel): a
+ * cell takes the least, over boxes whose cone holds its 4 corner rays, of
+ * their farthest corner entry depth; a texel the farthest of its cells
+ * (+Inf when a cell has no such box). texel_depth: a box's depth over
+ * the cell is instead its farthest corner entry over the whole texel
+ * (the rasterizer's rule: one depth per polygon and texel). */
+static void cell_ideal(const occ_view *v, uint32_t W, uint32_t H, int S, const occ_box *ob,
+                       size_t nk, int texel_depth, float *out)
+{
+    const satc_frustum *f = &v->f;
+    double tw = ((double)f->x1 - f->x0) / W, th = ((double)f->y1 - f->y0) / H;
+    size_t np = (size_t)W * H, nc = (size_t)S * S;
+    double *cell = malloc(np * nc * sizeof *cell);
+    for (size_t q = 0; q < np * nc; q++)
+        cell[q] = INFINITY;
+    double *e = malloc((size_t)(S + 1) * (S + 1) * sizeof *e);
+    for (size_t c = 0; c <= nk; c++) {
+        double r[4], z;
+        long i0 = 0, i1 = W - 1, j0 = 0, j1 = H - 1;
+        if (c < nk) {
+            if (!box_rect(v, &ob[c], W, H, r, &z))
+                continue;
+            i0 = (long)floor(r[0]), i1 = (long)ceil(r[1]) - 1;
+            j0 = (long)floor(r[2]), j1 = (long)ceil(r[3]) - 1;
+            i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
+            i1 = i1 >= (long)W ? (long)W - 1 : i1, j1 = j1 >= (long)H ? (long)H - 1 : j1;
+        }
+        for (long j = j0; j <= j1; j++)
+            for (long i = i0; i <= i1; i++) {
+                double far = 0;
+                for (int sy = 0; sy <= S; sy++)
+                    for (int sx = 0; sx <= S; sx++) {
+                        double o[3], d[3], t0, t1;
+                        occ_ray(v, f->x1 - tw * (i + (double)sx / S), f->y0 + th * (j + (double)sy / S), o, d);
+                        double x = INFINITY;
+                        if (occ_ray_box(&ob[c], o, d, &t0, &t1) && t0 >= f->n)
+                            x = t0;
+                        e[sy * (S + 1) + sx] = x;
+                    }
+                if (texel_depth) { /* the farthest entry over the texel's corners */
+                    double c4[4] = {e[0], e[S], e[S * (S + 1)], e[S * (S + 1) + S]};
+                    for (int q = 0; q < 4; q++)
+                        far = c4[q] > far ? c4[q] : far;
+                    if (!(far < INFINITY)) { /* a plane's bound over the texel: skip */
+                        far = 0;
+                        for (int q = 0; q < (S + 1) * (S + 1); q++)
+                            far = e[q] < INFINITY && e[q] > far ? e[q] : far;
+                        far *= 1.0 + 1.0 / S; /* rough stand-in */
+                    }
+                }
+                double *cl = cell + ((size_t)j * W + i) * nc;
+                for (int cy = 0; cy < S; cy++)
+                    for (int cx = 0; cx < S; cx++) {
+                        double a = e[cy * (S + 1) + cx], b = e[cy * (S + 1) + cx + 1];
+                        double g = e[(cy + 1) * (S + 1) + cx], h = e[(cy + 1) * (S + 1) + cx + 1];
+                        double m = a > b ? a : b;
+                        m = g > m ? g : m, m = h > m ? h : m;
+                        if (!(m < INFINITY))
+                            continue;
+                        if (texel_depth)
+                            m = far > m ? far : m;
+                        double *t = &cl[cy * S + cx];
+                        *t = m < *t ? m : *t;
+                    }
+            }
+    }
+    for (size_t t = 0; t < np; t++) {
+        double m = 0;
+        for (size_t q = 0; q < nc; q++)
+            m = cell[t * nc + q] > m ? cell[t * nc + q] : m;
+        out[t] = m < f->f ? up(m) : INFINITY;
+    }
+    free(cell), free(e);
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0, S = 4;
@@ -164,8 +330,8 @@ int main(int argc, char **argv)
             float *st = aligned_alloc(64, (satc_pyramid_bytes(W, H) + 63) / 64 * 64);
             satc_pyramid p;
             satc_pyramid_init(&p, &f, W, H, st, satc_pyramid_bytes(W, H));
-            float *img[5];
-            for (int q = 0; q < 5; q++)
+            float *img[7];
+            for (int q = 0; q < 7; q++)
                 img[q] = malloc(np * sizeof(float));
             /* raster */
             satc_pyramid_clear(&p);
@@ -211,8 +377,10 @@ int main(int argc, char **argv)
                     img[4][y * W + x] = c < f.f ? up(c) : INFINITY;
                 }
             free(xa), free(xb), free(d);
-            const char *name[5] = {"raster", "merged", "boxes", "ideal", "center"};
-            for (int q = 0; q < 5; q++) {
+            cell_ideal(&v, W, H, 4, ob, nk, 0, img[5]);
+            cell_ideal(&v, W, H, 4, ob, nk, 1, img[6]);
+            const char *name[7] = {"raster", "merged", "boxes", "ideal", "center", "cells", "cells-tx"};
+            for (int q = 0; q < 7; q++) {
                 satc_pyramid_clear(&p);
                 memcpy(p.depth, img[q], np * sizeof(float));
                 size_t lk = lib_kept(&p, &b, n);
@@ -223,8 +391,10 @@ int main(int argc, char **argv)
                 printf("%-5g %4ux%-4u %-8s %7.2f %7.2f   %6.2f %6.2f %8.4f\n", poses[k], W, H,
                        name[q], lk / truth, rk2 / truth, c[0], c[1], c[2]);
             }
+            blockers(&v, img[0], img[3], W, H, S, ob, nk, boxes, kept, "raster");
+            blockers(&v, img[1], img[3], W, H, S, ob, nk, boxes, kept, "merged");
             fflush(stdout);
-            for (int q = 0; q < 5; q++)
+            for (int q = 0; q < 7; q++)
                 free(img[q]);
             free(st);
         }

@@ -68,6 +68,7 @@ typedef struct satc_rcov {
  */
 typedef struct satc_rcells {
     float off[SATC_RP_EDGES][16]; /* filled when first needed (ready) */
+    float poff[SATC_RP_PLANES][16]; /* the same for perspective planes */
     float offmax[SATC_RP_EDGES];
     const satc_rpoly *p;
     int ready;
@@ -116,10 +117,14 @@ static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *l
     float old = *t;
     unsigned m = *lm;
     float d = *ld;
-    /* a layer no nearer than the texel can never lower it: start anew */
-    if (!m || !(d < old)) {
+    /* a layer no nearer than the texel can never lower it: start anew;
+     * cells it holds add nothing (merging would only raise its depth);
+     * cells holding its own, no farther, replace it */
+    if (!m || !(d < old) || ((cells & m) == m && out <= d)) {
         m = cells;
         d = out;
+    } else if ((cells & m) == cells) {
+        return;
     } else {
         m |= cells;
         d = d > out ? d : out;
@@ -134,10 +139,16 @@ static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *l
     }
 }
 
-/* Texel i of a row (edge constant terms re) as satc_rcov_open, the
+/* The depth bound over the given cells (nonzero) of texel (i, j) alone,
+ * at most out (the bound over the whole texel): perspective planes only,
+ * each raised by its least cell offset among them (docs/raster.md).
+ * Every path passes its partly covered lanes' out through it. */
+float satc_rcov_cells_depth(const satc_rcells *c, int32_t i, int32_t j, unsigned cells, float out);
+
+/* Texel (i, j) of a row (edge constant terms re) as satc_rcov_open, the
  * cells above and satc_rcov_merge: the reference's partly covered texel. */
-void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
-                     float *t, float *ld, uint16_t *lm);
+void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, int32_t j,
+                     float out, float *t, float *ld, uint16_t *lm);
 
 /* Writes one polygon into level 0 (row stride width floats); cov NULL:
  * whole texels only, else the merged coverage too. */

@@ -45,56 +45,24 @@ void satc_rcells_init(const satc_rpoly *p, satc_rcells *c)
     }
 }
 
-static void cell_table(const float *e, float off[16])
-{
-    double a = e[0], b = e[1], t, ax[4];
-    cell_terms(a, b, &t);
-    for (int x = 0; x < 4; x++)
-        ax[x] = a * (0.25 * x);
-    for (int y = 0; y < 4; y++) {
-        double r = b * (0.25 * y) + t;
-        for (int x = 0; x < 4; x++)
-            off[4 * y + x] = off_down(r + ax[x]);
-    }
-}
-
-/* A perspective plane is folded at the texel's least corner as an edge
- * is, so the same offsets raise its lower bound of 1 / depth to the
- * cell's least corner. */
 void satc_rcells_table(satc_rcells *c)
 {
-    for (uint32_t k = 0; k < c->p->ne; k++)
-        cell_table(c->p->e[k], c->off[k]);
-    for (uint32_t k = 0; !c->p->ortho && k < c->p->np; k++)
-        cell_table(c->p->g[k], c->poff[k]);
+    for (uint32_t k = 0; k < c->p->ne; k++) {
+        double a = c->p->e[k][0], b = c->p->e[k][1], t, ax[4];
+        cell_terms(a, b, &t);
+        for (int x = 0; x < 4; x++)
+            ax[x] = a * (0.25 * x);
+        for (int y = 0; y < 4; y++) {
+            double r = b * (0.25 * y) + t;
+            for (int x = 0; x < 4; x++)
+                c->off[k][4 * y + x] = off_down(r + ax[x]);
+        }
+    }
     c->ready = 1;
 }
 
-float satc_rcov_cells_depth(const satc_rcells *c, int32_t i, int32_t j, unsigned cells, float out)
-{
-    const satc_rpoly *p = c->p;
-    if (p->ortho)
-        return out;
-    float fi = (float)i, fj = (float)j, q = INFINITY;
-    for (uint32_t k = 0; k < p->np; k++) {
-        float lo = INFINITY;
-        for (unsigned m = cells; m; m &= m - 1u) {
-            float o = c->poff[k][__builtin_ctz(m)];
-            lo = lo > o ? o : lo;
-        }
-        float g = p->g[k][0] * fi + (p->g[k][1] * fj + p->g[k][2]);
-        float v = g + lo;
-        q = q > v ? v : q;
-    }
-    if (!(q > 0.0f))
-        return out;
-    /* the raise by 2^-21 covers the add's rounding too (2^-24 of q) */
-    float d = 1.0f / q, r = d + (d * 0x1p-21f + 0x1p-100f);
-    return r < out ? r : out;
-}
-
-void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, int32_t j,
-                     float out, float *t, float *ld, uint16_t *lm)
+void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32_t i, float out,
+                     float *t, float *ld, uint16_t *lm)
 {
     if (!satc_rcov_open(c, out, *t))
         return;
@@ -102,7 +70,5 @@ void satc_rcov_texel(const satc_rpoly *p, satc_rcells *c, const float *re, int32
     unsigned cells = SATC_RC_FULL;
     for (uint32_t k = 0; k < p->ne && cells; k++)
         cells &= satc_rcov_edge_cells(p->e[k][0] * fi + re[k], c->off[k]);
-    if (cells)
-        out = satc_rcov_cells_depth(c, i, j, cells, out);
     satc_rcov_merge(cells, out, t, ld, lm);
 }

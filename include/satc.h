@@ -1763,26 +1763,27 @@ typedef struct satc_raster_options {
      * satc_coverage_bytes(width, height) bytes, 4-byte aligned, set up by
      * satc_coverage_clear for this pyramid. With it, texels that several
      * occluders cover together, none of them whole, are written too: each
-     * texel keeps a working layer, the cells of its 4 x 4 grid covered
-     * whole by some occluder since the layer was emptied and the farthest
-     * depth bound among those occluders; when the cells fill the texel, it
-     * takes the least of its value and that depth. Draws with the same
+     * texel keeps two working layers, each the cells of its 4 x 4 grid
+     * covered whole by its occluders since it was emptied and the farthest
+     * depth bound among them; when a layer's cells, or the two layers'
+     * together, fill the texel, it takes the least of its value and that
+     * depth (the two: the farther). Draws with the same
      * buffer merge: batches, lists and meshes drawn by separate calls,
      * and tiles of rows drawn by threads at once (each writes exactly the
-     * whole draw's bits, layer included, on its rows). Every value
+     * whole draw's bits, layers included, on its rows). Every value
      * written is still a valid bound. */
     void *coverage;
 } satc_raster_options;
 
 /**
  * Bytes of the merged-coverage buffer (satc_raster_options.coverage) of
- * a width x height pyramid: a small header and 6 bytes per level-0
+ * a width x height pyramid: a small header and 12 bytes per level-0
  * texel; 0 when satc_pyramid_bytes(width, height) is 0.
  */
 SATC_API size_t satc_coverage_bytes(uint32_t width, uint32_t height);
 
 /**
- * Empties every texel's working layer in `coverage` (bytes bytes, 4-byte
+ * Empties every texel's working layers in `coverage` (bytes bytes, 4-byte
  * aligned) and ties the buffer to pyramid *p: its size and a copy of
  * its view. Call it with satc_pyramid_init or satc_pyramid_clear, before
  * the frame's first draw with the buffer: a layer left from another set

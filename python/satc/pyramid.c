@@ -687,7 +687,7 @@ PyTypeObject satc_py_PyramidType = {
               "merge: occluders drawn since the last clear() or fill() merge within texels\n"
               "(each texel a 4 x 4 grid of cells; a texel that several occluders cover\n"
               "together, none of them whole, takes the farthest of their depths): more is\n"
-              "hidden, drawing costs more, and 6 bytes more per level-0 texel.\n"
+              "hidden, drawing costs more, and 12 bytes more per level-0 texel.\n"
               "depth_per_texel: culls also bound a volume's depth within texels (docs/occlusion.md,\n"
               "\"Depth per texel\"): 1-2 % fewer kept, about 1.2x a cull's time. test_budget: the\n"
               "most texel bounds per cull, 0..2**32-1 (None: 4096), then the plain test.",

@@ -47,11 +47,12 @@ typedef struct satc_rpoly {
 } satc_rpoly;
 
 /*
- * Merged coverage: each level-0 texel's working layer, the cells of its
- * 4 x 4 grid (cell (x, y) spans u in [i + x/4, i + (x + 1)/4], v likewise;
- * bit 4 y + x) that polygons have covered whole since the layer was last
- * emptied, and the farthest depth bound among those polygons. mask 0:
- * empty (depth then means nothing). Row stride: the level's width.
+ * Merged coverage: each level-0 texel's two working layers, each the
+ * cells of its 4 x 4 grid (cell (x, y) spans u in [i + x/4, i + (x + 1)/4],
+ * v likewise; bit 4 y + x) that its polygons have covered whole since it
+ * was last emptied, and the farthest depth bound among those polygons.
+ * mask 0: empty (depth then means nothing). Texel t's layers are
+ * [2 t] and [2 t + 1]; row stride: twice the level's width.
  */
 typedef struct satc_rcov {
     float *depth;
@@ -103,8 +104,14 @@ static inline unsigned satc_rcov_edge_cells(float e, const float off[16])
     return m;
 }
 
-/* The texel's covered cells (the AND over its edges) merged into the
- * layer (*lm, *ld), the texel *t written when the layer fills. */
+/* The texel's covered cells (the AND over its edges) merged into its
+ * two layers (lm[0..1], ld[0..1]), the texel *t written when a layer, or
+ * the two together, fill it. A layer no nearer than the texel can never
+ * lower it: it counts as empty. Cells a layer holds no farther add
+ * nothing; a layer no nearer than out takes the cells at no cost (the
+ * nearest such; it becomes (cells, out) when the cells hold all of it);
+ * else an empty layer starts with them, or the farther layer takes them
+ * (its depth rises least), so the nearer one stays as it was. */
 static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
 {
     if (!cells)
@@ -113,25 +120,44 @@ static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *l
         *t = out;
         return;
     }
-    float old = *t;
-    unsigned m = *lm;
-    float d = *ld;
-    /* a layer no nearer than the texel can never lower it: start anew */
-    if (!m || !(d < old)) {
-        m = cells;
-        d = out;
-    } else {
-        m |= cells;
-        d = d > out ? d : out;
+    float old = *t, d[2];
+    unsigned m[2];
+    for (int k = 0; k < 2; k++) {
+        m[k] = lm[k], d[k] = ld[k];
+        if (!(d[k] < old))
+            m[k] = 0, d[k] = INFINITY;
+        if (m[k] && (cells & m[k]) == cells && d[k] <= out)
+            return;
     }
-    if (m == SATC_RC_FULL) {
-        *t = d;
-        *lm = 0;
-        *ld = INFINITY;
+    int g = -1;
+    for (int k = 0; k < 2; k++)
+        if (m[k] && out <= d[k] && (g < 0 || d[k] < d[g]))
+            g = k;
+    if (g >= 0) {
+        if ((cells & m[g]) == m[g])
+            d[g] = out;
+        m[g] |= cells;
     } else {
-        *lm = (uint16_t)m;
-        *ld = d;
+        g = !m[0] ? 0 : !m[1] ? 1 : d[0] >= d[1] ? 0 : 1;
+        m[g] |= cells;
+        d[g] = out;
     }
+    float best = INFINITY;
+    for (int k = 0; k < 2; k++)
+        if (m[k] == SATC_RC_FULL)
+            best = best < d[k] ? best : d[k];
+    if (m[0] && m[1] && (m[0] | m[1]) == SATC_RC_FULL) {
+        float u = d[0] > d[1] ? d[0] : d[1];
+        best = best < u ? best : u;
+    }
+    if (best < INFINITY) {
+        *t = best < old ? best : old;
+        for (int k = 0; k < 2; k++)
+            if (m[k] == SATC_RC_FULL || !(d[k] < *t))
+                m[k] = 0, d[k] = INFINITY;
+    }
+    for (int k = 0; k < 2; k++)
+        lm[k] = (uint16_t)m[k], ld[k] = d[k];
 }
 
 /* Texel i of a row (edge constant terms re) as satc_rcov_open, the

@@ -180,7 +180,7 @@ int satc_occluder_box(const satc_batch *b, size_t i, double c[3], double H[3][3]
 }
 
 /* The coverage buffer: a header naming the pyramid it was cleared for,
- * then the layer's depths and masks, one per level-0 texel. */
+ * then the layers' depths and masks, two per level-0 texel. */
 typedef struct cov_head {
     uint32_t magic, width, height, pad;
     satc_frustum view;
@@ -192,7 +192,7 @@ size_t satc_coverage_bytes(uint32_t width, uint32_t height)
 {
     if (!satc_pyramid_bytes(width, height))
         return 0;
-    return COV_HEAD + (size_t)width * height * (sizeof(float) + sizeof(uint16_t));
+    return COV_HEAD + 2 * (size_t)width * height * (sizeof(float) + sizeof(uint16_t));
 }
 
 satc_status satc_coverage_clear(void *coverage, size_t bytes, const satc_pyramid *p)
@@ -209,7 +209,7 @@ satc_status satc_coverage_clear(void *coverage, size_t bytes, const satc_pyramid
     h.magic = COV_MAGIC, h.width = p->width, h.height = p->height;
     memcpy(&h.view, &p->view, sizeof h.view);
     memcpy(coverage, &h, sizeof h);
-    size_t n = (size_t)p->width * p->height;
+    size_t n = 2 * (size_t)p->width * p->height;
     float *d = (float *)(void *)((char *)coverage + COV_HEAD);
     for (size_t t = 0; t < n; t++)
         d[t] = INFINITY;
@@ -233,7 +233,7 @@ static satc_status coverage_of(const satc_raster_options *o, uint32_t width, uin
         memcmp(&h.view, view, sizeof h.view))
         return SATC_ERR_LAYOUT;
     cov->depth = (float *)(void *)((char *)o->coverage + COV_HEAD);
-    cov->mask = (uint16_t *)(void *)(cov->depth + (size_t)width * height);
+    cov->mask = (uint16_t *)(void *)(cov->depth + 2 * (size_t)width * height);
     *out = cov;
     return SATC_OK;
 }

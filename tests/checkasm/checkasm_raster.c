@@ -125,22 +125,22 @@ static int g_ftz;
 
 /* Draws polygons p[0..n) with the reference and every path into a
  * width x height level starting as `init`; compares. With merged
- * coverage (cov_init: a layer's depths, then its masks as floats) the
- * layers must agree too. */
+ * coverage (cov_init: the layers' depths, two per texel, then their
+ * masks as floats) the layers must agree too. */
 static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t height,
                          const float *init, const float *cov_init)
 {
-    size_t cnt = (size_t)width * height, tot = cnt + 2 * CANARY;
+    size_t cnt = (size_t)width * height, tot = cnt + 2 * CANARY, cl = 2 * cnt;
     float *ref = malloc(tot * 4), *alt = malloc(tot * 4);
-    float *rd = malloc(cnt * 4 + 4), *ad = malloc(cnt * 4 + 4);
-    uint16_t *rm = malloc(cnt * 2 + 2), *am = malloc(cnt * 2 + 2);
+    float *rd = malloc(cl * 4 + 4), *ad = malloc(cl * 4 + 4);
+    uint16_t *rm = malloc(cl * 2 + 2), *am = malloc(cl * 2 + 2);
     satc_rcov rc = {rd, rm}, ac = {ad, am};
     for (size_t k = 0; k < tot; k++)
         ref[k] = -12345.0f;
     memcpy(ref + CANARY, init, cnt * 4);
     if (cov_init)
-        for (size_t k = 0; k < cnt; k++)
-            rd[k] = cov_init[k], rm[k] = (uint16_t)cov_init[cnt + k];
+        for (size_t k = 0; k < cl; k++)
+            rd[k] = cov_init[k], rm[k] = (uint16_t)cov_init[cl + k];
     unsigned env = env_enter(g_ftz);
     for (size_t k = 0; k < n; k++)
         satc_raster_fill_ref(&p[k], ref + CANARY, width, cov_init ? &rc : NULL);
@@ -153,8 +153,8 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
             alt[k] = -12345.0f;
         memcpy(alt + CANARY, init, cnt * 4);
         if (cov_init)
-            for (size_t k = 0; k < cnt; k++)
-                ad[k] = cov_init[k], am[k] = (uint16_t)cov_init[cnt + k];
+            for (size_t k = 0; k < cl; k++)
+                ad[k] = cov_init[k], am[k] = (uint16_t)cov_init[cl + k];
         env = env_enter(g_ftz);
         for (size_t k = 0; k < n; k++)
             fn(&p[k], alt + CANARY, width, cov_init ? &ac : NULL);
@@ -162,7 +162,7 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
         for (size_t k = 0; k < CANARY; k++)
             g_canary += alt[k] != -12345.0f || alt[CANARY + cnt + k] != -12345.0f;
         if (memcmp(alt + CANARY, ref + CANARY, cnt * 4) ||
-            (cov_init && (memcmp(ad, rd, cnt * 4) || memcmp(am, rm, cnt * 2)))) {
+            (cov_init && (memcmp(ad, rd, cl * 4) || memcmp(am, rm, cl * 2)))) {
             g_mismatch++;
             printf("  MISMATCH path %s ftz %d coverage %d (%ux%u, %zu polygons)\n",
                    q < 0 ? "every-texel" : path_name[q], g_ftz, cov_init != NULL, width,
@@ -171,8 +171,8 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
     }
     if (cov_init) {
         /* the merge must act somewhere: a mask changed or emptied */
-        for (size_t k = 0; k < cnt; k++)
-            g_merged += rm[k] != (uint16_t)cov_init[cnt + k];
+        for (size_t k = 0; k < cl; k++)
+            g_merged += rm[k] != (uint16_t)cov_init[cl + k];
     }
     g_polys += (long)n;
     for (size_t k = 0; k < n; k++) /* rows walked over their spans */
@@ -184,11 +184,11 @@ static void compare(const satc_rpoly *p, size_t n, uint32_t width, uint32_t heig
 {
     compare_mode(p, n, width, height, init, NULL);
     size_t cnt = (size_t)width * height;
-    float *ci = malloc(cnt * 8 + 8);
+    float *ci = malloc(cnt * 16 + 8);
     static const float sp[] = {INFINITY, NAN, -INFINITY, -0.0f, 0.0f, 1e-40f, 3.0f, 1e30f};
-    for (size_t k = 0; k < cnt; k++) {
+    for (size_t k = 0; k < 2 * cnt; k++) {
         unsigned r = (unsigned)(next() % 8);
-        ci[cnt + k] = r < 5 ? 0.0f : (float)(next() % 0xFFFFu);
+        ci[2 * cnt + k] = r < 5 ? 0.0f : (float)(next() % 0xFFFFu);
         ci[k] = r == 7 ? sp[next() % 8] : (float)rnd(0.1, 100);
     }
     compare_mode(p, n, width, height, init, ci);
@@ -377,8 +377,8 @@ static int run_bench(void)
                H[3][3] = {{rnd(0.5, 4), 0, 0}, {0, rnd(0.5, 4), 0}, {0, 0, rnd(0.5, 4)}};
         n += (size_t)satc_raster_setup_box(&rv, c, (const double(*)[3])H, 0, &g_p[n]);
     }
-    float *l = malloc(512 * 256 * 4), *cd = malloc(512 * 256 * 4);
-    uint16_t *cm = malloc(512 * 256 * 2);
+    float *l = malloc(512 * 256 * 4), *cd = malloc(2 * 512 * 256 * 4);
+    uint16_t *cm = malloc(2 * 512 * 256 * 2);
     satc_rcov cov = {cd, cm};
     for (int q = -1; q < 2 * NPATHS + 1; q++) {
         int merged = q >= NPATHS;
@@ -389,7 +389,7 @@ static int run_bench(void)
         double t[9];
         for (int r = 0; r < 9; r++) {
             for (size_t k = 0; k < 512 * 256; k++)
-                l[k] = INFINITY, cd[k] = INFINITY, cm[k] = 0;
+                l[k] = INFINITY, cd[2 * k] = cd[2 * k + 1] = INFINITY, cm[2 * k] = cm[2 * k + 1] = 0;
             double t0 = now();
             for (size_t k = 0; k < n; k++)
                 fn(&g_p[k], l, 512, merged ? &cov : NULL);

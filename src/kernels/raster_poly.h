@@ -111,7 +111,11 @@ static inline unsigned satc_rcov_edge_cells(float e, const float off[16])
  * nothing; a layer no nearer than out takes the cells at no cost (the
  * nearest such; it becomes (cells, out) when the cells hold all of it);
  * else an empty layer starts with them, or the farther layer takes them
- * (its depth rises least), so the nearer one stays as it was. */
+ * (its depth rises least), so the nearer one stays as it was.
+ * The selections are written as `a <= b ? a : b`, never in the form of
+ * minss/maxss: under DAZ those return a subnormal operand as 0 while a
+ * compare-and-select keeps its bits, so a compiler's choice between them
+ * would change the answer from one build to the next. */
 static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
 {
     if (!cells)
@@ -145,13 +149,13 @@ static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *l
     float best = INFINITY;
     for (int k = 0; k < 2; k++)
         if (m[k] == SATC_RC_FULL)
-            best = best < d[k] ? best : d[k];
+            best = d[k] <= best ? d[k] : best;
     if (m[0] && m[1] && (m[0] | m[1]) == SATC_RC_FULL) {
-        float u = d[0] > d[1] ? d[0] : d[1];
-        best = best < u ? best : u;
+        float u = d[0] >= d[1] ? d[0] : d[1];
+        best = u <= best ? u : best;
     }
     if (best < INFINITY) {
-        *t = best < old ? best : old;
+        *t = best <= old ? best : old;
         for (int k = 0; k < 2; k++)
             if (m[k] == SATC_RC_FULL || !(d[k] < *t))
                 m[k] = 0, d[k] = INFINITY;

@@ -91,3 +91,13 @@ int bench_quick_env(void)
     const char *env = getenv("SATC_BENCH_QUICK");
     return env && env[0] && strcmp(env, "0") != 0;
 }
+
+int bench_usage(const char *arg, const char *prog, const char *usage)
+{
+    int help = !strcmp(arg, "--help") || !strcmp(arg, "-h");
+    FILE *f = help ? stdout : stderr;
+    if (!help)
+        fprintf(f, "%s: unknown option '%s'\n", prog, arg);
+    fprintf(f, usage, prog);
+    return help ? 0 : 2;
+}

@@ -41,4 +41,10 @@ void bench_goals_hint(void);
  * `SATC_BENCH_QUICK=1 meson test -C build --benchmark` is a short run. */
 int bench_quick_env(void);
 
+/* For an argument a program does not take: with --help or -h, the usage
+ * text (a printf format whose one %s is the program's name) on stdout and
+ * 0; else "unknown option" and the usage on stderr and 2. main returns
+ * what it returns, so a mistyped option never runs the whole benchmark. */
+int bench_usage(const char *arg, const char *prog, const char *usage);
+
 #endif

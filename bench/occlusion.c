@@ -249,6 +249,14 @@ int main(int argc, char **argv)
             reps = MAXREP;
         else if (!strcmp(argv[i], "--picture") && i + 1 < argc)
             svg = argv[++i], picture = quick = 1;
+        else
+            return bench_usage(argv[i], argv[0],
+                               "usage: %s [--quick] [--long] [--goals] [--svg FILE | --picture FILE]\n"
+                               "  --quick    pose 0 only, fewer rounds\n"
+                               "  --long     more rounds per figure\n"
+                               "  --goals    also print the [occlusion] goal lines\n"
+                               "  --svg      also write pose 0 seen from above to FILE\n"
+                               "  --picture  only that picture (quick)\n");
     }
     quick |= bench_quick_env();
     size_t n = NCITY;

@@ -64,6 +64,7 @@ size_t SV_NAME(sv_ball)(const sv_planes *pl, const float *rec, size_t n, float *
     const float a5 = pl->p[5][0], b5 = pl->p[5][1], c5 = pl->p[5][2], d5 = pl->p[5][3];
     const float m0 = pl->dir[0], m1 = pl->dir[1], m2 = pl->dir[2];
     size_t nk = 0;
+    float lo = 3.4e38f, hi = -3.4e38f;
     for (size_t i0 = 0; i0 < n; i0 += SV_BLOCK) {
         size_t m = n - i0 < SV_BLOCK ? n - i0 : SV_BLOCK;
         const float *r = rec + 8 * i0;
@@ -81,25 +82,25 @@ size_t SV_NAME(sv_ball)(const sv_planes *pl, const float *rec, size_t n, float *
             keep[j] = in;
             dz[j] = m0 * x + m1 * y + m2 * z;
         }
+        size_t k0 = nk;
         for (size_t j = 0; j < m; j++) { /* branch-free compaction */
             kd[nk] = dz[j];
             kidx[nk] = (uint32_t)(i0 + j);
             nk += (size_t)keep[j];
         }
-    }
-    float lo = 3.4e38f, hi = -3.4e38f;
-    for (size_t k = 0; k < nk; k++) {
-        lo = kd[k] < lo ? kd[k] : lo;
-        hi = kd[k] > hi ? kd[k] : hi;
+        for (size_t k = k0; k < nk; k++) { /* the range while the block is in L1 */
+            lo = kd[k] < lo ? kd[k] : lo;
+            hi = kd[k] > hi ? kd[k] : hi;
+        }
     }
     float inv = hi > lo ? 65535.0f / (hi - lo) : 0.0f;
-    for (size_t k = 0; k < nk; k++) {
-        float t = (kd[k] - lo) * inv;
-        key[k] = (uint16_t)(int32_t)(t < 65535.0f ? t : 65535.0f);
-    }
     memset(counts, 0, 65536 * sizeof *counts);
-    for (size_t k = 0; k < nk; k++)
-        counts[key[k]]++;
+    for (size_t k = 0; k < nk; k++) { /* key and count in one pass */
+        float t = (kd[k] - lo) * inv;
+        uint16_t v = (uint16_t)(int32_t)(t < 65535.0f ? t : 65535.0f);
+        key[k] = v;
+        counts[v]++;
+    }
     uint32_t at = 0; /* far first: back to front */
     for (size_t v = 65536; v-- > 0;) {
         uint32_t c = counts[v];

@@ -243,8 +243,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--narrow") && i + 1 < argc)
             narrow = strtoul(argv[++i], NULL, 0);
         else {
-            int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
-            fprintf(help ? stdout : stderr,
+            return bench_usage(argv[i], argv[0],
                     "usage: %s [--quick] [--goals] [--reps N] [--only bench|views|queries] [--match TEXT]\n"
                     "       [--narrow OPS]\n"
                     "  --quick  64 Ki volumes from memory, few samples (smoke run)\n"
@@ -254,9 +253,7 @@ int main(int argc, char **argv)
                     "  --match  only the rows whose name contains TEXT\n"
                     "  --narrow OPS  the default path as if this CPU's table named OPS (core/internal.h's\n"
                     "           SATC_OP_* bits, 0xFFE all) on AVX2 (a default known to be slow, to check\n"
-                    "           that the comparison sees it)\n",
-                    argv[0]);
-            return help ? 0 : 2;
+                    "           that the comparison sees it)\n");
         }
     }
     quick |= bench_quick_env();

@@ -101,3 +101,14 @@ int bench_usage(const char *arg, const char *prog, const char *usage)
     fprintf(f, usage, prog);
     return help ? 0 : 2;
 }
+
+int bench_quick_args(int argc, char **argv, const char *usage, int *quick)
+{
+    *quick = bench_quick_env();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick"))
+            return bench_usage(argv[i], argv[0], usage);
+        *quick = 1;
+    }
+    return -1;
+}

@@ -47,4 +47,10 @@ int bench_quick_env(void);
  * what it returns, so a mistyped option never runs the whole benchmark. */
 int bench_usage(const char *arg, const char *prog, const char *usage);
 
+/* The arguments of a program that takes only --quick (after
+ * bench_goals_init): *quick set by it or by bench_quick_env; returns -1
+ * when main goes on, else bench_usage's status for the first other
+ * argument. */
+int bench_quick_args(int argc, char **argv, const char *usage, int *quick);
+
 #endif

@@ -94,14 +94,11 @@ static const satc_isa pisa[NPATH] = {0, SATC_ISA_SCALAR, SATC_ISA_SSE41, SATC_IS
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
-    int quick = bench_quick_env();
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else
-            return bench_usage(argv[i], argv[0],
-                               "usage: %s [--quick]\n  --quick  fewer samples (smoke run)\n");
-    }
+    int quick, st = bench_quick_args(argc, argv,
+                                     "usage: %s [--quick]\n  --quick  fewer samples (smoke run)\n",
+                                     &quick);
+    if (st >= 0)
+        return st;
     scn_scene s;
     if (scn_make(&s, SCN_CITY, 100000, 2026, NULL)) {
         fprintf(stderr, "scene failed\n");

@@ -319,16 +319,13 @@ static void goals(const char *what, double frac, const double *cpu)
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
-    int quick = bench_quick_env();
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else
-            return bench_usage(argv[i], argv[0],
-                               "usage: %s [--quick] [--goals]\n"
-                               "  --quick  fewer samples (smoke run)\n"
-                               "  --goals  also print the [trs] goal lines\n");
-    }
+    int quick, st = bench_quick_args(argc, argv,
+                                     "usage: %s [--quick] [--goals]\n"
+                                     "  --quick  fewer samples (smoke run)\n"
+                                     "  --goals  also print the [trs] goal lines\n",
+                                     &quick);
+    if (st >= 0)
+        return st;
     int reps = quick ? 3 : 7;
     bench_scrub_init();
     pick_viewers();

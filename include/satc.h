@@ -1840,6 +1840,12 @@ typedef struct satc_mesh {
  * (docs/raster.md proves it); the fill runs on the active path
  * (satc_isa_active), the same bits on every path.
  *
+ * A box whose screen rectangle already holds, in every texel, a depth no
+ * farther than its nearest point is skipped after a read of that
+ * rectangle (it could change nothing: the bits are those of drawing it),
+ * so drawing near occluders first costs less; satc_occluders_pick ranks
+ * largest on screen first, a good proxy (docs/occlusion.md).
+ *
  * Only level 0 changes: call satc_pyramid_build once every writer is done.
  * Volumes with a NaN or infinite field, an instance's mesh id past its
  * table, degenerate or flat-but-not-exactly-flat boxes, and volumes whose
@@ -1892,6 +1898,8 @@ SATC_API satc_status satc_pyramid_rasterize_list(satc_pyramid *p, const satc_bat
  * depth is not picked. Volumes ranking below min_texels are not picked.
  * The picked indices go to indices[0..*npicked), largest area first
  * (equal areas: lower index first), their areas to areas[0..*npicked).
+ * With max equal to count, every volume kept is ranked: the draw order
+ * that lets satc_pyramid_rasterize_list skip the boxes behind.
  * The answer is the same on every path. No allocation: the heap lives in
  * the caller's arrays. Groups (satc_groups) are ignored: every volume is
  * ranked on its own.

@@ -28,6 +28,60 @@ static void swap(uint32_t *idx, float *ar, size_t a, size_t b)
     idx[b] = ti, ar[b] = ta;
 }
 
+/* The rank as an ascending 64-bit key: areas without the sign bit
+ * first, larger |area| first, then lower index (below()'s order). */
+static uint64_t rank_key(float a, uint32_t i)
+{
+    uint32_t u;
+    memcpy(&u, &a, sizeof u);
+    uint64_t k = (u & 0x80000000u) | (0x7FFFFFFFu - (u & 0x7FFFFFFFu));
+    return k << 32 | i;
+}
+
+/* Sorts (idx, ar)[0..n) by rank, best first: an in-place radix sort on
+ * the key's bytes from the top (shift 56 first), insertion sort for short
+ * runs. The key is a total order, so the result is the heap sort's. */
+static void rank_sort(uint32_t *idx, float *ar, size_t n, int shift)
+{
+    if (n <= 24) {
+        for (size_t a = 1; a < n; a++) {
+            uint32_t ti = idx[a];
+            float ta = ar[a];
+            uint64_t k = rank_key(ta, ti);
+            size_t b = a;
+            for (; b > 0 && rank_key(ar[b - 1], idx[b - 1]) > k; b--)
+                idx[b] = idx[b - 1], ar[b] = ar[b - 1];
+            idx[b] = ti, ar[b] = ta;
+        }
+        return;
+    }
+    uint32_t end[256], next[256];
+    memset(end, 0, sizeof end);
+    for (size_t e = 0; e < n; e++)
+        end[rank_key(ar[e], idx[e]) >> shift & 255]++;
+    uint32_t at = 0;
+    for (int d = 0; d < 256; d++)
+        next[d] = at, at += end[d], end[d] = at;
+    for (int d = 0; d < 256; d++) {
+        while (next[d] < end[d]) {
+            size_t e = next[d];
+            unsigned t = (unsigned)(rank_key(ar[e], idx[e]) >> shift & 255);
+            if (t == (unsigned)d)
+                next[d]++;
+            else
+                swap(idx, ar, e, next[t]++);
+        }
+    }
+    if (!shift)
+        return;
+    size_t lo = 0;
+    for (int d = 0; d < 256; d++) {
+        if (end[d] - lo > 1)
+            rank_sort(idx + lo, ar + lo, end[d] - lo, shift - 8);
+        lo = end[d];
+    }
+}
+
 /* Min-heap (the lowest rank at 0) of n entries: entry k sifted down. */
 static void sift_down(uint32_t *idx, float *ar, size_t n, size_t k)
 {
@@ -44,23 +98,22 @@ static void sift_down(uint32_t *idx, float *ar, size_t n, size_t k)
     }
 }
 
-static void sift_up(uint32_t *idx, float *ar, size_t k)
-{
-    while (k > 0) {
-        size_t q = (k - 1) / 2;
-        if (!below(ar[k], idx[k], ar[q], idx[q]))
-            return;
-        swap(idx, ar, k, q);
-        k = q;
-    }
-}
-
-static void offer(uint32_t *idx, float *ar, size_t max, size_t *n, float area, uint32_t i)
+/* Candidates go to the caller's arrays until they hold max; only then
+ * do they become a heap, each later candidate replacing the lowest rank
+ * it beats. */
+static void offer(uint32_t *idx, float *ar, size_t max, size_t *n, int *heap, float area,
+                  uint32_t i)
 {
     if (*n < max) {
-        idx[*n] = i, ar[*n] = area;
-        sift_up(idx, ar, (*n)++);
-    } else if (below(ar[0], idx[0], area, i)) {
+        idx[*n] = i, ar[(*n)++] = area;
+        return;
+    }
+    if (!*heap) {
+        for (size_t e = max / 2; e-- > 0;)
+            sift_down(idx, ar, max, e);
+        *heap = 1;
+    }
+    if (below(ar[0], idx[0], area, i)) {
         idx[0] = i, ar[0] = area;
         sift_down(idx, ar, max, 0);
     }
@@ -165,6 +218,7 @@ static satc_status pick(const satc_pyramid *p, const satc_batch *b, size_t first
     float rect[SATC_OC_N][SATC_CHUNK];
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS], test[SATC_CHUNK_WORDS];
     size_t n = 0, q = 0;
+    int heap = 0;
     buf u;
     int small = max <= SATC_PICK_SMALL;
     u.m = 0, u.k = max, u.full = 0;
@@ -197,7 +251,7 @@ static satc_status pick(const satc_pyramid *p, const satc_batch *b, size_t first
                 if (small)
                     buf_offer(&u, area, (uint32_t)at);
                 else
-                    offer(indices, areas, max, &n, area, (uint32_t)at);
+                    offer(indices, areas, max, &n, &heap, area, (uint32_t)at);
             }
         }
     }
@@ -207,13 +261,16 @@ static satc_status pick(const satc_pyramid *p, const satc_batch *b, size_t first
         n = u.m < max ? u.m : max;
         for (size_t e = 0; e < n; e++)
             indices[e] = u.c[e].i, areas[e] = u.c[e].area;
+    }
+    if (n <= UINT32_MAX) {
+        rank_sort(indices, areas, n, 56);
+    } else { /* past the radix sort's counts: a heap sort, the lowest rank to the end */
         for (size_t e = n / 2; e-- > 0;)
             sift_down(indices, areas, n, e);
-    }
-    /* Heap sort: the lowest rank goes to the end, the largest area first. */
-    for (size_t e = n; e > 1; e--) {
-        swap(indices, areas, 0, e - 1);
-        sift_down(indices, areas, e - 1, 0);
+        for (size_t e = n; e > 1; e--) {
+            swap(indices, areas, 0, e - 1);
+            sift_down(indices, areas, e - 1, 0);
+        }
     }
     for (size_t e = 0; e < n; e++)
         areas[e] = fabsf(areas[e]);

@@ -296,6 +296,7 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
         return st;
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, rview_flags(o));
+    rv.drawn = level0;
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);
@@ -323,6 +324,7 @@ satc_status satc_raster_list_core(float *level0, uint32_t width, uint32_t height
         return st;
     satc_rview rv;
     satc_rview_init(&rv, view, width, height, r0, r1, o ? o->min_texels : 0, rview_flags(o));
+    rv.drawn = level0;
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);

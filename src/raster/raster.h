@@ -24,6 +24,9 @@ typedef struct satc_rview {
     double min_texels;   /* smaller screen rectangles are skipped */
     unsigned flags;      /* SATC_RASTER_* and SATC_RVIEW_CELLS */
     double borg[2], blim[2]; /* |a0|, |b0|; 15/16 of the least covering width in a, b */
+    /* The level 0 being drawn (row stride width), read by the box setup
+     * to skip a box that cannot change it; NULL: never skipped. */
+    const float *drawn;
 } satc_rview;
 
 /* Not a public flag: the draw merges coverage, so a polygon narrower
@@ -36,6 +39,11 @@ typedef struct satc_rview {
  * or orthographic, checked by the caller), rows [row0, row1). */
 void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint32_t height,
                      uint32_t row0, uint32_t row1, double min_texels, unsigned flags);
+
+/* 1 when every texel of p's rectangle in rv->drawn holds a depth no
+ * farther than zlo, a lower bound of a box's depth (world units): its
+ * fill could then change nothing and the box setup skips it. */
+int satc_raster_box_hidden(const satc_rview *rv, const satc_rpoly *p, double zlo);
 
 /* Volume i of b as the box the rasterizer draws, inside the volume
  * described: c* + sum s_j H[j] (|s_j| <= 1) lies in it, where c* is the

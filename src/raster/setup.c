@@ -110,7 +110,7 @@ void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint
     rv->flags = flags;
     double nd = 0.9375 * ((flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0); /* 15/16 of rv_need() */
     rv->borg[0] = fabs(rv->a0), rv->borg[1] = fabs(rv->b0), rv->blim[0] = nd * fabs(rv->ak);
-    rv->blim[1] = nd * fabs(rv->bk);
+    rv->blim[1] = nd * fabs(rv->bk), rv->drawn = NULL;
 }
 
 /* World vector (or point less the origin E) to frame coordinates. */
@@ -612,7 +612,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
                 V[q][k] = t2[q][k] + Hq[2][k], V[q + 4][k] = t2[q][k] + -Hq[2][k];
         }
         double area = box_rect(rv, (const double(*)[3])V, p);
-        if (!(area > 0) || area < rv->min_texels)
+        if (!(area > 0) || area < rv->min_texels || satc_raster_box_hidden(rv, p, zmin - 4 * m.e))
             return 0;
     }
     int zero = (hn[0] == 0) + (hn[1] == 0) + (hn[2] == 0);

@@ -67,6 +67,66 @@ static truth project(const satc_frustum *f, int k)
     return t;
 }
 
+/* Does (a, i) come before (b, j) in the documented order: larger area
+ * first, equal areas lower index first? For qsort. */
+typedef struct ranked {
+    float area;
+    uint32_t i;
+} ranked;
+
+static int by_rank(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    if (a->area != b->area)
+        return a->area > b->area ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Many candidates, far more than the stack buffer of small picks, with
+ * runs of equal areas (identical boxes side by side): the full ranking
+ * sorted as documented, and every smaller max its prefix, whichever of
+ * the pick's ways (buffer, arrays, heap) it takes. */
+static void case_many(const satc_pyramid *p)
+{
+    enum { NL = 6000 };
+    static float lx[NL], ly[NL], lz[NL], lh[NL];
+    for (int k = 0; k < NL; k++) {
+        int twin = k % 4 == 3;
+        double a = rnd(-0.5, 0.5), d = rnd(5, 400), s = exp(rnd(log(0.1), log(6)));
+        lx[k] = twin ? lx[k - 1] : (float)(d * sin(a + 0.3));
+        lz[k] = twin ? lz[k - 1] + 0 : (float)(d * cos(a + 0.3));
+        lh[k] = twin ? lh[k - 1] : (float)s;
+        ly[k] = lh[k];
+    }
+    satc_batch b;
+    memset(&b, 0, sizeof b);
+    b.form = SATC_FORM_AABB;
+    b.aabb.center = (satc_vec3s){lx, ly, lz, sizeof(float)};
+    b.aabb.half = (satc_vec3s){lh, lh, lh, sizeof(float)};
+    static uint32_t all[NL], top[NL];
+    static float area[NL], tarea[NL];
+    static ranked r[NL];
+    size_t n = 0, m = 0;
+    check(satc_occluders_pick(p, &b, 0, NL, 0, NL, all, area, &n) == SATC_OK, "many: SATC_OK");
+    size_t ties = 0;
+    for (size_t q = 0; q < n; q++)
+        r[q].area = area[q], r[q].i = all[q], ties += q && area[q] == area[q - 1];
+    qsort(r, n, sizeof r[0], by_rank);
+    int sorted = 1;
+    for (size_t q = 0; q < n; q++)
+        sorted &= r[q].i == all[q] && r[q].area == area[q];
+    printf("many: %zu of %d picked, %zu equal to the one before\n", n, NL, ties);
+    check(n > 2000 && ties > 100, "many: most boxes picked, with ties");
+    check(sorted, "many: the ranking as documented (a sort of its own entries)");
+    const size_t maxes[] = {1, 700, 1024, 1025, 1536, 1800, 2500};
+    for (size_t e = 0; e < sizeof maxes / sizeof maxes[0]; e++) {
+        size_t k = maxes[e] < n ? maxes[e] : n;
+        check(satc_occluders_pick(p, &b, 0, NL, 0, maxes[e], top, tarea, &m) == SATC_OK && m == k &&
+                  !memcmp(top, all, k * sizeof top[0]) && !memcmp(tarea, area, k * sizeof area[0]),
+              "many: a smaller max picks the full ranking's first");
+    }
+}
+
 static satc_batch batch(void)
 {
     satc_batch b;
@@ -164,6 +224,8 @@ int main(void)
     check(sub, "a sub-range ranks its volumes as the whole batch does, batch indices");
     check(satc_occluders_pick(&p, &b, 0, NB, 0, 0, NULL, NULL, &m) == SATC_OK && m == 0,
           "max 0: nothing picked, arrays may be NULL");
+
+    case_many(&p);
 
     /* every native path: the same answer */
     unsigned native = satc_isa_native();

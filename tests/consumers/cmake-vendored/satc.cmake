@@ -27,6 +27,7 @@ add_library(satc STATIC
   ${SATC_DIR}/src/passes/group_bounds.c ${SATC_DIR}/src/passes/run.c
   ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c ${SATC_DIR}/src/passes/views_groups.c
   ${SATC_DIR}/src/raster/fill.c ${SATC_DIR}/src/raster/raster.c ${SATC_DIR}/src/raster/setup.c
+  ${SATC_DIR}/src/raster/skip.c
   ${SATC_DIR}/src/scalar/cull_planes.c ${SATC_DIR}/src/scalar/cull_w1.c
   ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c
   ${SATC_DIR}/src/scalar/occl_ref.c

@@ -2,11 +2,19 @@
 //  - Gaussian splats: 1 M and 4 M `.splat` records of a room-sized cloud,
 //    a camera placed so that half (then 80 %) of them lie outside its view:
 //    satc's cull + visible indices sorted back to front (16-bit key), from
-//    the records in module memory, against what web viewers do today,
-//    written from the description of antimatter15/splat's sort worker: the
-//    depth of every splat (the view-projection's depth row times its
-//    position, times 4096, to an integer), their range, a 16-bit key each
-//    and one counting sort of all of them.
+//    the records in module memory, against the two ways web viewers order
+//    splats today, each written in JS and in WebAssembly:
+//     sort-all (antimatter15/splat's sort worker, from its description):
+//       the depth of every splat (the view-projection's depth row times
+//       its position, times 4096, to an integer), their range, a 16-bit
+//       key each and one counting sort of all of them;
+//     ball test: each splat's center and a radius of 3 max(sigma) against
+//       the six planes, the view depth of the kept, their range, a 16-bit
+//       key per kept splat and a counting sort of the kept, far first.
+//    The WebAssembly viewers are bench/splat_viewers.c (the native
+//    benchmark's baselines) built for SIMD128 as their own module
+//    (build-wasm/src/wasm/splat-viewers.wasm, made by scripts/build.sh),
+//    reading a copy of the records in their own memory.
 //    The roofline: a read of the records' bytes in module memory with
 //    SIMD128 loads (a 64-byte-per-iteration loop in a tiny wasm module
 //    written below, importing satc's memory), against satc's cull.
@@ -18,6 +26,8 @@
 import * as THREE from 'three';
 import { load } from '../src/index.js';
 import { splatBatch, trsBatch } from '../src/trs.js';
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const QUICK = process.argv.includes('--quick');
 const GOALS = process.argv.includes('--goals') || !['', '0', undefined].includes(process.env.SATC_BENCH_GOALS);
@@ -52,7 +62,7 @@ function camAt(z) {
   cam.lookAt(0, 1.6, z + 1);
   cam.updateMatrixWorld(true);
   const vp = new THREE.Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
-  return { vp, frustum: satc.frustumFromMatrix(vp.elements) };
+  return { vp, cam, frustum: satc.frustumFromMatrix(vp.elements) };
 }
 
 // The camera z leaving `frac` of the cloud outside (bisection on a cull).
@@ -126,49 +136,136 @@ function viewerSort(f, n, vp, depth, counts, order) {
   return n;
 }
 
+// The ball-test viewer in JS: planes are three's (inside: n.p + c >= 0),
+// dir the camera's forward axis; the kept go back to front.
+function viewerBall(f, n, planes, dir, kd, kidx, key, counts, order) {
+  const p = planes.map((q) => [q.normal.x, q.normal.y, q.normal.z, q.constant]);
+  const [a0, b0, c0, d0] = p[0], [a1, b1, c1, d1] = p[1], [a2, b2, c2, d2] = p[2];
+  const [a3, b3, c3, d3] = p[3], [a4, b4, c4, d4] = p[4], [a5, b5, c5, d5] = p[5];
+  const m0 = dir.x, m1 = dir.y, m2 = dir.z;
+  let nk = 0, lo = Infinity, hi = -Infinity;
+  for (let i = 0, o = 0; i < n; i++, o += 8) {
+    const x = f[o], y = f[o + 1], z = f[o + 2];
+    const s0 = f[o + 3], s1 = f[o + 4], s2 = f[o + 5];
+    const nr = -3 * (s0 > s1 ? (s0 > s2 ? s0 : s2) : (s1 > s2 ? s1 : s2));
+    if (a0 * x + b0 * y + c0 * z + d0 < nr || a1 * x + b1 * y + c1 * z + d1 < nr ||
+        a2 * x + b2 * y + c2 * z + d2 < nr || a3 * x + b3 * y + c3 * z + d3 < nr ||
+        a4 * x + b4 * y + c4 * z + d4 < nr || a5 * x + b5 * y + c5 * z + d5 < nr) continue;
+    const d = m0 * x + m1 * y + m2 * z;
+    kd[nk] = d;
+    kidx[nk++] = i;
+    if (d < lo) lo = d;
+    if (d > hi) hi = d;
+  }
+  const inv = hi > lo ? 65535 / (hi - lo) : 0;
+  counts.fill(0);
+  for (let k = 0; k < nk; k++) {
+    const v = Math.min(65535, ((kd[k] - lo) * inv) | 0);
+    key[k] = v;
+    counts[v]++;
+  }
+  let at = 0;
+  for (let v = 65535; v >= 0; v--) { // far first
+    const c = counts[v];
+    counts[v] = at;
+    at += c;
+  }
+  for (let k = 0; k < nk; k++) order[counts[key[k]]++] = kidx[k];
+  return nk;
+}
+
+// bench/splat_viewers.c in WebAssembly, when scripts/build.sh built it:
+// its own memory holds a copy of the records and every array it writes.
+function wasmViewers(n) {
+  const build = process.env.SATC_WASM_BUILD ??
+    fileURLToPath(new URL('../../build-wasm', import.meta.url));
+  const file = `${build}/src/wasm/splat-viewers.wasm`;
+  if (!existsSync(file)) return null;
+  const inst = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(file)), {});
+  const x = inst.exports;
+  x._initialize();
+  const at = (bytes) => {
+    const p = x.malloc(bytes);
+    if (!p) throw new Error('splat-viewers.wasm: out of memory');
+    return p;
+  };
+  const rec = at(32 * n), pl = at(4 * 27), depth = at(4 * n), counts = at(4 * 65536);
+  const order = at(4 * n), kd = at(4 * n), kidx = at(4 * n), key = at(2 * n);
+  const f32 = () => new Float32Array(x.memory.buffer);
+  return {
+    load(bytes) { new Uint8Array(x.memory.buffer, rec, 32 * n).set(bytes); },
+    sortAll(dir) {
+      f32().set([dir.x, dir.y, dir.z], pl >>> 2);
+      return x.sv_sort_all_base(rec, n, pl, depth, counts, order);
+    },
+    ball(planes, dir) {
+      const v = f32();
+      planes.forEach((q, k) => v.set([q.normal.x, q.normal.y, q.normal.z, q.constant], (pl >>> 2) + 4 * k));
+      v.set([dir.x, dir.y, dir.z], (pl >>> 2) + 24);
+      return x.sv_ball_base(pl, rec, n, kd, kidx, key, counts, order);
+    },
+  };
+}
+
 console.log(`# node ${process.version}, three ${THREE.REVISION}, satc ${satc.version} ${satc.isa}; medians of ${RUNS} runs`);
 const lines = [];
+const goal = (ok, text) => lines.push(`${ok ? 'PASS' : 'MISS'} [trs] node ${satc.isa}, ${text}`);
 for (const n of QUICK ? [1 << 18] : [1 << 20, 4 << 20]) {
   const b = splatBatch(satc, n);
   fillCloud(b, n);
   const depth = new Int32Array(n), counts = new Uint32Array(65536), order = new Uint32Array(n);
+  const kd = new Float32Array(n), kidx = new Uint32Array(n), key = new Uint16Array(n);
+  const wv = wasmViewers(n);
+  if (wv) wv.load(b.bytes);
+  const size = n >> 20 ? `${n >> 20} M` : `${n >> 10} k`;
   for (const frac of [0.5, 0.8]) {
-    const { vp, frustum } = place(b, frac);
-    const t = { cons: [], exact: [], sortCons: [], sortExact: [], viewer: [], read: [] };
-    let vis = 0;
+    const { vp, frustum, cam } = place(b, frac);
+    const planes = new THREE.Frustum().setFromProjectionMatrix(vp).planes;
+    const dir = cam.getWorldDirection(new THREE.Vector3());
+    const runs = {
+      cons: () => b.cull(frustum, { view: true }).visible,
+      exact: () => b.cull(frustum, { view: true, mode: 'exact' }).visible,
+      sortCons: () => b.cullSorted(frustum, { view: true }).visible,
+      sortExact: () => b.cullSorted(frustum, { view: true, mode: 'exact' }).visible,
+      jsAll: () => viewerSort(b.records, n, vp, depth, counts, order),
+      jsBall: () => viewerBall(b.records, n, planes, dir, kd, kidx, key, counts, order),
+    };
+    if (wv) Object.assign(runs, { wasmAll: () => wv.sortAll(dir), wasmBall: () => wv.ball(planes, dir) });
+    if (readBytes) runs.read = () => readBytes(b.bytes.byteOffset, 32 * n);
+    const t = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
+    const kept = {};
     for (let r = 0; r < RUNS + 2; r++) {
-      const s = [];
-      let a = performance.now();
-      vis = b.cull(frustum, { view: true }).visible;
-      s.push(performance.now() - a);
-      a = performance.now();
-      b.cull(frustum, { view: true, mode: 'exact' });
-      s.push(performance.now() - a);
-      a = performance.now();
-      b.cullSorted(frustum, { view: true });
-      s.push(performance.now() - a);
-      a = performance.now();
-      b.cullSorted(frustum, { view: true, mode: 'exact' });
-      s.push(performance.now() - a);
-      a = performance.now();
-      viewerSort(b.records, n, vp, depth, counts, order);
-      s.push(performance.now() - a);
-      a = performance.now();
-      if (readBytes) readBytes(b.bytes.byteOffset, 32 * n);
-      s.push(performance.now() - a);
-      if (r >= 2) Object.keys(t).forEach((k, i) => t[k].push(s[i]));
+      for (const [k, fn] of Object.entries(runs)) {
+        const a = performance.now();
+        kept[k] = fn();
+        if (r >= 2) t[k].push(performance.now() - a);
+      }
     }
     const ms = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, med(v)]));
-    const out = 100 * (1 - vis / n);
-    console.log(`# ${n >> 20 ? `${n >> 20} M` : `${n >> 10} k`} splats, ${out.toFixed(1)} % outside: cull ${ms.cons.toFixed(2)} ms (exact ${ms.exact.toFixed(2)});` +
-      ` cull + sorted ${ms.sortCons.toFixed(2)} ms (exact ${ms.sortExact.toFixed(2)}); viewer's depth + sort of all ${ms.viewer.toFixed(2)} ms` +
-      (readBytes ? `; read of the records (SIMD128) ${ms.read.toFixed(2)} ms: cull / read ${(ms.cons / ms.read).toFixed(2)}` : ''));
-    if (readBytes && frac < 0.6) {
-      const rr = ms.cons / ms.read;
-      lines.push(`${rr <= 1.5 ? 'PASS' : 'MISS'} [trs] node ${satc.isa}, ${n >> 20} M splats, ${out.toFixed(0)} % outside: cull from the records ${ms.cons.toFixed(2)} ms vs their read ${ms.read.toFixed(2)} ms: ${rr.toFixed(2)}x (target <= 1.5x)`);
+    const out = 100 * (1 - kept.cons / n), tag = `${size} splats, ${out.toFixed(0)} % outside`;
+    console.log(`# ${size} splats, ${out.toFixed(1)} % outside (ms, medians; kept in brackets):`);
+    console.log(`#   satc cull ${ms.cons.toFixed(2)} [${kept.cons}], exact ${ms.exact.toFixed(2)} [${kept.exact}];` +
+      ` cull + sorted ${ms.sortCons.toFixed(2)}, exact ${ms.sortExact.toFixed(2)}` +
+      (readBytes ? `; read of the records (SIMD128) ${ms.read.toFixed(2)}` : ''));
+    console.log(`#   viewers: sort-all JS ${ms.jsAll.toFixed(2)}` + (wv ? `, wasm ${ms.wasmAll.toFixed(2)}` : '') +
+      `; ball test + sort JS ${ms.jsBall.toFixed(2)} [${kept.jsBall}]` +
+      (wv ? `, wasm ${ms.wasmBall.toFixed(2)} [${kept.wasmBall}]` : ' (wasm viewers not built: sh scripts/build.sh)'));
+    const vs = (name, base, target) => {
+      const r = ms[base] / ms.sortCons;
+      goal(r >= target, `${tag}: cull + sorted ${ms.sortCons.toFixed(2)} ms vs ${name} ${ms[base].toFixed(2)} ms: ` +
+        `${r.toFixed(2)}x (exact ${(ms[base] / ms.sortExact).toFixed(2)}x; target >= ${target}x)`);
+    };
+    vs('the ball-test viewer in JS', 'jsBall', 1.3);
+    if (wv) vs('the ball-test viewer in wasm', 'wasmBall', 1.3);
+    vs('sort-all in JS', 'jsAll', frac < 0.6 ? 1.6 : 3.0);
+    if (wv) vs('sort-all in wasm', 'wasmAll', frac < 0.6 ? 1.6 : 3.0);
+    if (readBytes) {
+      for (const [mode, k] of [['conservative', 'cons'], ['exact', 'exact']]) {
+        const rr = ms[k] / ms.read;
+        goal(rr <= 1.3, `${tag}: ${mode} cull ${ms[k].toFixed(2)} ms vs the read of the records ` +
+          `${ms.read.toFixed(2)} ms: ${rr.toFixed(2)}x (target <= 1.3x)`);
+      }
     }
-    const goal = frac < 0.6 ? 1.6 : 3.0, r = ms.viewer / ms.sortCons;
-    lines.push(`${r >= goal ? 'PASS' : 'MISS'} [trs] node ${satc.isa}, ${n >> 20} M splats, ${out.toFixed(0)} % outside: cull + sorted indices ${ms.sortCons.toFixed(2)} ms vs the viewer's sort of all ${ms.viewer.toFixed(2)} ms: ${r.toFixed(2)}x (target >= ${goal}x)`);
   }
   b.dispose();
 }

@@ -43,7 +43,7 @@ static uint64_t rank_key(float a, uint32_t i)
  * runs. The key is a total order, so the result is the heap sort's. */
 static void rank_sort(uint32_t *idx, float *ar, size_t n, int shift)
 {
-    if (n <= 24) {
+    if (n <= 64) {
         for (size_t a = 1; a < n; a++) {
             uint32_t ti = idx[a];
             float ta = ar[a];

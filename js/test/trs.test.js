@@ -136,6 +136,30 @@ test('splats: SIMD128 and scalar modules give the same bits; orders are stable s
   bs.dispose();
 });
 
+test('splats: more than 2^17 visible (where the native sort takes two digits): a stable back-to-front order, both modules', async () => {
+  const [a, s] = await satcs;
+  const n = 150000, r = rng(23);
+  const ba = splatBatch(a, n), bs = splatBatch(s, n);
+  const f = ba.records, u = ba.bytes;
+  for (let i = 0; i < n; i++) { // a slab in front of CAM, many equal depths
+    const o = 8 * i, z = 5 + (i % 3 ? r() * 40 : (i % 400) * 0.1);
+    f[o] = (r() - 0.5) * z; f[o + 1] = 1.6 + (r() - 0.5) * 0.5 * z; f[o + 2] = z;
+    for (let k = 0; k < 3; k++) f[o + 3 + k] = 0.01;
+    u[4 * o + 28] = 255; u[4 * o + 29] = u[4 * o + 30] = u[4 * o + 31] = 128;
+  }
+  bs.bytes.set(ba.bytes);
+  const fa = a.frustumPerspective(CAM), fs = s.frustumPerspective(CAM);
+  const x = ba.cullSorted(fa, { keys: true }), y = bs.cullSorted(fs, { keys: true });
+  assert.ok(x.visible > 131072, `most visible (${x.visible})`);
+  assert.deepEqual(Buffer.from(x.sorted.buffer), Buffer.from(y.sorted.buffer), 'the modules differ');
+  const key = new Uint16Array(n);
+  x.indices.forEach((i, j) => { key[i] = x.key16[j]; });
+  const want = Array.from(x.indices).sort((p, q) => (key[q] - key[p]) || (p - q));
+  assert.deepEqual(Array.from(x.sorted), want, 'not a stable back-to-front order');
+  ba.dispose();
+  bs.dispose();
+});
+
 test('trs arrays: log scales, shared and per-volume boxes, every quaternion type, both modules', async () => {
   const [a, s] = await satcs;
   const n = 5000, r = rng(3);

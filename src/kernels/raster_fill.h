@@ -224,8 +224,8 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
                 unsigned cells = SATC_RC_FULL;
                 for (uint32_t k = 0; k < ne; k++) /* no early exit: it mispredicts */
                     cells &= raster_edge_cells(ev[k][l], cl.off[k]);
-                satc_rlayers *ly = &cov->texel[at + i + l];
-                satc_rcov_merge(cells, fo[l], t, ly->depth, ly->mask);
+                satc_rcov_merge(cells, fo[l], t, cov->depth + 2 * (at + i + l),
+                                cov->mask + 2 * (at + i + l));
             }
         }
     }

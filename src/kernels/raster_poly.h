@@ -52,16 +52,11 @@ typedef struct satc_rpoly {
  * v likewise; bit 4 y + x) that its polygons have covered whole since it
  * was last emptied, and the farthest depth bound among those polygons.
  * mask 0: empty (depth then means nothing). Texel t's layers are
- * texel[t], one 12-byte record (depths and masks side by side: a merge
- * touches one cache line); row stride: the level's width.
+ * [2 t] and [2 t + 1]; row stride: twice the level's width.
  */
-typedef struct satc_rlayers {
-    float depth[2];
-    uint16_t mask[2];
-} satc_rlayers;
-
 typedef struct satc_rcov {
-    satc_rlayers *texel;
+    float *depth;
+    uint16_t *mask;
 } satc_rcov;
 
 #define SATC_RC_FULL 0xFFFFu

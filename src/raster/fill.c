@@ -36,8 +36,8 @@ static void fill_ref_cov(const satc_rpoly *p, float *level0, uint32_t width, con
                 float old = row[i];
                 row[i] = old <= out ? old : out;
             } else {
-                satc_rlayers *ly = &cov->texel[at + i];
-                satc_rcov_texel(p, &cl, re, i, out, &row[i], ly->depth, ly->mask);
+                satc_rcov_texel(p, &cl, re, i, out, &row[i], cov->depth + 2 * (at + i),
+                                cov->mask + 2 * (at + i));
             }
         }
     }

@@ -192,7 +192,7 @@ size_t satc_coverage_bytes(uint32_t width, uint32_t height)
 {
     if (!satc_pyramid_bytes(width, height))
         return 0;
-    return COV_HEAD + (size_t)width * height * sizeof(satc_rlayers);
+    return COV_HEAD + 2 * (size_t)width * height * (sizeof(float) + sizeof(uint16_t));
 }
 
 satc_status satc_coverage_clear(void *coverage, size_t bytes, const satc_pyramid *p)
@@ -209,11 +209,11 @@ satc_status satc_coverage_clear(void *coverage, size_t bytes, const satc_pyramid
     h.magic = COV_MAGIC, h.width = p->width, h.height = p->height;
     memcpy(&h.view, &p->view, sizeof h.view);
     memcpy(coverage, &h, sizeof h);
-    size_t n = (size_t)p->width * p->height;
-    satc_rlayers *d = (satc_rlayers *)(void *)((char *)coverage + COV_HEAD);
-    const satc_rlayers empty = {{INFINITY, INFINITY}, {0, 0}};
+    size_t n = 2 * (size_t)p->width * p->height;
+    float *d = (float *)(void *)((char *)coverage + COV_HEAD);
     for (size_t t = 0; t < n; t++)
-        d[t] = empty;
+        d[t] = INFINITY;
+    memset(d + n, 0, n * sizeof(uint16_t));
     return SATC_OK;
 }
 
@@ -232,7 +232,8 @@ static satc_status coverage_of(const satc_raster_options *o, uint32_t width, uin
     if (h.magic != COV_MAGIC || h.width != width || h.height != height ||
         memcmp(&h.view, view, sizeof h.view))
         return SATC_ERR_LAYOUT;
-    cov->texel = (satc_rlayers *)(void *)((char *)o->coverage + COV_HEAD);
+    cov->depth = (float *)(void *)((char *)o->coverage + COV_HEAD);
+    cov->mask = (uint16_t *)(void *)(cov->depth + 2 * (size_t)width * height);
     *out = cov;
     return SATC_OK;
 }

@@ -123,16 +123,6 @@ static void fill_every_texel(const satc_rpoly *p, float *level0, uint32_t width,
 static long g_polys, g_mismatch, g_canary, g_merged, g_wide;
 static int g_ftz;
 
-/* The layers of cnt texels from cov_init (the depths, two per texel,
- * then the masks as floats). */
-static void layers_init(satc_rlayers *l, const float *cov_init, size_t cnt)
-{
-    for (size_t t = 0; t < cnt; t++)
-        for (int k = 0; k < 2; k++)
-            l[t].depth[k] = cov_init[2 * t + (size_t)k],
-            l[t].mask[k] = (uint16_t)cov_init[2 * cnt + 2 * t + (size_t)k];
-}
-
 /* Draws polygons p[0..n) with the reference and every path into a
  * width x height level starting as `init`; compares. With merged
  * coverage (cov_init: the layers' depths, two per texel, then their
@@ -142,13 +132,15 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
 {
     size_t cnt = (size_t)width * height, tot = cnt + 2 * CANARY, cl = 2 * cnt;
     float *ref = malloc(tot * 4), *alt = malloc(tot * 4);
-    satc_rlayers *rl = malloc(cnt * sizeof *rl + 1), *al = malloc(cnt * sizeof *al + 1);
-    satc_rcov rc = {rl}, ac = {al};
+    float *rd = malloc(cl * 4 + 4), *ad = malloc(cl * 4 + 4);
+    uint16_t *rm = malloc(cl * 2 + 2), *am = malloc(cl * 2 + 2);
+    satc_rcov rc = {rd, rm}, ac = {ad, am};
     for (size_t k = 0; k < tot; k++)
         ref[k] = -12345.0f;
     memcpy(ref + CANARY, init, cnt * 4);
     if (cov_init)
-        layers_init(rl, cov_init, cnt);
+        for (size_t k = 0; k < cl; k++)
+            rd[k] = cov_init[k], rm[k] = (uint16_t)cov_init[cl + k];
     unsigned env = env_enter(g_ftz);
     for (size_t k = 0; k < n; k++)
         satc_raster_fill_ref(&p[k], ref + CANARY, width, cov_init ? &rc : NULL);
@@ -161,7 +153,8 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
             alt[k] = -12345.0f;
         memcpy(alt + CANARY, init, cnt * 4);
         if (cov_init)
-            layers_init(al, cov_init, cnt);
+            for (size_t k = 0; k < cl; k++)
+                ad[k] = cov_init[k], am[k] = (uint16_t)cov_init[cl + k];
         env = env_enter(g_ftz);
         for (size_t k = 0; k < n; k++)
             fn(&p[k], alt + CANARY, width, cov_init ? &ac : NULL);
@@ -169,7 +162,7 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
         for (size_t k = 0; k < CANARY; k++)
             g_canary += alt[k] != -12345.0f || alt[CANARY + cnt + k] != -12345.0f;
         if (memcmp(alt + CANARY, ref + CANARY, cnt * 4) ||
-            (cov_init && memcmp(al, rl, cnt * sizeof *rl))) {
+            (cov_init && (memcmp(ad, rd, cl * 4) || memcmp(am, rm, cl * 2)))) {
             g_mismatch++;
             printf("  MISMATCH path %s ftz %d coverage %d (%ux%u, %zu polygons)\n",
                    q < 0 ? "every-texel" : path_name[q], g_ftz, cov_init != NULL, width,
@@ -179,12 +172,12 @@ static void compare_mode(const satc_rpoly *p, size_t n, uint32_t width, uint32_t
     if (cov_init) {
         /* the merge must act somewhere: a mask changed or emptied */
         for (size_t k = 0; k < cl; k++)
-            g_merged += rl[k / 2].mask[k % 2] != (uint16_t)cov_init[cl + k];
+            g_merged += rm[k] != (uint16_t)cov_init[cl + k];
     }
     g_polys += (long)n;
     for (size_t k = 0; k < n; k++) /* rows walked over their spans */
         g_wide += p[k].i1 - p[k].i0 > SATC_RP_SPAN_MIN;
-    free(ref), free(alt), free(rl), free(al);
+    free(ref), free(alt), free(rd), free(ad), free(rm), free(am);
 }
 
 static void compare(const satc_rpoly *p, size_t n, uint32_t width, uint32_t height, const float *init)
@@ -384,10 +377,9 @@ static int run_bench(void)
                H[3][3] = {{rnd(0.5, 4), 0, 0}, {0, rnd(0.5, 4), 0}, {0, 0, rnd(0.5, 4)}};
         n += (size_t)satc_raster_setup_box(&rv, c, (const double(*)[3])H, 0, &g_p[n]);
     }
-    float *l = malloc(512 * 256 * 4);
-    satc_rlayers *cl = malloc(512 * 256 * sizeof *cl);
-    satc_rcov cov = {cl};
-    const satc_rlayers empty = {{INFINITY, INFINITY}, {0, 0}};
+    float *l = malloc(512 * 256 * 4), *cd = malloc(2 * 512 * 256 * 4);
+    uint16_t *cm = malloc(2 * 512 * 256 * 2);
+    satc_rcov cov = {cd, cm};
     for (int q = -1; q < 2 * NPATHS + 1; q++) {
         int merged = q >= NPATHS;
         int path = merged ? q - NPATHS - 1 : q;
@@ -397,7 +389,7 @@ static int run_bench(void)
         double t[9];
         for (int r = 0; r < 9; r++) {
             for (size_t k = 0; k < 512 * 256; k++)
-                l[k] = INFINITY, cl[k] = empty;
+                l[k] = INFINITY, cd[2 * k] = cd[2 * k + 1] = INFINITY, cm[2 * k] = cm[2 * k + 1] = 0;
             double t0 = now();
             for (size_t k = 0; k < n; k++)
                 fn(&g_p[k], l, 512, merged ? &cov : NULL);
@@ -412,7 +404,7 @@ static int run_bench(void)
         printf("%-10s %-7s %8.0f polygons/ms\n", path < 0 ? "reference" : path_name[path],
                merged ? "merged" : "whole", (double)n / (t[4] * 1e3));
     }
-    free(l), free(cl);
+    free(l), free(cd), free(cm);
     return 0;
 }
 

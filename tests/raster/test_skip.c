@@ -109,9 +109,10 @@ static void draw_plain(const satc_frustum *f, float *level, const satc_raster_op
     rs.drawn = level;
     satc_rcov cov;
     if (o->coverage) {
-        /* the layers end the buffer, one record a texel after its header */
-        cov.texel = (satc_rlayers *)(void *)((char *)o->coverage + (satc_coverage_bytes(W, H) -
-                                                                  (size_t)W * H * sizeof *cov.texel));
+        /* the layers end the buffer (12 bytes a texel after its header) */
+        cov.depth = (float *)(void *)((char *)o->coverage + (satc_coverage_bytes(W, H) -
+                                                             (size_t)W * H * 12));
+        cov.mask = (uint16_t *)(void *)(cov.depth + 2 * (size_t)W * H);
     }
     for (size_t i = 0; i < g_nb; i++) {
         double c[3], Hx[3][3], cerr;

@@ -1898,10 +1898,11 @@ SATC_API satc_status satc_pyramid_rasterize_list(satc_pyramid *p, const satc_bat
  * depth is not picked. Volumes ranking below min_texels are not picked.
  * The picked indices go to indices[0..*npicked), largest area first
  * (equal areas: lower index first), their areas to areas[0..*npicked).
- * With max equal to count, every volume kept is ranked: the draw order
- * that lets satc_pyramid_rasterize_list skip the boxes behind.
- * The answer is the same on every path. No allocation: the heap lives in
- * the caller's arrays. Groups (satc_groups) are ignored: every volume is
+ * With max equal to count, every volume kept is ranked: the cheap way to
+ * draw them all with satc_pyramid_rasterize_list, which then sets up only
+ * what the view keeps, largest first, and skips the boxes behind.
+ * The answer is the same on every path. No allocation: the ranking lives
+ * in the caller's arrays. Groups (satc_groups) are ignored: every volume is
  * ranked on its own.
  *
  * max: capacity of indices and areas (0: nothing picked). min_texels:

@@ -283,6 +283,31 @@ static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, flo
         fill(&p[k], level0, width, cov);
 }
 
+/* Volumes [first, first + count) of b that a perspective view keeps,
+ * each drawn as draw_volume would, in order: the SIMD frustum test of the
+ * active path with the far plane removed (occluders beyond it are drawn)
+ * passes over the rest, which lie wholly outside a side plane or short of
+ * the near plane, where the setup draws nothing. The same bits as setting
+ * up every volume, without the cost of rejecting, in double, the many a
+ * view leaves out. */
+static void draw_kept(const satc_rview *rv, const satc_frustum *view, const satc_batch *b,
+                      size_t first, size_t count, float *level0, uint32_t width,
+                      satc_raster_fill_fn fill, const satc_rcov *cov)
+{
+    satc_frustum g = *view;
+    g.f = INFINITY, g.f_in = INFINITY, g.infinite = 1;
+    satc_kernel_fn fn = satc_kernels_for(satc_isa_active())->fn[b->form][satc_kind_col(&g)];
+    uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
+    for (size_t done = 0; done < count; done += SATC_CHUNK) {
+        size_t m = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
+        fn(&g, b, first + done, m, done + m == count ? SATC_K_LAST : 0u, vis, in);
+        for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
+            for (uint64_t bits = vis[w]; bits; bits &= bits - 1)
+                draw_volume(rv, b, first + done + w * 64 + (size_t)__builtin_ctzll(bits), level0,
+                            width, fill, cov);
+    }
+}
+
 satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t height,
                                    const satc_frustum *view, const satc_batch *b, size_t first,
                                    size_t count, const satc_raster_options *o,
@@ -300,6 +325,10 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);
+    if (view->kind == SATC_FRUSTUM_PERSPECTIVE) {
+        draw_kept(&rv, view, b, first, count, level0, width, fill, cov);
+        return SATC_OK;
+    }
     for (size_t i = first; i < first + count; i++)
         draw_volume(&rv, b, i, level0, width, fill, cov);
     return SATC_OK;

@@ -3,9 +3,11 @@
  * of its rectangle already holds a depth no farther than the box's
  * nearest point. That must change nothing. Random scenes of oriented
  * boxes, many stacked behind each other, some touching, some grazing the
- * near plane, perspective and orthographic views, with and without
+ * near plane, others around the view's edges, behind the eye and past the
+ * far plane, perspective and orthographic views, with and without
  * merged coverage, whole and in row tiles, on the reference fill and the
- * active path: drawn through satc_raster_batch_core (which skips), the
+ * active path: drawn through satc_raster_batch_core (which skips, and
+ * sets up only what its frustum pass keeps), the
  * level 0 and the coverage layers must equal, bit for bit, the same boxes
  * set up without the skip and filled one by one. The test also counts
  * the boxes skipped, so it fails if the skip never fires.
@@ -20,7 +22,7 @@
 #define RASTER_SEED 0x51c1bde5
 #include "raster_check.h"
 
-enum { W = 80, H = 48, MAXB = 160 };
+enum { W = 80, H = 48, MAXB = 200 };
 
 typedef struct hbox {
     float c[3], a[3][3];
@@ -61,7 +63,7 @@ static void scene(int k, int ortho)
         double h[3] = {rnd(0.3, 0.8) * s, rnd(0.2, 0.6) * s, rnd(0.05, 1.5)};
         add_box(c, h, k % 3 == 0);
     }
-    while (g_nb < MAXB - 4) {
+    while (g_nb < MAXB - 40) {
         double z = rnd(4, 40), s = zs ? z : 10;
         double c[3] = {rnd(-0.8, 0.8) * s, rnd(-0.5, 0.5) * s, z};
         double e = rnd(0.01, 0.15) * s;
@@ -74,6 +76,15 @@ static void scene(int k, int ortho)
     }
     double cn[3] = {rnd(-1, 1), rnd(-1, 1), 0.5}, hn[3] = {0.6, 0.4, 0.3};
     add_box(cn, hn, 1); /* through the near plane */
+    /* around the view's edges, behind the eye and past the far plane (the
+     * draw's frustum pass must leave exactly what the setup draws) */
+    for (int q = 0; q < 30 && g_nb < MAXB; q++) {
+        int far = q % 6 == 0, behind = q % 6 == 1;
+        double z = far ? rnd(1100, 2000) : behind ? rnd(-40, -1) : rnd(2, 60);
+        double s = ortho ? 10 : fabs(z), e = rnd(0.02, 0.2) * s;
+        double c[3] = {rnd(-1.8, 1.8) * s, rnd(-1.2, 1.2) * s, z}, h[3] = {e, e * rnd(0.3, 1), e};
+        add_box(c, h, q & 1);
+    }
 }
 
 static satc_batch boxes(void)

@@ -270,17 +270,91 @@ static unsigned rview_flags(const satc_raster_options *o)
     return !o ? 0u : o->flags | (o->coverage ? SATC_RVIEW_CELLS : 0u);
 }
 
-/* Volume i of b set up and filled (nothing when it is skipped). */
-static void draw_volume(const satc_rview *rv, const satc_batch *b, size_t i, float *level0,
-                        uint32_t width, satc_raster_fill_fn fill, const satc_rcov *cov)
+/* The occluders of one draw, in order. Where the path has a wide setup
+ * (perspective views), boxes go eight at a time through its first pass
+ * (to the rectangle and the skip); those it keeps queue for the whole
+ * setup, eight at a time again, then fill in order. The skip reads
+ * level 0 before the queued boxes are filled, so it may skip fewer
+ * boxes, never others (skipping changes no bit); each box is read again
+ * just before its fill. Otherwise boxes are set up one by one. */
+typedef struct drawq {
+    const satc_rview *rv;
+    float *level0;
+    uint32_t width;
+    satc_raster_fill_fn fill;
+    const satc_rcov *cov;
+    satc_raster_wide_fn wide;
+    int n, nq;
+    satc_rbox box[8], queue[8];
+} drawq;
+
+static void drawq_init(drawq *q, const satc_rview *rv, float *level0, uint32_t width,
+                       satc_raster_fill_fn fill, const satc_rcov *cov)
 {
-    double c[3], H[3][3], cerr;
-    if (!satc_occluder_box(b, i, c, H, &cerr))
-        return;
+    q->rv = rv, q->level0 = level0, q->width = width, q->fill = fill, q->cov = cov;
+    q->n = q->nq = 0;
+    q->wide = rv->ortho ? NULL : satc_raster_wide_for(satc_isa_active());
+}
+
+static void draw_one(const drawq *q, const satc_rbox *b)
+{
     satc_rpoly p[3];
-    int np = satc_raster_setup_box(rv, c, (const double(*)[3])H, cerr, p);
+    int np = satc_raster_setup_box(q->rv, b->c, (const double(*)[3])b->H, b->cerr, p);
     for (int k = 0; k < np; k++)
-        fill(&p[k], level0, width, cov);
+        q->fill(&p[k], q->level0, q->width, q->cov);
+}
+
+static void drawq_setup(drawq *q)
+{
+    satc_rpoly p[8][3];
+    double zlo[8];
+    int8_t st[8];
+    q->wide(q->rv, q->queue, q->nq, p, zlo, st, 0);
+    for (int l = 0; l < q->nq; l++) {
+        if (st[l] == 2)
+            draw_one(q, &q->queue[l]);
+        else if (st[l] == 1 && !satc_raster_box_hidden(q->rv, &p[l][0], zlo[l]))
+            q->fill(&p[l][0], q->level0, q->width, q->cov);
+    }
+    q->nq = 0;
+}
+
+static void drawq_first(drawq *q)
+{
+    satc_rpoly p[8][3];
+    double zlo[8];
+    int8_t st[8];
+    q->wide(q->rv, q->box, q->n, p, zlo, st, 1);
+    for (int l = 0; l < q->n; l++) {
+        if (st[l] == 0)
+            continue;
+        q->queue[q->nq++] = q->box[l];
+        if (q->nq == 8)
+            drawq_setup(q);
+    }
+    q->n = 0;
+}
+
+/* Volume i of b set up and filled (nothing when it is skipped). */
+static void draw_volume(drawq *q, const satc_batch *b, size_t i)
+{
+    satc_rbox *x = &q->box[q->n];
+    if (!satc_occluder_box(b, i, x->c, x->H, &x->cerr))
+        return;
+    if (!q->wide) {
+        draw_one(q, x);
+        return;
+    }
+    if (++q->n == 8)
+        drawq_first(q);
+}
+
+static void drawq_end(drawq *q)
+{
+    if (q->n)
+        drawq_first(q);
+    if (q->nq)
+        drawq_setup(q);
 }
 
 /* Volumes [first, first + count) of b that a perspective view keeps,
@@ -298,14 +372,16 @@ static void draw_kept(const satc_rview *rv, const satc_frustum *view, const satc
     g.f = INFINITY, g.f_in = INFINITY, g.infinite = 1;
     satc_kernel_fn fn = satc_kernels_for(satc_isa_active())->fn[b->form][satc_kind_col(&g)];
     uint64_t vis[SATC_CHUNK_WORDS], in[SATC_CHUNK_WORDS];
+    drawq q;
+    drawq_init(&q, rv, level0, width, fill, cov);
     for (size_t done = 0; done < count; done += SATC_CHUNK) {
         size_t m = count - done < SATC_CHUNK ? count - done : SATC_CHUNK;
         fn(&g, b, first + done, m, done + m == count ? SATC_K_LAST : 0u, vis, in);
         for (size_t w = 0; w < SATC_CHUNK_WORDS; w++)
             for (uint64_t bits = vis[w]; bits; bits &= bits - 1)
-                draw_volume(rv, b, first + done + w * 64 + (size_t)__builtin_ctzll(bits), level0,
-                            width, fill, cov);
+                draw_volume(&q, b, first + done + w * 64 + (size_t)__builtin_ctzll(bits));
     }
+    drawq_end(&q);
 }
 
 satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t height,
@@ -329,8 +405,11 @@ satc_status satc_raster_batch_core(float *level0, uint32_t width, uint32_t heigh
         draw_kept(&rv, view, b, first, count, level0, width, fill, cov);
         return SATC_OK;
     }
+    drawq q;
+    drawq_init(&q, &rv, level0, width, fill, cov);
     for (size_t i = first; i < first + count; i++)
-        draw_volume(&rv, b, i, level0, width, fill, cov);
+        draw_volume(&q, b, i);
+    drawq_end(&q);
     return SATC_OK;
 }
 
@@ -357,8 +436,11 @@ satc_status satc_raster_list_core(float *level0, uint32_t width, uint32_t height
     satc_rcov cs;
     const satc_rcov *cov;
     coverage_of(o, width, height, view, &cs, &cov);
+    drawq q;
+    drawq_init(&q, &rv, level0, width, fill, cov);
     for (size_t k = 0; k < n; k++)
-        draw_volume(&rv, b, indices[k], level0, width, fill, cov);
+        draw_volume(&q, b, indices[k]);
+    drawq_end(&q);
     return SATC_OK;
 }
 

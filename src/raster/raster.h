@@ -6,44 +6,13 @@
 #ifndef SATC_RASTER_H
 #define SATC_RASTER_H
 
-#include "../kernels/raster_poly.h"
-
-
-/* The view as the rasterizer maps it, in double: direction (or, for an
- * orthographic view, position) a = a0 + ak u, b = b0 + bk v across the
- * texels; frame rows F (L, U, D) and origin E of the view. */
-typedef struct satc_rview {
-    int ortho;
-    uint32_t width, height; /* level-0 texels */
-    int32_t row0, row1;     /* rows written: [row0, row1) */
-    double a0, ak, b0, bk;
-    double n;     /* near distance along D */
-    double S;     /* max |a| + max |b| over the view (+ 1 for perspective) */
-    double W1, H1, tinyWH; /* width + 1, height + 1, 2^-60 (width + height + 2) */
-    double E[3], F[3][3];
-    double min_texels;   /* smaller screen rectangles are skipped */
-    unsigned flags;      /* SATC_RASTER_* and SATC_RVIEW_CELLS */
-    double borg[2], blim[2]; /* |a0|, |b0|; 15/16 of the least covering width in a, b */
-    /* The level 0 being drawn (row stride width), read by the box setup
-     * to skip a box that cannot change it; NULL: never skipped. */
-    const float *drawn;
-} satc_rview;
-
-/* Not a public flag: the draw merges coverage, so a polygon narrower
- * than a texel but wider than a cell (1/4 texel) may still cover cells
- * and is set up; without it such polygons cover nothing and are skipped. */
-#define SATC_RVIEW_CELLS 0x80000000u
+#include "../kernels/raster_view.h"
 
 
 /* Builds the mapping of a width x height level 0 over view f (perspective
  * or orthographic, checked by the caller), rows [row0, row1). */
 void satc_rview_init(satc_rview *rv, const satc_frustum *f, uint32_t width, uint32_t height,
                      uint32_t row0, uint32_t row1, double min_texels, unsigned flags);
-
-/* 1 when every texel of p's rectangle in rv->drawn holds a depth no
- * farther than zlo, a lower bound of a box's depth (world units): its
- * fill could then change nothing and the box setup skips it. */
-int satc_raster_box_hidden(const satc_rview *rv, const satc_rpoly *p, double zlo);
 
 /* Volume i of b as the box the rasterizer draws, inside the volume
  * described: c* + sum s_j H[j] (|s_j| <= 1) lies in it, where c* is the
@@ -59,6 +28,10 @@ int satc_occluder_box(const satc_batch *b, size_t i, double c[3], double H[3][3]
  * small, degenerate, outside the view or the rows). */
 int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double H[3][3],
                           double cerr, satc_rpoly out[3]);
+
+/* The fastest build for path isa, or NULL where one box at a time is as
+ * fast (every build gives the same bits). */
+satc_raster_wide_fn satc_raster_wide_for(satc_isa isa);
 
 /* A triangle with world vertices X[k] (double; mag[k] bounds the
  * magnitudes rounded into X[k], 0 when X[k] is a stored float): 1 when

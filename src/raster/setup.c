@@ -37,7 +37,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "box_sil.h"
+#include "../kernels/box_sil.h"
 #include "raster.h"
 
 #define P2(k) ldexp(1.0, (k))
@@ -46,19 +46,8 @@ static double n1(const double v[3]) { return fabs(v[0]) + fabs(v[1]) + fabs(v[2]
 
 static void cross(const double a[3], const double b[3], double o[3]) { satc_cross3_d(a, b, o); }
 
-/* satc_float_up without a branch on the rounding's direction, which
- * no predictor guesses: the same values. */
-static float float_up(double x)
-{
-    float f = (float)x;
-    uint32_t u, below = (double)f < x;
-    memcpy(&u, &f, sizeof u);
-    u += below * (1u - 2u * (u >> 31)); /* +1 from f >= +0, -1 from f < 0 */
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static float float_down(double x) { return -float_up(-x); }
+static float float_up(double x) { return satc_rfloat_up(x); }
+static float float_down(double x) { return -satc_rfloat_up(-x); }
 
 /* Magnitude M and component error e of a set of vertices. */
 typedef struct mg {

@@ -29,3 +29,8 @@ static inline unsigned m_bits(M m) { return (unsigned)simde_mm256_movemask_ps(m)
 
 #define SATC_RASTER_FILL satc_raster_fill_avx2
 #include "../kernels/raster_fill.h"
+
+/* The eight-box setup, four boxes a vector (no FMA: the same bits). */
+#define SW_L 4
+#define SATC_SETUP_WIDE satc_raster_setup_wide_avx2
+#include "../kernels/raster_setup_wide.h"

@@ -35,3 +35,8 @@ static inline unsigned m_bits(M m) { return (unsigned)m; }
 #define RF_NARROW_W 8
 #endif
 #include "../kernels/raster_fill.h"
+
+#if !defined(SATC_AVX512_EMU) /* the eight-box setup, in 512-bit double vectors */
+#define SATC_SETUP_WIDE satc_raster_setup_wide_avx512
+#include "../kernels/raster_setup_wide.h"
+#endif

@@ -18,7 +18,8 @@ add_library(satc STATIC
   ${SATC_DIR}/src/api/cull.c ${SATC_DIR}/src/core/batch.c
   ${SATC_DIR}/src/forms/boxes.c ${SATC_DIR}/src/forms/convert.c ${SATC_DIR}/src/forms/trs.c
   ${SATC_DIR}/src/dispatch/dispatch.c
-  ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/raster_cov.c ${SATC_DIR}/src/kernels/redecide.c
+  ${SATC_DIR}/src/core/volume_d.c ${SATC_DIR}/src/kernels/frustum_consts.c ${SATC_DIR}/src/kernels/raster_cov.c ${SATC_DIR}/src/kernels/raster_skip.c
+  ${SATC_DIR}/src/kernels/redecide.c
   ${SATC_DIR}/src/occlusion/cull_occluded.c ${SATC_DIR}/src/occlusion/fill.c ${SATC_DIR}/src/occlusion/pick.c
   ${SATC_DIR}/src/occlusion/pyramid.c ${SATC_DIR}/src/occlusion/subdepth.c
   ${SATC_DIR}/src/occlusion/views_occluded.c
@@ -27,7 +28,7 @@ add_library(satc STATIC
   ${SATC_DIR}/src/passes/group_bounds.c ${SATC_DIR}/src/passes/run.c
   ${SATC_DIR}/src/passes/views.c ${SATC_DIR}/src/passes/views_pre.c ${SATC_DIR}/src/passes/views_groups.c
   ${SATC_DIR}/src/raster/fill.c ${SATC_DIR}/src/raster/raster.c ${SATC_DIR}/src/raster/setup.c
-  ${SATC_DIR}/src/raster/skip.c
+  ${SATC_DIR}/src/raster/setup_wide.c
   ${SATC_DIR}/src/scalar/cull_planes.c ${SATC_DIR}/src/scalar/cull_w1.c
   ${SATC_DIR}/src/scalar/cull_scalar.c ${SATC_DIR}/src/scalar/load_scalar.c
   ${SATC_DIR}/src/scalar/occl_ref.c

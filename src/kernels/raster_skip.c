@@ -1,9 +1,9 @@
-/* Boxes behind what is drawn: the test that lets the box setup skip one
- * (raster/setup.c), read from level 0 in the shared code, so the same
- * boxes are skipped on every path. */
+/* Boxes behind what is drawn: the test that lets the box setups skip one
+ * (raster/setup.c, kernels/raster_setup_wide.h), read from level 0 in
+ * code every path shares, so the same boxes are skipped on each. */
 #include <math.h>
 
-#include "raster.h"
+#include "raster_view.h"
 
 /* 1 when every texel of p's rectangle in rv->drawn (0 when it is NULL) holds a depth no
  * farther than zlo, a lower bound (world units) of the box's depth: the

@@ -1,4 +1,4 @@
-/* The box setup's silhouette table (raster/setup.c, its only user). */
+/* The box setup's silhouette table (raster/setup.c and kernels/raster_setup_wide.h). */
 #ifndef SATC_RASTER_BOX_SIL_H
 #define SATC_RASTER_BOX_SIL_H
 

@@ -144,7 +144,8 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
     float iota_f[W];
     for (int l = 0; l < W; l++)
         iota_f[l] = (float)l;
-    V iota = v_load(iota_f), zero = v_set1(0.0f);
+    V iota = v_load(iota_f), zero = v_set1(0.0f), vz = v_set1(p->zlo);
+    const unsigned full = m_bits(v_ge(iota, zero));
     V ve[2 * SATC_RP_EDGES], vo[SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
     raster_coef(p, ne, np, ve, vg);
     for (uint32_t k = 0; k < ne; k++)
@@ -173,6 +174,10 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
         satc_rpoly_span_cov(p, ne, &cl, re, &i, &end);
         for (; i < end; i += W) {
             int32_t n = end - i < W ? end - i : W;
+            /* texels no farther than any bound keep their bits, merged
+             * or not (satc_rcov_open leaves them alone) */
+            if (!ortho && i + W <= (int32_t)width && m_bits(v_le(v_load(row + i), vz)) == full)
+                continue;
             V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
             ek[0] = v_add(one ? pe[0] : v_mul(ve[0], fi), ve[1]);
             M in = v_ge(ek[0], zero), cand = v_ge(v_add(ek[0], vo[0]), zero);
@@ -239,6 +244,8 @@ static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, u
 {
     V fi = v_add(v_set1((float)p->i0), iota), pe[SATC_RP_EDGES], pg[SATC_RP_PLANES];
     M live = v_gt(v_set1((float)(p->i1 - p->i0)), iota);
+    V vz = v_set1(p->zlo);
+    const unsigned full = m_bits(v_ge(iota, v_set1(0.0f)));
     for (uint32_t k = 0; k < ne; k++)
         pe[k] = v_mul(ve[2 * k], fi);
     for (uint32_t k = 0; k < np; k++)
@@ -249,6 +256,9 @@ static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, u
         raster_rows(p, ne, np, jb, nr, iota, rc);
         float *at = level0 + (size_t)jb * width + p->i0;
         for (int32_t r = 0; r < nr; r++, at += width) {
+            V old = v_load(at);
+            if (!ortho && m_bits(v_le(old, vz)) == full)
+                continue; /* no farther than any bound already */
             M in = live;
             for (uint32_t k = 0; k < ne; k++)
                 in = m_and(in, v_ge(v_add(pe[k], v_set1(rc[k][r])), v_set1(0.0f)));
@@ -257,7 +267,6 @@ static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, u
             for (uint32_t k = 0; k < np; k++)
                 vg[2 * k + 1] = v_set1(rc[ne + k][r]);
             V out = raster_depth_p(np, ortho, pg, vg, &in);
-            V old = v_load(at);
             v_store(at, v_sel(in, v_sel(v_le(old, out), old, out), old));
         }
     }
@@ -272,6 +281,8 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
         iota_f[l] = (float)l;
     V iota = v_load(iota_f);
     M all = v_ge(iota, v_set1(0.0f));
+    V vz = v_set1(p->zlo);
+    const unsigned full = m_bits(all);
     V ve[2 * SATC_RP_EDGES], vg[2 * SATC_RP_PLANES];
     raster_coef(p, ne, np, ve, vg);
     if (p->i1 - p->i0 <= W && p->i0 + W <= (int32_t)width) {
@@ -294,8 +305,10 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
             satc_rpoly_span(p, ne, re, &i, &end);
         M in;
         for (; i + W <= end; i += W) {
-            V fi = v_add(v_set1((float)i), iota);
             V old = v_load(row + i);
+            if (!ortho && m_bits(v_le(old, vz)) == full)
+                continue; /* no farther than any bound already */
+            V fi = v_add(v_set1((float)i), iota);
             V r = raster_lanes(ne, np, ortho, fi, ve, vg, old, all, &in);
             if (m_any(in))
                 v_store(row + i, r);
@@ -308,6 +321,8 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
         if (i + W <= (int32_t)width) {
             /* the row has room: the lanes past the end keep their bits */
             V old = v_load(row + i);
+            if (!ortho && m_bits(v_le(old, vz)) == full)
+                continue;
             V r = raster_lanes(ne, np, ortho, fi, ve, vg, old, live, &in);
             if (m_any(in))
                 v_store(row + i, r);

@@ -42,6 +42,10 @@ typedef struct satc_rpoly {
     int32_t i0, i1, j0, j1; /* texels [i0, i1) x [j0, j1) may be covered */
     uint32_t ne, np;
     uint32_t ortho; /* the planes' form: 0 perspective, 1 orthographic */
+    /* Perspective: a depth no texel's bound is nearer than (0 when
+     * unknown: every bound is positive); a texel already no farther
+     * keeps its bits, so fills may pass over it. */
+    float zlo;
     float e[SATC_RP_EDGES][3];
     float g[SATC_RP_PLANES][3];
 } satc_rpoly;

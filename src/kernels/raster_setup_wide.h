@@ -366,6 +366,7 @@ static void wide_part(const satc_rview *rv, const satc_rbox *in, int n, satc_rpo
             g[0] = o->a[l], g[1] = o->b[l], g[2] = o->c[l];
         }
         p->ortho = 0;
+        p->zlo = -satc_rfloat_up(-zl4[l]);
         st[l] = ok && p->ne >= 4;
     }
 }

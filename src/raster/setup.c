@@ -393,6 +393,7 @@ static int setup_poly_n(const satc_rview *rv, const double (*V)[3], int nv, cons
                         mg m, int keep, satc_rpoly *p)
 {
     p->ne = p->np = 0;
+    p->zlo = 0;
     double h = satc_dot3_d(N, V[0]), dN = d_N(m), dh = d_h(m);
     double sg;
     if (!rv->ortho) {
@@ -536,6 +537,7 @@ int satc_raster_setup_pair(const satc_rview *rv, const double A[3][3], const dou
     memcpy(out->e[2], pb->e[kb], sizeof out->e[0]);
     memcpy(out->e[3], pb->e[(kb + 2) % 3], sizeof out->e[0]);
     out->np = 2;
+    out->zlo = 0;
     out->ortho = pa->ortho;
     memcpy(out->g[0], pa->g[0], sizeof out->g[0]);
     memcpy(out->g[1], pb->g[0], sizeof out->g[0]);
@@ -648,6 +650,7 @@ int satc_raster_setup_box(const satc_rview *rv, const double c[3], const double 
         /* Beyond the near plane: the silhouette (box_sil) and the front
          * planes' depth. */
         p->ne = p->np = 0;
+        p->zlo = float_down(zmin - 4 * m.e);
         double dedge = d_edge(rv, m), sdv[2] = {sd, -sd};
         const uint8_t *e = box_sil[front];
         if (e[0] > SATC_RP_EDGES)

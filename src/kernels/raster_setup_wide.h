@@ -142,12 +142,14 @@ SW_AI void vrect(const satc_rview *rv, vd amin, vd amax, vd bmin, vd bmax, sw_re
     vd u0 = (amin - vs(rv->a0)) / vs(rv->ak), u1 = (amax - vs(rv->a0)) / vs(rv->ak);
     vd v0 = (bmin - vs(rv->b0)) / vs(rv->bk), v1 = (bmax - vs(rv->b0)) / vs(rv->bk);
     vd umin = vmin(u0, u1), umax = vmax(u0, u1), vmn = vmin(v0, v1), vmx = vmax(v0, v1);
-    vd tw = vs(rv->width), th = vs(rv->height), zero = vs(0.0), one = vs(1.0);
+    vd tw = vs(rv->width), th = vs(rv->height), zero = vs(0.0);
     vd du = vmin(umax, tw) - vmax(umin, zero), dv = vmin(vmx, th) - vmax(vmn, zero);
     vd need = vs(((rv->flags & SATC_RVIEW_CELLS) ? 0.25 : 1.0) - 0x1p-30);
     ok &= (du > need) & (dv > need);
-    o->i0 = vmax(vfloor(umin) - one, zero), o->i1 = vmin(vceil(umax) + one, tw);
-    vd j0 = vmax(vfloor(vmn) - one, zero), j1 = vmin(vceil(vmx) + one, th);
+    vd eps = vs(0x1p-30) * ((((vabs(umin) + vabs(umax)) + vabs(vmn)) + vabs(vmx)) +
+                            vs((double)rv->width + rv->height + 1));
+    o->i0 = vmax(vfloor(umin - eps), zero), o->i1 = vmin(vceil(umax + eps), tw);
+    vd j0 = vmax(vfloor(vmn - eps), zero), j1 = vmin(vceil(vmx + eps), th);
     ok &= (o->i0 < o->i1) & (j0 < j1);
     o->j0 = vmax(j0, vs(rv->row0)), o->j1 = vmin(j1, vs(rv->row1));
     ok &= o->j0 < o->j1;

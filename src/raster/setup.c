@@ -293,10 +293,13 @@ static double rect_of(const satc_rview *rv, double amin, double amax, double bmi
     double need = rv_need(rv) - P2(-30);
     if (!(du > need) || !(dv > need))
         return 0;
-    /* one texel of slack for the rounding of the clip and projection
-     * (a few units in the last place of a and b) */
-    double i0 = satc_dmax(floor(umin) - 1, 0), i1 = satc_dmin(ceil(umax) + 1, W);
-    double j0 = satc_dmax(floor(vmin) - 1, 0), j1 = satc_dmin(ceil(vmax) + 1, H);
+    /* slack for the rounding of the clip and projection, a few units in
+     * the last place of a and b (2^-30 of the magnitudes is far more): no
+     * texel outside the rectangle meets the polygon, so none outside can
+     * pass its edges */
+    double eps = P2(-30) * ((((fabs(umin) + fabs(umax)) + fabs(vmin)) + fabs(vmax)) + (W + H + 1));
+    double i0 = satc_dmax(floor(umin - eps), 0), i1 = satc_dmin(ceil(umax + eps), W);
+    double j0 = satc_dmax(floor(vmin - eps), 0), j1 = satc_dmin(ceil(vmax + eps), H);
     if (!(i0 < i1) || !(j0 < j1))
         return 0;
     /* the tile's rows; a triangle outside them is still set up (its rows

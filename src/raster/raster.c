@@ -304,35 +304,33 @@ static void draw_one(const drawq *q, const satc_rbox *b)
         q->fill(&p[k], q->level0, q->width, q->cov);
 }
 
-static void drawq_setup(drawq *q)
+/* A pass of the wide setup: the first over the boxes gathered, queueing
+ * those it keeps; the second over the queue, filling in order. */
+static void drawq_pass(drawq *q, int first)
 {
     satc_rpoly p[8][3];
     double zlo[8];
     int8_t st[8];
-    q->wide(q->rv, q->queue, q->nq, p, zlo, st, 0);
-    for (int l = 0; l < q->nq; l++) {
-        if (st[l] == 2)
-            draw_one(q, &q->queue[l]);
-        else if (st[l] == 1 && !satc_raster_box_hidden(q->rv, &p[l][0], zlo[l]))
+    const satc_rbox *in = first ? q->box : q->queue;
+    int n = first ? q->n : q->nq;
+    q->wide(q->rv, in, n, p, zlo, st, first);
+    if (first)
+        q->n = 0;
+    else
+        q->nq = 0;
+    for (int l = 0; l < n; l++) {
+        if (first) {
+            if (!st[l])
+                continue;
+            q->queue[q->nq++] = in[l];
+            if (q->nq == 8)
+                drawq_pass(q, 0);
+        } else if (st[l] == 2) {
+            draw_one(q, &in[l]);
+        } else if (st[l] == 1 && !satc_raster_box_hidden(q->rv, &p[l][0], zlo[l])) {
             q->fill(&p[l][0], q->level0, q->width, q->cov);
+        }
     }
-    q->nq = 0;
-}
-
-static void drawq_first(drawq *q)
-{
-    satc_rpoly p[8][3];
-    double zlo[8];
-    int8_t st[8];
-    q->wide(q->rv, q->box, q->n, p, zlo, st, 1);
-    for (int l = 0; l < q->n; l++) {
-        if (st[l] == 0)
-            continue;
-        q->queue[q->nq++] = q->box[l];
-        if (q->nq == 8)
-            drawq_setup(q);
-    }
-    q->n = 0;
 }
 
 /* Volume i of b set up and filled (nothing when it is skipped). */
@@ -346,15 +344,15 @@ static void draw_volume(drawq *q, const satc_batch *b, size_t i)
         return;
     }
     if (++q->n == 8)
-        drawq_first(q);
+        drawq_pass(q, 1);
 }
 
 static void drawq_end(drawq *q)
 {
     if (q->n)
-        drawq_first(q);
+        drawq_pass(q, 1);
     if (q->nq)
-        drawq_setup(q);
+        drawq_pass(q, 0);
 }
 
 /* Volumes [first, first + count) of b that a perspective view keeps,

@@ -19,7 +19,7 @@
 #include "raster_view.h"
 
 #ifndef SW_L
-#define SW_L 8 /* lanes per vector: 8 or 4 (a build with fewer registers) */
+#define SW_L 8 /* boxes per vector: 8, or 4 and 2 where registers are fewer or narrower */
 #endif
 /* the helpers are always inlined: no vector crosses a call */
 #pragma GCC diagnostic ignored "-Wpsabi"

@@ -129,7 +129,7 @@ int main(void)
         if (!builds[bi].w)
             continue;
         size_t took = 0, drawn = 0, dropped = 0, back = 0, bad = 0, wrong0 = 0, n_ok = 0, bad1 = 0;
-        size_t grown_checks = 0, grown_bad = 0, grown_merged = 0;
+        size_t grown_checks = 0, grown_bad = 0, grown_merged = 0, ortho_set = 0;
         g_rng = RASTER_SEED;
         for (int it = 0; it < 24; it++) {
             float eye[3] = {(float)rnd(-100, 100), (float)rnd(0, 30), (float)rnd(-100, 100)};
@@ -139,8 +139,13 @@ int main(void)
             float up[3] = {0, 1, 0};
             uint32_t w = dims[it % 4][0], h = dims[it % 4][1];
             satc_frustum f;
-            check(satc_frustum_look_to(&f, eye, dir, up, (float)rnd(0.5, 1.6), (float)w / h,
-                                           it % 3 ? 1.0f : 0.05f, 1000) == SATC_OK,
+            const int ortho = it % 8 == 7; /* handed back whole */
+            float tgt[3] = {eye[0] + dir[0], eye[1] + dir[1], eye[2] + dir[2]};
+            check(ortho ? satc_frustum_look_at_ortho(&f, eye, tgt, up, -60, 60, -35, 35, 0.5f,
+                                                     1000) == SATC_OK
+                        : satc_frustum_look_to(&f, eye, dir, up, (float)rnd(0.5, 1.6),
+                                               (float)w / h, it % 3 ? 1.0f : 0.05f,
+                                               1000) == SATC_OK,
                   "a tilted view");
             uint32_t r0 = 0, r1 = h;
             if (it % 5 == 2)
@@ -167,7 +172,8 @@ int main(void)
                      * without a level 0), and hands back what the whole
                      * setup hands back */
                     bad1 += st1[l] == 0 ? np != 0 : st1[l] == 2 ? st[l] != 2 : st1[l] != 3;
-                    n_ok += np > 0;
+                    n_ok += np > 0 && !ortho;
+                    ortho_set += ortho && st[l] == 1;
                     /* the rectangle holds every texel the polygon writes:
                      * grown by three texels it writes the same bits */
                     if (np > 0 && bi == 0 && grown_checks < 6000 && w * h <= 512 * 256) {
@@ -203,6 +209,7 @@ int main(void)
         check(bad == 0, "every box the wide setup sets up has the one-box setup's bits");
         check(wrong0 == 0, "every box the wide setup drops, the one-box setup drops");
         check(bad1 == 0, "the first pass drops nothing drawn and agrees on what goes back");
+        check(ortho_set == 0, "orthographic views go back to the one-box setup");
         if (bi == 0) {
             printf("rectangles: %zu polygons (%zu merged) filled grown by three texels, %zu differ\n",
                    grown_checks, grown_merged, grown_bad);

@@ -15,15 +15,14 @@
 
 satc_raster_wide_fn satc_raster_wide_for(satc_isa isa)
 {
-    unsigned native = satc_isa_native();
     switch (isa) {
 #if SATC_HAVE_AVX512 && (defined(__x86_64__) || defined(__i386__))
     case SATC_ISA_AVX512:
-        return (native & SATC_ISA_AVX512) ? satc_raster_setup_wide_avx512 : NULL;
+        return (satc_isa_native() & SATC_ISA_AVX512) ? satc_raster_setup_wide_avx512 : NULL;
 #endif
 #if SATC_HAVE_AVX2 && (defined(__x86_64__) || defined(__i386__))
     case SATC_ISA_AVX2:
-        return (native & SATC_ISA_AVX2) ? satc_raster_setup_wide_avx2 : NULL;
+        return (satc_isa_native() & SATC_ISA_AVX2) ? satc_raster_setup_wide_avx2 : NULL;
 #endif
     default:
         return NULL;

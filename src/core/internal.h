@@ -12,19 +12,17 @@
 #define SATC_CHUNK 1024
 #define SATC_CHUNK_WORDS (SATC_CHUNK / 64)
 
-/* The least float >= x (NaN stays NaN): bounds rounded outward. */
+/* The least float >= x (NaN stays NaN): bounds rounded outward. When
+ * f = fl(x) < x, f is not NaN, +Inf or -0, and the next float up is one
+ * more in its bits from f >= +0, one less from f < 0 (nextafterf's
+ * values without the call); no branch on the rounding's direction,
+ * which no predictor guesses. */
 static inline float satc_float_up(double x)
 {
     float f = (float)x;
-    if (!((double)f < x))
-        return f;
-    /* f < x: f is not NaN, not +Inf, and not -0 (x would be > 0 and round
-     * to +0). The next float up is one more in its bits from f >= +0 (up
-     * to +Inf), one less from f < 0 (-Inf to -FLT_MAX): nextafterf's
-     * values without the library call. */
-    uint32_t u;
+    uint32_t u, below = (double)f < x;
     memcpy(&u, &f, sizeof u);
-    u = signbit(f) ? u - 1 : u + 1;
+    u += below * (1u - 2u * (u >> 31));
     memcpy(&f, &u, sizeof f);
     return f;
 }

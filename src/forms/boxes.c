@@ -193,18 +193,6 @@ static double sum_up(double h, double x)
     return e + (double)(x > 0.0) * (0x1p-52 * e);
 }
 
-/* satc_float_up for x >= 0 without a branch: a step of the bits when the
- * conversion rounded down (FLT_MAX steps to +Inf, as it should). */
-static float float_up_pos(double x)
-{
-    float f = (float)x;
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    u += (double)f < x;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 /* The matrix's columns and translation in double (exact). */
 static void load_matrix(const float m[16], int row, double col[3][3], double t[3])
 {
@@ -268,7 +256,7 @@ static BOXES_NOINLINE void obb_careful(const float m[16], int row, const float l
         g += fabs(c - b->center[r]) + (exact ? 0.0 : 0x1p-50 * s);
     }
     for (int k = 0; k < 3; k++)
-        b->extent[k] = float_up_pos(sum_up(h[k], (h_exact[k] ? 0.0 : 0x1p-49 * h[k]) + 1.01 * g));
+        b->extent[k] = satc_float_up(sum_up(h[k], (h_exact[k] ? 0.0 : 0x1p-49 * h[k]) + 1.01 * g));
 }
 
 satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conventions,
@@ -343,13 +331,13 @@ satc_status satc_obb_from_matrix(satc_obb *out, const float m[16], unsigned conv
      * G's 1.01, which is at least 2^-24 |col_k|_1 hd_k >= 2^-24 h_k. */
     double g1 = 1.01 * (gc + 0x1p-50 * tn + ga);
     for (int k = 0; k < 3; k++)
-        b.extent[k] = float_up_pos(hh[k] + g1);
+        b.extent[k] = satc_float_up(hh[k] + g1);
     /* Every column on a world axis, the float axes exact: the careful way
      * when the a-priori terms alone crossed a float. */
     if (on_axes && !bad) {
         unsigned careful = 0;
         for (int k = 0; k < 3; k++)
-            careful |= (double)float_up_pos(sum_up(hh[k], 1.01 * gc)) < (double)b.extent[k];
+            careful |= (double)satc_float_up(sum_up(hh[k], 1.01 * gc)) < (double)b.extent[k];
         if (careful)
             obb_careful(m, row, lmin, lmax, &b);
     }

@@ -77,6 +77,13 @@ static inline RF_INLINE V raster_lanes(uint32_t ne, uint32_t np, int ortho, V fi
     return v_sel(in, best, old);
 }
 
+/* Whether every texel of old is already no farther than z, the
+ * polygon's least depth bound (perspective): its vector keeps its bits. */
+static inline RF_INLINE int raster_nearer(V old, V vz, unsigned full, int ortho)
+{
+    return !ortho && m_bits(v_le(old, vz)) == full;
+}
+
 /* The broadcast x coefficients: ve, vg hold each function's at [2 k]
  * (the row's constant term goes to [2 k + 1]). */
 static inline RF_INLINE void raster_coef(const satc_rpoly *p, uint32_t ne, uint32_t np, V *ve,
@@ -176,7 +183,7 @@ static inline RF_INLINE void raster_fill_cov(const satc_rpoly *p, uint32_t ne, u
             int32_t n = end - i < W ? end - i : W;
             /* texels no farther than any bound keep their bits, merged
              * or not (satc_rcov_open leaves them alone) */
-            if (!ortho && i + W <= (int32_t)width && m_bits(v_le(v_load(row + i), vz)) == full)
+            if (i + W <= (int32_t)width && raster_nearer(v_load(row + i), vz, full, ortho))
                 continue;
             V fi = v_add(v_set1((float)i), iota), ek[SATC_RP_EDGES];
             ek[0] = v_add(one ? pe[0] : v_mul(ve[0], fi), ve[1]);
@@ -257,7 +264,7 @@ static inline RF_INLINE void raster_fill_one(const satc_rpoly *p, uint32_t ne, u
         float *at = level0 + (size_t)jb * width + p->i0;
         for (int32_t r = 0; r < nr; r++, at += width) {
             V old = v_load(at);
-            if (!ortho && m_bits(v_le(old, vz)) == full)
+            if (raster_nearer(old, vz, full, ortho))
                 continue; /* no farther than any bound already */
             M in = live;
             for (uint32_t k = 0; k < ne; k++)
@@ -306,7 +313,7 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
         M in;
         for (; i + W <= end; i += W) {
             V old = v_load(row + i);
-            if (!ortho && m_bits(v_le(old, vz)) == full)
+            if (raster_nearer(old, vz, full, ortho))
                 continue; /* no farther than any bound already */
             V fi = v_add(v_set1((float)i), iota);
             V r = raster_lanes(ne, np, ortho, fi, ve, vg, old, all, &in);
@@ -321,7 +328,7 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
         if (i + W <= (int32_t)width) {
             /* the row has room: the lanes past the end keep their bits */
             V old = v_load(row + i);
-            if (!ortho && m_bits(v_le(old, vz)) == full)
+            if (raster_nearer(old, vz, full, ortho))
                 continue;
             V r = raster_lanes(ne, np, ortho, fi, ve, vg, old, live, &in);
             if (m_any(in))

@@ -76,7 +76,7 @@ typedef float vf __attribute__((vector_size(SW_L * 4)));
 typedef int vi __attribute__((vector_size(SW_L * 4)));
 typedef unsigned vu __attribute__((vector_size(SW_L * 4)));
 
-/* satc_rfloat_up lane by lane: the rounding of x, one step up in the
+/* satc_float_up lane by lane: the rounding of x, one step up in the
  * bits where it fell below x. */
 SW_AI vf vfloat_up(vd x)
 {
@@ -368,7 +368,7 @@ static void wide_part(const satc_rview *rv, const satc_rbox *in, int n, satc_rpo
             g[0] = o->a[l], g[1] = o->b[l], g[2] = o->c[l];
         }
         p->ortho = 0;
-        p->zlo = -satc_rfloat_up(-zl4[l]);
+        p->zlo = -satc_float_up(-zl4[l]);
         st[l] = ok && p->ne >= 4;
     }
 }

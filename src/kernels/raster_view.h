@@ -39,18 +39,6 @@ typedef struct satc_rview {
  * fill could then change nothing and the box setup skips it. */
 int satc_raster_box_hidden(const satc_rview *rv, const satc_rpoly *p, double zlo);
 
-/* The least float >= x (x finite), without a branch on the rounding's
- * direction, which no predictor guesses. */
-static inline float satc_rfloat_up(double x)
-{
-    float f = (float)x;
-    uint32_t u, below = (double)f < x;
-    memcpy(&u, &f, sizeof u);
-    u += below * (1u - 2u * (u >> 31)); /* +1 from f >= +0, -1 from f < 0 */
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 /* A box occluder as satc_occluder_box gives it. */
 typedef struct satc_rbox {
     double c[3], H[3][3], cerr;

@@ -46,8 +46,8 @@ static double n1(const double v[3]) { return fabs(v[0]) + fabs(v[1]) + fabs(v[2]
 
 static void cross(const double a[3], const double b[3], double o[3]) { satc_cross3_d(a, b, o); }
 
-static float float_up(double x) { return satc_rfloat_up(x); }
-static float float_down(double x) { return -satc_rfloat_up(-x); }
+static float float_up(double x) { return satc_float_up(x); }
+static float float_down(double x) { return -satc_float_up(-x); }
 
 /* Magnitude M and component error e of a set of vertices. */
 typedef struct mg {

@@ -27,6 +27,18 @@ static inline float satc_float_up(double x)
     return f;
 }
 
+/* nextafterf(x, +Inf) for x neither NaN nor +Inf, inline. */
+static inline float satc_float_next_up(float x)
+{
+    if (x == 0.0f)
+        return 0x1p-149f;
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u += 1u - 2u * (u >> 31);
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 /* Kernel flags. */
 #define SATC_K_EXACT 1u    /* full separating-axis test, else planes only */
 #define SATC_K_CLASSIFY 2u /* also compute the inside bits */

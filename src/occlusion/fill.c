@@ -37,6 +37,9 @@ typedef struct conv {
     double P, Q, rho_p, rho_q; /* z = P + Q g(d) with relative slacks */
     double sn, sf;             /* stored values at near and far (float formats) */
     double zn;                 /* NDC z at the near end */
+    double pk[4], qk[4];       /* the coefficients' corners (corners()) */
+    double mag;                /* orthographic: the magnitude of depth's terms */
+    int kfar;                  /* perspective: the corner of the farthest depth */
 } conv;
 
 static size_t pixel_size(satc_depth_format f) { return f == SATC_DEPTH_FORMAT_UNORM16 ? 2 : 4; }
@@ -73,43 +76,59 @@ static double raw(const conv *c, const void *row, size_t i)
 static float depth_of(const conv *c, double z)
 {
     double best = -INFINITY;
-    for (int k = 0; k < 4; k++) {
-        double p = c->P + (k & 1 ? c->rho_p : -c->rho_p) * fabs(c->P);
-        double q = c->Q + (k & 2 ? c->rho_q : -c->rho_q) * fabs(c->Q);
-        double slack = 0x1p-50 * (fabs(z) + fabs(p)), d; /* z's and p's own rounding */
-        if (c->ortho) {
-            double num = z - p;
-            d = (q > 0 ? num + slack : num - slack) / q;
-        } else {
-            double den = z - p;
-            if (!(fabs(den) > slack))
-                return INFINITY;
-            d = q / (den > 0 ? den - slack : den + slack);
-            if (!(d > 0))
-                return INFINITY;
+    if (c->ortho) {
+        for (int k = 0; k < 4; k++) {
+            double p = c->pk[k], q = c->qk[k];
+            double slack = 0x1p-50 * (fabs(z) + fabs(p)), num = z - p; /* z's and p's rounding */
+            double d = (q > 0 ? num + slack : num - slack) / q;
+            best = d > best ? d : best;
         }
-        best = d > best ? d : best;
+    } else {
+        /* d = q / (z - p) grows with |q| and, z - p keeping its sign,
+         * toward the p nearer z: the farthest corner is kfar, with the
+         * same slack; the other p only checks that the sign holds (else
+         * the bound does not exist). One division. */
+        double pf = c->pk[c->kfar], po = c->pk[c->kfar ^ 1];
+        double sf = 0x1p-50 * (fabs(z) + fabs(pf)), so = 0x1p-50 * (fabs(z) + fabs(po));
+        double den = z - pf, dother = z - po;
+        if (!(fabs(den) > sf) || !(fabs(dother) > so) || (den > 0) != (dother > 0))
+            return INFINITY;
+        best = c->qk[c->kfar] / (den > 0 ? den - sf : den + sf);
+        if (!(best > 0))
+            return INFINITY;
     }
-    double mag = c->ortho ? (fabs(c->P) + 1) / fabs(c->Q) : 0;
-    best += 0x1p-45 * (fabs(best) + mag) + 0x1p-1000;
+    best += 0x1p-45 * (fabs(best) + c->mag) + 0x1p-1000;
     return satc_float_up(best);
 }
 
-/* The depth that a texel's farthest stored value v stands for. */
-static float convert(const conv *c, double v)
+/* The four corners of the coefficients' intervals, once per call. */
+static void corners(conv *c)
+{
+    for (int k = 0; k < 4; k++) {
+        c->pk[k] = c->P + (k & 1 ? c->rho_p : -c->rho_p) * fabs(c->P);
+        c->qk[k] = c->Q + (k & 2 ? c->rho_q : -c->rho_q) * fabs(c->Q);
+    }
+    c->mag = c->ortho ? (fabs(c->P) + 1) / fabs(c->Q) : 0;
+    /* q keeps Q's sign: q+ and p+ (Q > 0) or q- and p- (Q < 0) */
+    c->kfar = c->Q > 0 ? 3 : 0;
+}
+
+/* The depth that a texel's farthest stored value v stands for, the
+ * image's format fmt (c->fmt). */
+static inline float convert_as(const conv *c, satc_depth_format fmt, double v)
 {
     double s; /* the stored value one unit farther, as a window or NDC depth */
-    switch (c->fmt) {
+    switch (fmt) {
     case SATC_DEPTH_FORMAT_LINEAR: {
         float x = (float)v; /* NaN was rejected */
-        return x < INFINITY ? nextafterf(x, INFINITY) : INFINITY;
+        return x < INFINITY ? satc_float_next_up(x) : INFINITY;
     }
     case SATC_DEPTH_FORMAT_UNORM16:
     case SATC_DEPTH_FORMAT_UNORM24:
     case SATC_DEPTH_FORMAT_UNORM24_HIGH:
     case SATC_DEPTH_FORMAT_UNORM32: {
-        double top = c->fmt == SATC_DEPTH_FORMAT_UNORM16 ? 65535.0
-                     : c->fmt == SATC_DEPTH_FORMAT_UNORM32 ? 4294967295.0 : 16777215.0;
+        double top = fmt == SATC_DEPTH_FORMAT_UNORM16 ? 65535.0
+                     : fmt == SATC_DEPTH_FORMAT_UNORM32 ? 4294967295.0 : 16777215.0;
         if (c->farther_up ? v >= top : v <= 0) /* the far end: the clear value */
             return INFINITY;
         s = (c->farther_up ? v + 1 : v - 1) / top;
@@ -118,17 +137,40 @@ static float convert(const conv *c, double v)
     default: { /* float window or NDC depth */
         if (c->farther_up ? v >= c->sf : v <= c->sf)
             return INFINITY;
-        s = nextafterf((float)v, c->farther_up ? INFINITY : -INFINITY);
+        s = c->farther_up ? satc_float_next_up((float)v) : -satc_float_next_up(-(float)v);
         break;
     }
     }
-    int window = c->gl && c->fmt != SATC_DEPTH_FORMAT_FLOAT_NDC;
+    int window = c->gl && fmt != SATC_DEPTH_FORMAT_FLOAT_NDC;
     double z = window ? 2 * s - 1 : s;
     double eta = ETA * fabs(z) + (window ? 2 * ETA * fabs(s) : 0);
     z = c->farther_up ? z + eta : z - eta;
     if (c->farther_up ? z < c->zn : z > c->zn) /* nearer than the near end */
         z = c->zn;
     return depth_of(c, z);
+}
+
+static float convert(const conv *c, double v) { return convert_as(c, c->fmt, v); }
+
+/* dst[k] = convert(c, far[k]), k < n: one loop per format, each
+ * conversion inline with its format a constant. */
+static void convert_row(const conv *c, const double *far, float *dst, uint32_t n)
+{
+#define CONVERT_CASE(f)                                                                            \
+    case f:                                                                                        \
+        for (uint32_t k = 0; k < n; k++)                                                           \
+            dst[k] = convert_as(c, f, far[k]);                                                     \
+        break;
+    switch (c->fmt) {
+        CONVERT_CASE(SATC_DEPTH_FORMAT_FLOAT)
+        CONVERT_CASE(SATC_DEPTH_FORMAT_FLOAT_NDC)
+        CONVERT_CASE(SATC_DEPTH_FORMAT_LINEAR)
+        CONVERT_CASE(SATC_DEPTH_FORMAT_UNORM16)
+        CONVERT_CASE(SATC_DEPTH_FORMAT_UNORM24)
+        CONVERT_CASE(SATC_DEPTH_FORMAT_UNORM24_HIGH)
+        CONVERT_CASE(SATC_DEPTH_FORMAT_UNORM32)
+    }
+#undef CONVERT_CASE
 }
 
 /* The coefficients from the near and far distances. */
@@ -227,6 +269,7 @@ static satc_status check(const satc_pyramid *p, const satc_depth_image *img, con
         } else {
             coeffs_nf(c, img->near_z, img->far_z, inf, zf);
         }
+        corners(c);
     }
     if (img->format <= SATC_DEPTH_FORMAT_LINEAR) { /* float pixels: no NaN */
         for (uint32_t y = 0; y < img->height; y++) {
@@ -262,8 +305,138 @@ static double span_slack(float v0, float v1, uint32_t src)
     return 0x1p-8 + (double)src * 0x1p-20 * (fabs(v0) + fabs(v1)) / fabs((double)v1 - v0);
 }
 
+/* Pixels as raw() reads them, one loader per pixel type. */
+static inline float px_float(const uint8_t *r, uint32_t x)
+{
+    float v;
+    memcpy(&v, r + 4 * (size_t)x, 4);
+    return v;
+}
+static inline uint32_t px_u32(const uint8_t *r, uint32_t x)
+{
+    uint32_t v;
+    memcpy(&v, r + 4 * (size_t)x, 4);
+    return v;
+}
+static inline uint32_t px_u16(const uint8_t *r, uint32_t x)
+{
+    uint16_t v;
+    memcpy(&v, r + 2 * (size_t)x, 2);
+    return v;
+}
+static inline uint32_t px_u24(const uint8_t *r, uint32_t x) { return px_u32(r, x) & 0xffffffu; }
+static inline uint32_t px_u24_high(const uint8_t *r, uint32_t x) { return px_u32(r, x) >> 8; }
+
+/* A texel's pixel columns [lo, hi]. */
+typedef struct window {
+    uint32_t lo, hi;
+} window;
+
+/* For each of n texels, the farthest stored value over its columns w[k]
+ * (lo and hi never decrease with k) of nr rows from row0 (row_bytes
+ * apart): the values raw() gives, compared in their own type, exact.
+ * The rows first, column by column into col (w[0].lo .. w[n - 1].hi),
+ * then each texel's columns: a maximum, so the order cannot matter.
+ * Values are compared as keys that grow farther: the value itself, or
+ * (nearer up) its negation or its bits flipped (KEY_OP with key()). */
+#define FARTHEST_FN(name, T, get, key)                                                            \
+    static void name(const uint8_t *row0, size_t rb, uint32_t nr, const window *w, uint32_t n,   \
+                     int up, T *col, double *out)                                                 \
+    {                                                                                             \
+        uint32_t a = w[0].lo, len = w[n - 1].hi - a + 1;                                          \
+        T flip = key(up);                                                                         \
+        for (uint32_t x = 0; x < len; x++)                                                        \
+            col[x] = get(row0, a + x) KEY_OP flip;                                                \
+        const uint8_t *r = row0 + rb;                                                             \
+        for (uint32_t q = 1; q < nr; q++, r += rb)                                                \
+            for (uint32_t x = 0; x < len; x++) {                                                  \
+                T v = get(r, a + x) KEY_OP flip, f = col[x];                                      \
+                col[x] = v > f ? v : f;                                                           \
+            }                                                                                     \
+        for (uint32_t k = 0; k < n; k++) {                                                        \
+            const T *c = col + (w[k].lo - a);                                                     \
+            T far = c[0];                                                                         \
+            for (uint32_t x = 1; x <= w[k].hi - w[k].lo; x++)                                     \
+                far = c[x] > far ? c[x] : far;                                                    \
+            out[k] = (double)(far KEY_OP flip);                                                   \
+        }                                                                                         \
+    }
+/* The keys: floats times 1 or -1 (exact), unsigned values XOR 0 or ~0. */
+static inline float key_float(int up) { return up ? 1.0f : -1.0f; }
+static inline uint32_t key_u(int up) { return up ? 0u : ~0u; }
+#define KEY_OP *
+FARTHEST_FN(farthest_float, float, px_float, key_float)
+#undef KEY_OP
+#define KEY_OP ^
+FARTHEST_FN(farthest_u16, uint32_t, px_u16, key_u)
+FARTHEST_FN(farthest_u24, uint32_t, px_u24, key_u)
+FARTHEST_FN(farthest_u24_high, uint32_t, px_u24_high, key_u)
+FARTHEST_FN(farthest_u32, uint32_t, px_u32, key_u)
+#undef KEY_OP
+
+/* Pixel columns a call of farthest takes at most (col's size). */
+#define FILL_PIX 2048
+_Static_assert(65536 / SATC_PYRAMID_MIN_WIDTH + 3 < FILL_PIX, "a texel's columns fit col");
+
+static void farthest(const conv *c, const uint8_t *row0, size_t rb, uint32_t nr, const window *w,
+                     uint32_t n, double *out)
+{
+    union {
+        float f[FILL_PIX];
+        uint32_t u[FILL_PIX];
+    } col;
+    int up = c->farther_up;
+    switch (c->fmt) {
+    case SATC_DEPTH_FORMAT_UNORM16: farthest_u16(row0, rb, nr, w, n, up, col.u, out); break;
+    case SATC_DEPTH_FORMAT_UNORM24: farthest_u24(row0, rb, nr, w, n, up, col.u, out); break;
+    case SATC_DEPTH_FORMAT_UNORM24_HIGH:
+        farthest_u24_high(row0, rb, nr, w, n, up, col.u, out);
+        break;
+    case SATC_DEPTH_FORMAT_UNORM32: farthest_u32(row0, rb, nr, w, n, up, col.u, out); break;
+    default: farthest_float(row0, rb, nr, w, n, up, col.f, out); break;
+    }
+}
+
+/* Texel columns this many at a time at most: their windows on the stack,
+ * which stays small (the web build's is 64 KB). */
+#define FILL_COLS 256
+
 static satc_status fill(satc_pyramid *p, const satc_depth_image *img, const float *m,
                         unsigned layout)
+{
+    conv c;
+    satc_status st = check(p, img, m, layout, &c);
+    if (st != SATC_OK)
+        return st;
+    int top_down = (img->conventions & SATC_IMAGE_TOP_DOWN) != 0;
+    double sx = span_slack(p->view.x0, p->view.x1, img->width);
+    double sy = span_slack(p->view.y0, p->view.y1, img->height);
+    window w[FILL_COLS];
+    double far[FILL_COLS];
+    for (uint32_t i0 = 0, n; i0 < p->width; i0 += n) {
+        /* as many columns as fit FILL_COLS and FILL_PIX: at least one,
+         * a texel's pixels being at most 65536 / SATC_PYRAMID_MIN_WIDTH
+         * + 3 columns */
+        for (n = 0; i0 + n < p->width && n < FILL_COLS; n++) {
+            span(i0 + n, p->width, img->width, sx, &w[n].lo, &w[n].hi);
+            if (w[n].hi - w[0].lo >= FILL_PIX)
+                break;
+        }
+        for (uint32_t j = 0; j < p->height; j++) {
+            uint32_t q0, q1;
+            span(j, p->height, img->height, sy, &q0, &q1);
+            uint32_t y0 = top_down ? img->height - 1 - q1 : q0; /* the rows' lowest address */
+            const uint8_t *row0 = (const uint8_t *)img->data + (size_t)y0 * img->row_bytes;
+            farthest(&c, row0, img->row_bytes, q1 - q0 + 1, w, n, far);
+            convert_row(&c, far, p->depth + (size_t)j * p->width + i0, n);
+        }
+    }
+    return satc_pyramid_build(p);
+}
+
+/* The reference: every texel's pixels read one by one through raw(). */
+satc_status satc_pyramid_fill_ref(satc_pyramid *p, const satc_depth_image *img, const float *m,
+                                  unsigned layout)
 {
     conv c;
     satc_status st = check(p, img, m, layout, &c);

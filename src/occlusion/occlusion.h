@@ -9,6 +9,12 @@
  * would not have made, or a view it would not take). */
 satc_status satc_pyramid_check(const satc_pyramid *p);
 
+/* satc_pyramid_fill (m NULL) or satc_pyramid_fill_matrix (m, layout)
+ * texel by texel, each pixel read on its own: what the fill's faster
+ * loops must reproduce bit for bit (the tests compare them). */
+satc_status satc_pyramid_fill_ref(satc_pyramid *p, const satc_depth_image *img, const float *m,
+                                  unsigned layout);
+
 /* The per-call constants of p's kernels. */
 void satc_occl_consts_init(const satc_pyramid *p, satc_occl_consts *oc);
 

@@ -54,6 +54,18 @@ typedef struct oc_node {
     int32_t x, y, l;
 } oc_node;
 
+/* Whether texel (x, y) of level l lies wholly inside the level-0
+ * rectangle [i0, i1] x [j0, j1]. A level above 0 holds the farthest of
+ * its children, so such a texel that is not nearer than z has a level-0
+ * texel inside the rectangle that is not nearer either (or NaN): the
+ * plain test's search would end there, not hidden, wherever it went, so
+ * it ends now with the same answer. */
+static inline int oc_inside(int32_t x, int32_t y, int32_t l, int32_t i0, int32_t i1, int32_t j0,
+                            int32_t j1)
+{
+    return x << l >= i0 && ((x + 1) << l) - 1 <= i1 && y << l >= j0 && ((y + 1) << l) - 1 <= j1;
+}
+
 /* The volume's rectangle [i0, i1] x [j0, j1], nearest depth z and the
  * reads left. */
 typedef struct oc_rect {
@@ -165,7 +177,7 @@ hidden_in(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j, cons
             for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
                 if (row[x] < z)
                     continue;
-                if (k == 0 || top == SATC_OC_SPLIT) {
+                if (k == 0 || top == SATC_OC_SPLIT || (!on && oc_inside(x, y, k, i0, i1, j0, j1))) {
                     if (on && set_aside(&fine, row[x], x, y, k))
                         continue;
                     return 0;
@@ -200,7 +212,7 @@ hidden_in(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j, cons
                 float v = lv[(size_t)cy * w + (size_t)cx];
                 if (v < z)
                     continue;
-                if (l == 0) {
+                if (l == 0 || (!on && oc_inside(cx, cy, l, i0, i1, j0, j1))) {
                     if (on && set_aside(&fine, v, cx, cy, l))
                         continue;
                     return 0;

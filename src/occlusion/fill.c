@@ -220,6 +220,20 @@ static satc_status coeffs_matrix(conv *c, const float *m, unsigned layout)
     return SATC_OK;
 }
 
+/* Pixels as raw() reads them, one loader per pixel type (rows are
+ * aligned for their type: check() saw to it). */
+static inline float px_float(const uint8_t *r, size_t x) { return ((const float *)(const void *)r)[x]; }
+static inline uint32_t px_u32(const uint8_t *r, size_t x)
+{
+    return ((const uint32_t *)(const void *)r)[x];
+}
+static inline uint32_t px_u16(const uint8_t *r, size_t x)
+{
+    return ((const uint16_t *)(const void *)r)[x];
+}
+static inline uint32_t px_u24(const uint8_t *r, size_t x) { return px_u32(r, x) & 0xffffffu; }
+static inline uint32_t px_u24_high(const uint8_t *r, size_t x) { return px_u32(r, x) >> 8; }
+
 static satc_status check(const satc_pyramid *p, const satc_depth_image *img, const float *m,
                          unsigned layout, conv *c)
 {
@@ -274,12 +288,13 @@ static satc_status check(const satc_pyramid *p, const satc_depth_image *img, con
     if (img->format <= SATC_DEPTH_FORMAT_LINEAR) { /* float pixels: no NaN */
         for (uint32_t y = 0; y < img->height; y++) {
             const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->row_bytes;
+            int nan = 0; /* a row at a time, without a branch per pixel */
             for (uint32_t x = 0; x < img->width; x++) {
-                float v;
-                memcpy(&v, row + 4 * (size_t)x, 4);
-                if (v != v)
-                    return SATC_ERR_NONFINITE;
+                float v = px_float(row, x);
+                nan |= v != v;
             }
+            if (nan)
+                return SATC_ERR_NONFINITE;
         }
     }
     return SATC_OK;
@@ -305,28 +320,6 @@ static double span_slack(float v0, float v1, uint32_t src)
     return 0x1p-8 + (double)src * 0x1p-20 * (fabs(v0) + fabs(v1)) / fabs((double)v1 - v0);
 }
 
-/* Pixels as raw() reads them, one loader per pixel type. */
-static inline float px_float(const uint8_t *r, uint32_t x)
-{
-    float v;
-    memcpy(&v, r + 4 * (size_t)x, 4);
-    return v;
-}
-static inline uint32_t px_u32(const uint8_t *r, uint32_t x)
-{
-    uint32_t v;
-    memcpy(&v, r + 4 * (size_t)x, 4);
-    return v;
-}
-static inline uint32_t px_u16(const uint8_t *r, uint32_t x)
-{
-    uint16_t v;
-    memcpy(&v, r + 2 * (size_t)x, 2);
-    return v;
-}
-static inline uint32_t px_u24(const uint8_t *r, uint32_t x) { return px_u32(r, x) & 0xffffffu; }
-static inline uint32_t px_u24_high(const uint8_t *r, uint32_t x) { return px_u32(r, x) >> 8; }
-
 /* A texel's pixel columns [lo, hi]. */
 typedef struct window {
     uint32_t lo, hi;
@@ -346,11 +339,11 @@ typedef struct window {
         uint32_t a = w[0].lo, len = w[n - 1].hi - a + 1;                                          \
         T flip = key(up);                                                                         \
         for (uint32_t x = 0; x < len; x++)                                                        \
-            col[x] = get(row0, a + x) KEY_OP flip;                                                \
+            col[x] = get(row0, (size_t)a + x) KEY_OP flip;                                        \
         const uint8_t *r = row0 + rb;                                                             \
         for (uint32_t q = 1; q < nr; q++, r += rb)                                                \
             for (uint32_t x = 0; x < len; x++) {                                                  \
-                T v = get(r, a + x) KEY_OP flip, f = col[x];                                      \
+                T v = get(r, (size_t)a + x) KEY_OP flip, f = col[x];                              \
                 col[x] = v > f ? v : f;                                                           \
             }                                                                                     \
         for (uint32_t k = 0; k < n; k++) {                                                        \

@@ -1902,8 +1902,9 @@ SATC_API satc_status satc_pyramid_rasterize_list(satc_pyramid *p, const satc_bat
  * draw them all with satc_pyramid_rasterize_list, which then sets up only
  * what the view keeps, largest first, and skips the boxes behind.
  * The answer is the same on every path. No allocation: the ranking lives
- * in the caller's arrays. Groups (satc_groups) are ignored: every volume is
- * ranked on its own.
+ * in the caller's arrays (when they hold at least twice what is picked,
+ * their entries past *npicked serve as scratch and are left unspecified).
+ * Groups (satc_groups) are ignored: every volume is ranked on its own.
  *
  * max: capacity of indices and areas (0: nothing picked). min_texels:
  * >= 0, finite.

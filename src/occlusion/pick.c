@@ -82,6 +82,54 @@ static void rank_sort(uint32_t *idx, float *ar, size_t n, int shift)
     }
 }
 
+/* The rank's high word: below()'s order of areas, ascending (rank_key
+ * without the index). */
+static uint32_t rank_hi(float a)
+{
+    uint32_t u;
+    memcpy(&u, &a, sizeof u);
+    return (u & 0x80000000u) | (0x7FFFFFFFu - (u & 0x7FFFFFFFu));
+}
+
+/* rank_sort's order when the entries are in increasing index order and
+ * the arrays have room for n more: a stable sort by rank_hi, four byte
+ * passes from the low byte through (idx, ar)[n, 2n) and back, so equal
+ * areas keep their index order. Passes whose byte is the same for every
+ * entry are skipped. */
+static void rank_sort_lsd(uint32_t *idx, float *ar, size_t n)
+{
+    uint32_t cnt[4][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t e = 0; e < n; e++) {
+        uint32_t k = rank_hi(ar[e]);
+        for (int d = 0; d < 4; d++)
+            cnt[d][k >> (8 * d) & 255]++;
+    }
+    uint32_t *si = idx, *di = idx + n;
+    float *sa = ar, *da = ar + n;
+    for (int d = 0; d < 4; d++) {
+        uint32_t at = 0, one = 0;
+        for (int v = 0; v < 256; v++) {
+            uint32_t c = cnt[d][v];
+            one |= c == n;
+            cnt[d][v] = at, at += c;
+        }
+        if (one)
+            continue;
+        for (size_t e = 0; e < n; e++) {
+            uint32_t t = cnt[d][rank_hi(sa[e]) >> (8 * d) & 255]++;
+            di[t] = si[e], da[t] = sa[e];
+        }
+        uint32_t *ti = si;
+        float *ta = sa;
+        si = di, sa = da, di = ti, da = ta;
+    }
+    if (si != idx) {
+        memcpy(idx, si, n * sizeof *idx);
+        memcpy(ar, sa, n * sizeof *ar);
+    }
+}
+
 /* Min-heap (the lowest rank at 0) of n entries: entry k sifted down. */
 static void sift_down(uint32_t *idx, float *ar, size_t n, size_t k)
 {
@@ -262,7 +310,9 @@ static satc_status pick(const satc_pyramid *p, const satc_batch *b, size_t first
         for (size_t e = 0; e < n; e++)
             indices[e] = u.c[e].i, areas[e] = u.c[e].area;
     }
-    if (n <= UINT32_MAX) {
+    if (!small && !heap && n <= max / 2 && n > 256 && n <= UINT32_MAX) {
+        rank_sort_lsd(indices, areas, n); /* in index order: the heap never started */
+    } else if (n <= UINT32_MAX) {
         rank_sort(indices, areas, n, 56);
     } else { /* past the radix sort's counts: a heap sort, the lowest rank to the end */
         for (size_t e = n / 2; e-- > 0;)

@@ -118,6 +118,13 @@ static void case_many(const satc_pyramid *p)
     printf("many: %zu of %d picked, %zu equal to the one before\n", n, NL, ties);
     check(n > 2000 && ties > 100, "many: most boxes picked, with ties");
     check(sorted, "many: the ranking as documented (a sort of its own entries)");
+    /* room for twice the picks: the arrays' tail sorts them (a byte sort
+     * instead of the in-place one), the same ranking */
+    static uint32_t big[2 * NL];
+    static float barea[2 * NL];
+    check(satc_occluders_pick(p, &b, 0, NL, 0, 2 * NL, big, barea, &m) == SATC_OK && m == n &&
+              !memcmp(big, all, n * sizeof all[0]) && !memcmp(barea, area, n * sizeof area[0]),
+          "many: with room for twice the picks, the same ranking");
     const size_t maxes[] = {1, 700, 1024, 1025, 1536, 1800, 2500};
     for (size_t e = 0; e < sizeof maxes / sizeof maxes[0]; e++) {
         size_t k = maxes[e] < n ? maxes[e] : n;

@@ -46,7 +46,8 @@ class Pyramid:
     def fill(self, depth: npt.ArrayLike, kind: Literal["linear", "window", "ndc"] = ..., *,
              near: Optional[float] = ..., far: Optional[float] = ..., zero_to_one: bool = ...,
              reversed: bool = ..., infinite_far: bool = ..., top_down: bool = ...,
-             scale: Optional[float] = ..., hole: Optional[float] = ...) -> "Pyramid": ...
+             scale: Optional[float] = ..., hole: Optional[float] = ...,
+             projection: Optional[npt.ArrayLike] = ...) -> "Pyramid": ...
     def rasterize(self, batch: "Batch", first: int = ..., count: Optional[int] = ..., *,
                   min_texels: float = ..., indices: Optional[npt.ArrayLike] = ...) -> "Pyramid": ...
     def pick_occluders(self, batch: "Batch", max: int, *, min_texels: float = ...,

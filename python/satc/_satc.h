@@ -105,6 +105,9 @@ int satc_py_index_arg(PyObject *obj, const char *name, Py_ssize_t *out);
 int satc_py_u32_arg(PyObject *obj, const char *name, uint32_t *out);
 /* A finite vector of 3 numbers as float (double kept in *d when not NULL). */
 int satc_py_vec3_arg(PyObject *obj, const char *name, float out[3], double *d);
+/* A 4x4 array of finite numbers, m[4 r + c] = element (r, c) as float
+ * (row-major): TypeError or ValueError naming the argument. */
+int satc_py_matrix4_arg(PyObject *obj, const char *name, float m[16]);
 
 /* args.c: the other shared arguments. */
 enum out_kind { OUT_MASK, OUT_INDICES, OUT_CLASSES, OUT_BITMASK, OUT_COUNT };

@@ -73,6 +73,33 @@ int satc_py_num_arg(PyObject *obj, const char *name, double *out)
     return 0;
 }
 
+int satc_py_matrix4_arg(PyObject *obj, const char *name, float m[16])
+{
+    PyArrayObject *a =
+        (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 2, 2, NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
+    if (!a) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a 4x4 array of numbers", name);
+        return -1;
+    }
+    if (PyArray_DIM(a, 0) != 4 || PyArray_DIM(a, 1) != 4) {
+        Py_DECREF(a);
+        PyErr_Format(PyExc_ValueError, "%s: expected shape (4, 4)", name);
+        return -1;
+    }
+    const double *v = PyArray_DATA(a);
+    for (int k = 0; k < 16; k++) {
+        m[k] = (float)v[k];
+        if (!isfinite(m[k])) {
+            Py_DECREF(a);
+            PyErr_Format(PyExc_ValueError, "%s: element (%d, %d) is not finite", name, k / 4, k % 4);
+            return -1;
+        }
+    }
+    Py_DECREF(a);
+    return 0;
+}
+
 int satc_py_index_arg(PyObject *obj, const char *name, Py_ssize_t *out)
 {
     if (PyBool_Check(obj) || !PyIndex_Check(obj)) {

@@ -133,29 +133,9 @@ static PyObject *py_from_matrix(PyObject *self, PyObject *args, PyObject *kw)
     int z01 = 0, rev = 0, inf = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$ppp:from_matrix", kwl, &om, &z01, &rev, &inf))
         return NULL;
-    PyArrayObject *a =
-        (PyArrayObject *)PyArray_FROMANY(om, NPY_DOUBLE, 2, 2, NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
-    if (!a) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "m: expected a 4x4 array of numbers");
-        return NULL;
-    }
-    if (PyArray_DIM(a, 0) != 4 || PyArray_DIM(a, 1) != 4) {
-        Py_DECREF(a);
-        PyErr_SetString(PyExc_ValueError, "m: expected shape (4, 4)");
-        return NULL;
-    }
     float m[16];
-    const double *v = PyArray_DATA(a);
-    for (int k = 0; k < 16; k++) {
-        m[k] = (float)v[k];
-        if (!isfinite(m[k])) {
-            Py_DECREF(a);
-            PyErr_Format(PyExc_ValueError, "m: element (%d, %d) is not finite", k / 4, k % 4);
-            return NULL;
-        }
-    }
-    Py_DECREF(a);
+    if (satc_py_matrix4_arg(om, "m", m) < 0)
+        return NULL;
     unsigned conv = SATC_MATRIX_ROW_MAJOR | (z01 ? SATC_DEPTH_ZERO_TO_ONE : 0) |
                     (rev ? SATC_DEPTH_REVERSED : 0) | (inf ? SATC_DEPTH_INFINITE_FAR : 0);
     satc_frustum out;

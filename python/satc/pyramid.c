@@ -234,15 +234,31 @@ static int format_of(int kind, int type, int *ints)
 static PyObject *pyr_fill(PyramidObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwl[] = {"depth", "kind", "near", "far", "zero_to_one", "reversed", "infinite_far",
-                          "top_down", "scale", "hole", NULL};
+                          "top_down", "scale", "hole", "projection", NULL};
     PyObject *od, *okind = NULL, *onear = Py_None, *ofar = Py_None, *oscale = Py_None, *ohole = Py_None;
+    PyObject *oproj = Py_None;
     int z01 = 0, rev = 0, inf = 0, top = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OOppppOO:fill", kwl, &od, &okind, &onear, &ofar,
-                                     &z01, &rev, &inf, &top, &oscale, &ohole))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OOppppOOO:fill", kwl, &od, &okind, &onear, &ofar,
+                                     &z01, &rev, &inf, &top, &oscale, &ohole, &oproj))
         return NULL;
     src_t s = {.rev = rev, .z01 = z01, .scale = 1.0};
     if (okind && kind_arg(okind, &s.kind) < 0)
         return NULL;
+    float proj[16];
+    int has_proj = oproj != Py_None;
+    if (has_proj) {
+        if (s.kind == K_LINEAR) {
+            PyErr_SetString(PyExc_TypeError, "projection: linear depth needs none (kind 'window' or 'ndc')");
+            return NULL;
+        }
+        if (onear != Py_None || ofar != Py_None || inf) {
+            PyErr_SetString(PyExc_TypeError,
+                            "projection: it replaces near, far and infinite_far; give one or the other");
+            return NULL;
+        }
+        if (satc_py_matrix4_arg(oproj, "projection", proj) < 0)
+            return NULL;
+    }
     PyArrayObject *a = (PyArrayObject *)PyArray_FROM_O(od);
     if (!a) {
         PyErr_Clear();
@@ -272,7 +288,7 @@ static PyObject *pyr_fill(PyramidObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     double near = 0, far = 0, scale = s.ints ? 0.001 : 1.0;
-    if (s.kind != K_LINEAR) {
+    if (s.kind != K_LINEAR && !has_proj) {
         if (onear == Py_None || (ofar == Py_None && !inf)) {
             PyErr_Format(PyExc_TypeError, "%s: kind '%s' needs the projection's near and far",
                          onear == Py_None ? "near" : "far", s.kind == K_WINDOW ? "window" : "ndc");
@@ -335,14 +351,17 @@ static PyObject *pyr_fill(PyramidObject *self, PyObject *args, PyObject *kw)
         }
     }
     if (!nomem)
-        st = satc_pyramid_fill(&self->p, &img);
+        st = has_proj ? satc_pyramid_fill_matrix(&self->p, &img, proj, SATC_MATRIX_ROW_MAJOR)
+                      : satc_pyramid_fill(&self->p, &img);
     Py_END_ALLOW_THREADS
     if (nomem) {
         PyErr_NoMemory();
         goto done;
     }
     if (st != SATC_OK) {
-        const char *what = st == SATC_ERR_NEAR  ? "fill: near"
+        const char *what = has_proj && (st == SATC_ERR_NEAR || st == SATC_ERR_MATRIX)
+                               ? "fill: projection"
+                           : st == SATC_ERR_NEAR  ? "fill: near"
                            : st == SATC_ERR_FAR ? "fill: far"
                            : st == SATC_ERR_NONFINITE ? "fill: near, far"
                            : st == SATC_ERR_FLAGS ? "fill: infinite_far (an orthographic view has a far plane)"
@@ -632,13 +651,16 @@ static PyMemberDef pyr_members[] = {
 static PyMethodDef pyr_methods[] = {
     {"fill", PYR_KW(pyr_fill),
      "fill(depth, kind='linear', *, near=None, far=None, zero_to_one=False, reversed=False,\n"
-     "     infinite_far=False, top_down=True, scale=None, hole=None) -> Pyramid\n\n"
+     "     infinite_far=False, top_down=True, scale=None, hole=None, projection=None) -> Pyramid\n\n"
      "Replaces the pyramid by a depth image of its view (any size, spanning the whole view).\n"
      "kind 'linear': view depth along the camera axis times scale (float: 1; uint16/uint32:\n"
      "0.001, millimetres; an integer k stands for (k + 1) * scale); 'window': a depth buffer\n"
      "in [0, 1] (float, or uint16/uint32 unorm); 'ndc': z/w. window and ndc take the\n"
      "projection's near, far and conventions (zero_to_one: Direct3D/Vulkan/Metal; reversed;\n"
-     "infinite_far). top_down: row 0 is the image's top (image files, datasets, D3D/Vulkan);\n"
+     "infinite_far), or instead of near, far and infinite_far the 4x4 projection matrix that\n"
+     "rendered the image, projection[row, column] (a column-major list of 16: np.reshape(m,\n"
+     "(4, 4)).T): its float entries bound the conversion, tighter near the far plane.\n"
+     "top_down: row 0 is the image's top (image files, datasets, D3D/Vulkan);\n"
      "False for OpenGL readbacks. Holes hide nothing: NaN, the value `hole`, and for linear\n"
      "depth any value <= 0. Read in place (strides, flipped rows) unless holes or a\n"
      "conversion need one copy. The GIL is released."},

@@ -13,6 +13,8 @@
  *            uint32 raster flags
  *          op 4 (boxes merged): int64 split, then as op 2; boxes [0, split) and
  *            [split, m) drawn by two calls into one merged-coverage buffer
+ *          op 5 (fill by the matrix): as op 1, then 16 floats, the projection
+ *            row-major (satc_pyramid_fill_matrix)
  *        then uint32 test flags, budget (satc_pyramid_set_test), int32 mode,
  *        int64 n, n floats each of cx cy cz hx hy hz (queries)
  *   OUT: every level's texels, level 0 first; n class bytes (scalar), n (active)
@@ -59,7 +61,7 @@ int main(int argc, char **argv)
     if (!store || satc_pyramid_init(&p, &f, w, h, store, bytes) != SATC_OK)
         return 2;
     satc_status st = SATC_OK;
-    if (op == 1) {
+    if (op == 1 || op == 5) {
         int32_t fmt, es;
         uint32_t conv, iw, ih;
         float nz, fz;
@@ -73,7 +75,11 @@ int main(int argc, char **argv)
         satc_depth_image img = {.data = px, .width = iw, .height = ih, .row_bytes = (size_t)iw * es,
                                 .format = (satc_depth_format)fmt, .conventions = conv,
                                 .near_z = nz, .far_z = fz};
-        st = satc_pyramid_fill(&p, &img);
+        float m[16];
+        if (op == 5 && rd(m, 4, 16, in) < 0)
+            return 2;
+        st = op == 5 ? satc_pyramid_fill_matrix(&p, &img, m, SATC_MATRIX_ROW_MAJOR)
+                     : satc_pyramid_fill(&p, &img);
     } else if (op == 2) {
         int64_t m;
         float *d = floats(in, &m, 6);

@@ -237,6 +237,75 @@ def test_fill_against_c_and_rays(name, rng):
     assert hidden_total > 0  # the scenes hide something
 
 
+def projection_of(z01, rev, inf):
+    """The float32 projection of the window encodings' depth (rows: x, y, z,
+    w; the camera looks along +z, so w = z): NDC z = P + Q / d."""
+    lo = 0.0 if z01 else -1.0
+    zn, zf = (1.0, lo) if rev else (lo, 1.0)
+    if inf:
+        P, Q = zf, (zn - zf) * NEAR
+    else:
+        Q = (zn - zf) * NEAR * FAR / (FAR - NEAR)
+        P = zf - Q / FAR
+    m = np.zeros((4, 4))
+    m[0, 0], m[1, 1], m[2, 2], m[2, 3], m[3, 2] = 1.0, 1.0, P, Q, 1.0
+    return m.astype(np.float32)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in ENCODINGS.items() if e[0]["kind"] != "linear"))
+def test_fill_by_projection_against_c_and_rays(name, rng):
+    kw, enc, fmt, bits = ENCODINGS[name]
+    m = projection_of(kw.get("zero_to_one", False), kw.get("reversed", False), kw.get("infinite_far", False))
+    by_matrix = {k: v for k, v in kw.items() if k not in ("near", "far", "infinite_far")}
+    R, t, oc, oh, qc, qh = scene(rng)
+    cam = satc.from_intrinsics(K, R, t, W, H, NEAR, FAR)
+    C, dirs, z, holes = depth_of(R, t, oc, oh, rng)
+    img, ref = enc(z, holes)
+    p = satc.Pyramid(cam, 64, 32).fill(img, **by_matrix, projection=m)
+    boxes = satc.aabbs(qc, qh)
+    payload = image_payload(ref, fmt, bits & ~INFINITE_FAR) + m.tobytes()
+    texels, cls = oracle(cam, 64, 32, 5, payload, "exact", qc, qh)
+    assert np.array_equal(levels(p), texels)
+    assert np.array_equal(satc.cull(p, boxes, "exact", "classes"), cls)
+    seen = seen_by(C, dirs, qc, qh, np.where(holes.ravel(), np.inf, z.ravel()))
+    assert not (seen & (cls == satc.OCCLUDED)).any()
+    # a column-major list of 16 goes through reshape and transpose
+    q = satc.Pyramid(cam, 64, 32).fill(img, **by_matrix, projection=np.reshape(m.T.ravel(), (4, 4)).T)
+    assert np.array_equal(levels(q), texels)
+
+
+def test_fill_projection_errors():
+    cam = satc.perspective([0, 0, 0], [0, 0, 1], [0, 1, 0], 1.0, 16 / 9, NEAR, FAR)
+    img = np.full((9, 16), 0.5, np.float32)
+    m = projection_of(False, False, False)
+    p = satc.Pyramid(cam, 64, 32)
+    with pytest.raises(TypeError, match="linear depth needs none"):
+        p.fill(img * 10, "linear", projection=m)
+    with pytest.raises(TypeError, match="replaces near, far"):
+        p.fill(img, "window", near=NEAR, projection=m)
+    with pytest.raises(TypeError, match="replaces near, far"):
+        p.fill(img, "window", infinite_far=True, projection=m)
+    with pytest.raises(ValueError, match=r"projection: expected shape \(4, 4\)"):
+        p.fill(img, "window", projection=m[:3, :3])
+    with pytest.raises(TypeError, match="projection: expected a 4x4 array"):
+        p.fill(img, "window", projection="m")
+    bad = m.copy()
+    bad[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"element \(1, 2\) is not finite"):
+        p.fill(img, "window", projection=bad)
+    # x in w: not a perspective the pyramid's view fits; nothing written
+    bad = m.copy()
+    bad[3, 0] = 0.5
+    with pytest.raises(ValueError, match="fill: projection"):
+        p.fill(img, "window", projection=bad)
+    assert np.isinf(p.depth).all()
+    # a window depth of 0.5 through the projection: the wall's depth, never nearer
+    p.fill(img, "window", projection=m)
+    ndc = 2 * 0.5 - 1
+    wall = (2 * FAR * NEAR / (FAR - NEAR)) / ((FAR + NEAR) / (FAR - NEAR) - ndc)
+    assert (p.depth >= np.float32(wall) * (1 - 1e-6)).all() and (p.depth < wall * 1.001).all()
+
+
 def test_rasterized_occluders_against_c(rng):
     for trial in range(3):
         R, t, oc, oh, qc, qh = scene(rng)

@@ -54,6 +54,11 @@ typedef struct {
     void *coverage; /* merged coverage of the draws (NULL: not merged) */
     size_t coverage_bytes;
 } PyramidObject;
+/* pyramid_fill.c: Pyramid.fill. */
+PyObject *satc_py_pyramid_fill(PyramidObject *self, PyObject *args, PyObject *kw);
+/* Empties the merged-coverage layers (when the pyramid has them) after
+ * level 0 was replaced. */
+void satc_py_pyramid_reset_coverage(PyramidObject *o);
 
 extern PyTypeObject satc_py_FrustumType;
 extern PyTypeObject satc_py_PyramidType;

@@ -77,7 +77,7 @@ BENCH_FILES = {
 PY_RANK = {'tests': 7, 'package': 6, 'helpers': 5, 'module': 4, 'methods': 3, 'args': 2, 'types': 1}
 PY_FILES = {'__init__': 'package', '_frusta': 'helpers', 'module': 'module', '_satc': 'module',
             'cull': 'methods', 'queries': 'methods', 'groups': 'methods', 'occlusion': 'methods',
-            'pyramid': 'methods', 'trs': 'methods', 'batch': 'methods', 'occluders': 'args',
+            'pyramid': 'methods', 'pyramid_fill': 'methods', 'trs': 'methods', 'batch': 'methods', 'occluders': 'args',
             '_ply': 'helpers',
             'args': 'args', 'arrays': 'args', 'outs': 'args', '_arrays': 'args',
             'batch_type': 'types', '_satc.h': 'types'}

@@ -298,7 +298,7 @@ static inline RF_INLINE void raster_fill_whole(const satc_rpoly *p, uint32_t ne,
     }
     /* the span is a superset of the covered texels: skipping it changes
      * no bit, and saves time on narrow rectangles */
-    int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN;
+    int narrow = p->i1 - p->i0 <= SATC_RP_SPAN_MIN_PLAIN(W);
     float rc[RF_FUNCS][RF_ROWS];
     for (int32_t j = p->j0; j < p->j1; j++) {
         int32_t r = (j - p->j0) % RF_ROWS;

@@ -229,7 +229,7 @@ static satc_rpoly g_p[MAXP];
 
 static void group_boxes(void)
 {
-    static const uint32_t dims[][2] = {{64, 32}, {131, 37}, {256, 128}};
+    static const uint32_t dims[][2] = {{64, 32}, {131, 37}, {600, 128}};
     for (int it = 0; it < 6; it++) {
         uint32_t w = dims[it % 3][0], h = dims[it % 3][1];
         satc_frustum f;
@@ -237,8 +237,11 @@ static void group_boxes(void)
         satc_rview rv;
         satc_rview_init(&rv, &f, w, h, 0, h, 0, 0);
         size_t n = 0;
+        /* the wide level's boxes nearer, so that some rectangles pass
+         * every path's span threshold (SATC_RP_SPAN_MIN_PLAIN) */
+        double zmax = w > 256 ? 25 : 80;
         for (int k = 0; k < 150 && n + 3 <= MAXP; k++) {
-            double c[3] = {rnd(-30, 30), rnd(-15, 15), rnd(-2, 80)}, H[3][3];
+            double c[3] = {rnd(-30, 30), rnd(-15, 15), rnd(-2, zmax)}, H[3][3];
             double y = rnd(-3, 3), p = rnd(-1, 1), s[3] = {rnd(0.1, 6), rnd(0.1, 6), rnd(0.1, 6)};
             double R[3][3] = {{cos(y), 0, -sin(y)}, {sin(y) * sin(p), cos(p), cos(y) * sin(p)},
                               {sin(y) * cos(p), -sin(p), cos(y) * cos(p)}};

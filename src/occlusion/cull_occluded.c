@@ -172,12 +172,17 @@ hidden_in(const satc_pyramid *p, const float (*rect)[SATC_CHUNK], size_t j, cons
     {
         const float *lv = p->depth + p->level_off[k];
         size_t w = p->level_w[k];
+        /* the texels wholly inside (oc_inside at level k): columns
+         * [cx0, cx1] of rows [cy0, cy1] */
+        int32_t cx0 = (i0 + (1 << k) - 1) >> k, cx1 = ((i1 + 1) >> k) - 1;
+        int32_t cy0 = (j0 + (1 << k) - 1) >> k, cy1 = ((j1 + 1) >> k) - 1;
         for (int32_t y = j0 >> k; y <= j1 >> k; y++) {
             const float *row = lv + (size_t)y * w;
+            int row_in = !on && y >= cy0 && y <= cy1;
             for (int32_t x = i0 >> k; x <= i1 >> k; x++) {
                 if (row[x] < z)
                     continue;
-                if (k == 0 || top == SATC_OC_SPLIT || (!on && oc_inside(x, y, k, i0, i1, j0, j1))) {
+                if (k == 0 || top == SATC_OC_SPLIT || (row_in && x >= cx0 && x <= cx1)) {
                     if (on && set_aside(&fine, row[x], x, y, k))
                         continue;
                     return 0;

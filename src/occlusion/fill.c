@@ -394,16 +394,36 @@ static void farthest(const conv *c, const uint8_t *row0, size_t rb, uint32_t nr,
  * which stays small (the web build's is 64 KB). */
 #define FILL_COLS 256
 
+/* A fill's checks and constants: the conversion, the row order and the
+ * slacks of span() across and up. */
+typedef struct fill_setup {
+    conv c;
+    int top_down;
+    double sx, sy;
+} fill_setup;
+
+static satc_status setup(const satc_pyramid *p, const satc_depth_image *img, const float *m,
+                         unsigned layout, fill_setup *f)
+{
+    satc_status st = check(p, img, m, layout, &f->c);
+    if (st != SATC_OK)
+        return st;
+    f->top_down = (img->conventions & SATC_IMAGE_TOP_DOWN) != 0;
+    f->sx = span_slack(p->view.x0, p->view.x1, img->width);
+    f->sy = span_slack(p->view.y0, p->view.y1, img->height);
+    return SATC_OK;
+}
+
 static satc_status fill(satc_pyramid *p, const satc_depth_image *img, const float *m,
                         unsigned layout)
 {
-    conv c;
-    satc_status st = check(p, img, m, layout, &c);
+    fill_setup f;
+    satc_status st = setup(p, img, m, layout, &f);
     if (st != SATC_OK)
         return st;
-    int top_down = (img->conventions & SATC_IMAGE_TOP_DOWN) != 0;
-    double sx = span_slack(p->view.x0, p->view.x1, img->width);
-    double sy = span_slack(p->view.y0, p->view.y1, img->height);
+    const conv c = f.c;
+    const int top_down = f.top_down;
+    const double sx = f.sx, sy = f.sy;
     window w[FILL_COLS];
     double far[FILL_COLS];
     for (uint32_t i0 = 0, n; i0 < p->width; i0 += n) {
@@ -431,23 +451,21 @@ static satc_status fill(satc_pyramid *p, const satc_depth_image *img, const floa
 satc_status satc_pyramid_fill_ref(satc_pyramid *p, const satc_depth_image *img, const float *m,
                                   unsigned layout)
 {
-    conv c;
-    satc_status st = check(p, img, m, layout, &c);
+    fill_setup f;
+    satc_status st = setup(p, img, m, layout, &f);
     if (st != SATC_OK)
         return st;
-    int top_down = (img->conventions & SATC_IMAGE_TOP_DOWN) != 0;
-    double sx = span_slack(p->view.x0, p->view.x1, img->width);
-    double sy = span_slack(p->view.y0, p->view.y1, img->height);
+    const conv c = f.c;
     for (uint32_t j = 0; j < p->height; j++) {
         uint32_t q0, q1;
-        span(j, p->height, img->height, sy, &q0, &q1);
+        span(j, p->height, img->height, f.sy, &q0, &q1);
         float *dst = p->depth + (size_t)j * p->width;
         for (uint32_t i = 0; i < p->width; i++) {
             uint32_t x0, x1;
-            span(i, p->width, img->width, sx, &x0, &x1);
+            span(i, p->width, img->width, f.sx, &x0, &x1);
             double far = c.farther_up ? -INFINITY : INFINITY;
             for (uint32_t q = q0; q <= q1; q++) {
-                uint32_t y = top_down ? img->height - 1 - q : q;
+                uint32_t y = f.top_down ? img->height - 1 - q : q;
                 const void *row = (const uint8_t *)img->data + (size_t)y * img->row_bytes;
                 for (uint32_t x = x0; x <= x1; x++) {
                     double v = raw(&c, row, x);

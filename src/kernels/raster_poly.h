@@ -116,10 +116,24 @@ static inline unsigned satc_rcov_edge_cells(float e, const float off[16])
  * nearest such; it becomes (cells, out) when the cells hold all of it);
  * else an empty layer starts with them, or the farther layer takes them
  * (its depth rises least), so the nearer one stays as it was.
- * The selections are written as `a <= b ? a : b`, never in the form of
- * minss/maxss: under DAZ those return a subnormal operand as 0 while a
+ * The selections go through satc_rcov_pick, never a min or max
+ * instruction: under DAZ those return a subnormal operand as 0 while a
  * compare-and-select keeps its bits, so a compiler's choice between them
  * would change the answer from one build to the next. */
+/* c ? a : b where c is a float comparison of a and b: the condition
+ * passes through an empty asm, so no compiler can fold the select into
+ * a min or max instruction (legal in IEEE arithmetic once the operands
+ * are known not to be NaN, but under DAZ those return a subnormal
+ * operand as 0, and only some compilations made them: Clang did in the
+ * reference and not in the SIMDe builds). */
+static inline float satc_rcov_pick(int c, float a, float b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(c));
+#endif
+    return c ? a : b;
+}
+
 static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *ld, uint16_t *lm)
 {
     if (!cells)
@@ -153,13 +167,13 @@ static inline void satc_rcov_merge(unsigned cells, float out, float *t, float *l
     float best = INFINITY;
     for (int k = 0; k < 2; k++)
         if (m[k] == SATC_RC_FULL)
-            best = d[k] <= best ? d[k] : best;
+            best = satc_rcov_pick(d[k] <= best, d[k], best);
     if (m[0] && m[1] && (m[0] | m[1]) == SATC_RC_FULL) {
-        float u = d[0] >= d[1] ? d[0] : d[1];
-        best = u <= best ? u : best;
+        float u = satc_rcov_pick(d[0] >= d[1], d[0], d[1]);
+        best = satc_rcov_pick(u <= best, u, best);
     }
     if (best < INFINITY) {
-        *t = best <= old ? best : old;
+        *t = satc_rcov_pick(best <= old, best, old);
         for (int k = 0; k < 2; k++)
             if (m[k] == SATC_RC_FULL || !(d[k] < *t))
                 m[k] = 0, d[k] = INFINITY;

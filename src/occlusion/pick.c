@@ -28,15 +28,17 @@ static void swap(uint32_t *idx, float *ar, size_t a, size_t b)
     idx[b] = ti, ar[b] = ta;
 }
 
-/* The rank as an ascending 64-bit key: areas without the sign bit
- * first, larger |area| first, then lower index (below()'s order). */
-static uint64_t rank_key(float a, uint32_t i)
+/* The rank's high word: areas without the sign bit first, larger |area|
+ * first (below()'s order of areas), ascending. */
+static uint32_t rank_hi(float a)
 {
     uint32_t u;
     memcpy(&u, &a, sizeof u);
-    uint64_t k = (u & 0x80000000u) | (0x7FFFFFFFu - (u & 0x7FFFFFFFu));
-    return k << 32 | i;
+    return (u & 0x80000000u) | (0x7FFFFFFFu - (u & 0x7FFFFFFFu));
 }
+
+/* The rank as an ascending 64-bit key: rank_hi, then lower index. */
+static uint64_t rank_key(float a, uint32_t i) { return (uint64_t)rank_hi(a) << 32 | i; }
 
 /* Sorts (idx, ar)[0..n) by rank, best first: an in-place radix sort on
  * the key's bytes from the top (shift 56 first), insertion sort for short
@@ -80,15 +82,6 @@ static void rank_sort(uint32_t *idx, float *ar, size_t n, int shift)
             rank_sort(idx + lo, ar + lo, end[d] - lo, shift - 8);
         lo = end[d];
     }
-}
-
-/* The rank's high word: below()'s order of areas, ascending (rank_key
- * without the index). */
-static uint32_t rank_hi(float a)
-{
-    uint32_t u;
-    memcpy(&u, &a, sizeof u);
-    return (u & 0x80000000u) | (0x7FFFFFFFu - (u & 0x7FFFFFFFu));
 }
 
 /* rank_sort's order when the entries are in increasing index order and

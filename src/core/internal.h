@@ -9,6 +9,16 @@
 #include "satc.h"
 
 /* Boxes per kernel call: the driver formats results per chunk. */
+/* Inline attributes of the kernels and the vector layers' loads: the
+ * kernels are too large for the compiler to inline them on its own. */
+#if defined(__GNUC__)
+#define SATC_AI static inline __attribute__((always_inline))
+#define SATC_NI static __attribute__((noinline))
+#else
+#define SATC_AI static inline
+#define SATC_NI static
+#endif
+
 #define SATC_CHUNK 1024
 #define SATC_CHUNK_WORDS (SATC_CHUNK / 64)
 

@@ -159,8 +159,9 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
  * and, for the forms most often stored as plain arrays, the plain-array
- * case are compile-time variants; classification is a run-time flag
- * (each variant costs compile time on every path). */
+ * case are compile-time variants, as is the `.splat` file in conservative
+ * mode (soa == 3, splat32_ok); classification is a run-time flag (each
+ * variant costs compile time on every path). */
 #define SATC_VARIANT(soa)                                                                         \
     if (flags & SATC_K_EXACT)                                                                     \
         cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 1, classify, soa);      \
@@ -176,6 +177,9 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
             SATC_VARIANT(1)                                                                       \
         }                                                                                         \
         SATC_REC_VARIANT                                                                          \
+        else if (form == SATC_FORM_TRS && !(flags & SATC_K_EXACT) && splat32_ok(b)) {             \
+            cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 0, classify, 3);    \
+        }                                                                                         \
         else {                                                                                    \
             SATC_VARIANT(0)                                                                       \
         }                                                                                         \
@@ -293,6 +297,8 @@ SATC_AI size_t splat_pack_v(const uint64_t *vis, const float *dz, size_t first, 
         float dz[SATC_CHUNK];                                                                     \
         if (flags & SATC_K_EXACT)                                                                 \
             cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 1, 0, 0);       \
+        else if (splat32_ok(b))                                                                   \
+            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 0, 0, 3);       \
         else                                                                                      \
             cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 0, 0, 0);       \
         return splat_pack_v(vis, dz, first, n, od, oi);                                           \

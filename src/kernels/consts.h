@@ -10,14 +10,6 @@
 
 #include "../core/internal.h"
 
-#if defined(__GNUC__)
-#define SATC_AI static inline __attribute__((always_inline))
-#define SATC_NI static __attribute__((noinline))
-#else
-#define SATC_AI static inline
-#define SATC_NI static
-#endif
-
 #define SATC_FULL ((1u << W) - 1u)
 
 /* Set bits of a lane mask (W <= 16): a nibble table in a constant, so no

@@ -41,7 +41,7 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
 
 /* The 8 words of W records of 32 bytes (stride >= 32). */
 #ifndef SATC_VLAYER_REC8
-static inline void v_load_rec8(const float *p, size_t stride, V out[8])
+SATC_AI void v_load_rec8(const float *p, size_t stride, V out[8])
 {
     v_load_rec4(p, stride, out);
     v_load_rec4(p + 4, stride, out + 4);
@@ -59,15 +59,19 @@ static inline const float *satc_at(const float *p, size_t stride, size_t i)
  * 4 once the matrices' loads got cheaper: 1 M instances 3-4 % faster,
  * other 1 M rows the same or 1-3 % faster on AMD family 1Ah). A prefetch
  * never faults, so asking past the batch is harmless. */
-static inline void prefetch_ahead(const void *p, size_t stride)
+static inline void prefetch_line(const void *p)
 {
 #if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+static inline void prefetch_ahead(const void *p, size_t stride)
+{
     const char *ahead = (const char *)p + (size_t)(8 * W) * stride;
     for (size_t off = 0; off < (size_t)W * stride; off += 64)
-        __builtin_prefetch(ahead + off);
-#else
-    (void)p, (void)stride;
-#endif
+        prefetch_line(ahead + off);
 }
 
 /* W floats of a stream from element i; lanes past nl are 0. soa: every
@@ -469,7 +473,7 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     }
     case SATC_FORM_TRS: {
         if (!exact && ortho != 2 && !b->trs.local) {
-            splat_ball_v(k, &b->trs, i, nl, rec_ok, x, ortho);
+            splat_ball_v(k, &b->trs, i, nl, rec_ok, x, ortho, soa == 3);
             break;
         }
         V m[3][4], lc[3], lh[3];

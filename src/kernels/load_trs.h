@@ -112,14 +112,31 @@ SATC_AI int splat_rec_ok(const satc_trs *s, unsigned nl)
 #endif
 }
 
+/* Whether a batch is the 32-byte `.splat` file read in place with its
+ * default bound: records exactly 32 bytes apart (splat_rec_ok), byte
+ * quaternions b - 128, linear scales, no local boxes. The kernels take it
+ * as a compile-time variant (rec32), so no per-vector test remains. */
+SATC_AI int splat32_ok(const satc_batch *b)
+{
+    const satc_trs *s = &b->trs;
+    return W > 1 && b->form == SATC_FORM_TRS && !s->local && s->position.stride == 32 &&
+           (s->format & 3u) == SATC_QUAT_U8 && !(s->format & SATC_TRS_LOG_SCALE) &&
+           splat_rec_ok(s, W);
+}
+
 /* W `.splat` records from volume i (splat_rec_ok): position, scale and
  * the quaternion word as loaded by the streams' own reads (the same
- * bits: words only move). */
-SATC_AI void ld_splat_rec(const satc_trs *s, size_t i, V p[3], V sc[3], V *wd)
+ * bits: words only move). rec32: the stride is 32 (splat32_ok). */
+SATC_AI void ld_splat_rec(const satc_trs *s, size_t i, V p[3], V sc[3], V *wd, const int rec32)
 {
     V r[8];
-    prefetch_ahead(satc_at(s->position.x, s->position.stride, i), s->position.stride);
-    v_load_rec8(satc_at(s->position.x, s->position.stride, i), s->position.stride, r);
+    const size_t st = rec32 ? 32 : s->position.stride;
+    if (rec32) /* GCC drops prefetch_ahead's loop at this stride */
+        for (int l = 0; l < W / 2; l++)
+            prefetch_line((const char *)satc_at(s->position.x, 32, i + (size_t)(8 * W)) + 64 * l);
+    else
+        prefetch_ahead(satc_at(s->position.x, st, i), st);
+    v_load_rec8(satc_at(s->position.x, st, i), st, r);
     for (int j = 0; j < 3; j++)
         p[j] = r[j], sc[j] = r[3 + j];
     *wd = r[7];
@@ -176,34 +193,68 @@ SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3]
     }
 }
 
+/* The quaternion word of `.splat` records decides the ball: components
+ * b - 128 are integers, so |q|^2 is exact, 0 when every byte is 128 and
+ * in range otherwise. As a float 0x80808080 is normal: equal to it means
+ * the same bits. */
+SATC_AI M splat_u8_ok(V wd)
+{
+    const uint32_t b128 = 0x80808080u;
+    float zf;
+    memcpy(&zf, &b128, sizeof zf);
+    V z = v_set1(zf);
+    return m_not(m_and(v_le(wd, z), v_ge(wd, z)));
+}
+
+/* The ball of W splats from their positions, linear scales and ok mask. */
+SATC_AI void splat_ball_x(const vconst *k, const satc_trs *s, const V p[3], const V sc[3], M ok,
+                          V *x, const int ortho)
+{
+    V c[3];
+    for (int j = 0; j < 3; j++)
+        c[j] = v_sub(p[j], k->o[j]);
+    to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
+    V s2 = v_add(v_add(v_mul(sc[0], sc[0]), v_mul(sc[1], sc[1])), v_mul(sc[2], sc[2]));
+    V rad = v_mul(v_set1(satc_trs_k(s)), v_sqrt(v_add(s2, v_set1(SATC_TRS_S2_FLOOR))));
+    x[F_RAD] = rad;
+    const int np = ortho ? 3 : 5;
+    for (int j = 0; j < np; j++)
+        x[F_R + j] = v_mul(rad, k->norm2[j]);
+    V S = v_add(v_add(sum_abs_d(x), v_add(rad, rad)), k->sfloor);
+    x[F_S] = v_sel(ok, v_add(S, v_mul(v_set1(16.0f), rad)), v_set1(NAN));
+}
+
 /* A splat cube (local NULL) in conservative mode: the ball about p of
  * radius k |s|_2 (satc_trs_ball2), which holds the box whatever its
  * rotation, tested as a sphere's planes; S adds 16 r for the rounding of
- * r and exp. A quaternion out of range makes S NaN (never culled). */
+ * r and exp. A quaternion out of range makes S NaN (never culled).
+ * rec32: the batch passed splat32_ok (the same values, fewer tests). */
 SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned nl, int rec_ok,
-                          V *x, const int ortho)
+                          V *x, const int ortho, const int rec32)
 {
     const int soa = 0;
-    V q[4], sc[3], p[3], c[3];
+    V q[4], sc[3], p[3];
     M ok;
+    (void)rec32;
+#if W > 1
+    if (rec32 && nl == W) {
+        V wd;
+        ld_splat_rec(s, i, p, sc, &wd, 1);
+        splat_ball_x(k, s, p, sc, splat_u8_ok(wd), x, ortho);
+        return;
+    }
+#endif
     const int rec = splat_rec_ok(s, nl);
 #if W > 1
     if ((s->format & 3u) == SATC_QUAT_U8 && nl == W) {
-        /* Components b - 128 are integers: |q|^2 is exact, 0 when every
-         * byte is 128 and in range otherwise, so the word decides. As a
-         * float 0x80808080 is normal: equal to it means the same bits. */
         const float *w = (const float *)(const void *)((const char *)s->rotation +
                                                        i * s->rotation_stride);
         V wd;
         if (rec)
-            ld_splat_rec(s, i, p, sc, &wd);
+            ld_splat_rec(s, i, p, sc, &wd, 0);
         else
             wd = s->rotation_stride ? v_load_stride(w, s->rotation_stride) : v_set1(*w);
-        const uint32_t b128 = 0x80808080u;
-        float zf;
-        memcpy(&zf, &b128, sizeof zf);
-        V z = v_set1(zf);
-        ok = m_not(m_and(v_le(wd, z), v_ge(wd, z)));
+        ok = splat_u8_ok(wd);
     } else
 #endif
     {
@@ -220,17 +271,7 @@ SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned
             sc[j] = exp_v(sc[j]);
     if (!got)
         ld3_after(&s->position, &s->scale, i, nl, rec_ok, p);
-    for (int j = 0; j < 3; j++)
-        c[j] = v_sub(p[j], k->o[j]);
-    to_frame_v(k, c, &x[F_DX], &x[F_DY], &x[F_DZ]);
-    V s2 = v_add(v_add(v_mul(sc[0], sc[0]), v_mul(sc[1], sc[1])), v_mul(sc[2], sc[2]));
-    V rad = v_mul(v_set1(satc_trs_k(s)), v_sqrt(v_add(s2, v_set1(SATC_TRS_S2_FLOOR))));
-    x[F_RAD] = rad;
-    const int np = ortho ? 3 : 5;
-    for (int j = 0; j < np; j++)
-        x[F_R + j] = v_mul(rad, k->norm2[j]);
-    V S = v_add(v_add(sum_abs_d(x), v_add(rad, rad)), k->sfloor);
-    x[F_S] = v_sel(ok, v_add(S, v_mul(v_set1(16.0f), rad)), v_set1(NAN));
+    splat_ball_x(k, s, p, sc, ok, x, ortho);
 }
 
 /* TRS's extra S term beyond an instance's: 16 T, T = sum_j |m_j|_1

@@ -118,17 +118,20 @@ static inline V v_perm(V v, P p) { return simde_mm256_permutevar8x32_ps(v, p); }
 /* 16 bytes of W records: 128-bit loads, records j and j + 4 in the two
  * halves of register j, then a 4x4 transpose in each half. */
 #define SATC_VLAYER_REC4 1
-static inline simde__m128 rec_at(const float *p, size_t stride, int j)
+SATC_AI simde__m128 rec_at(const float *p, size_t stride, int j)
 {
     return simde_mm_loadu_ps((const float *)(const void *)((const char *)p + (size_t)j * stride));
 }
-static inline void v_load_rec4(const float *p, size_t stride, V out[4])
+SATC_AI void v_load_rec4(const float *p, size_t stride, V out[4])
 {
-    V a[4];
-    for (int q = 0; q < 4; q++)
-        a[q] = simde_mm256_set_m128(rec_at(p, stride, q + 4), rec_at(p, stride, q));
-    V t0 = simde_mm256_unpacklo_ps(a[0], a[1]), t1 = simde_mm256_unpackhi_ps(a[0], a[1]);
-    V t2 = simde_mm256_unpacklo_ps(a[2], a[3]), t3 = simde_mm256_unpackhi_ps(a[2], a[3]);
+    /* written out: in the largest kernels GCC keeps a loop here, and the
+     * rows in memory */
+    V a0 = simde_mm256_set_m128(rec_at(p, stride, 4), rec_at(p, stride, 0));
+    V a1 = simde_mm256_set_m128(rec_at(p, stride, 5), rec_at(p, stride, 1));
+    V a2 = simde_mm256_set_m128(rec_at(p, stride, 6), rec_at(p, stride, 2));
+    V a3 = simde_mm256_set_m128(rec_at(p, stride, 7), rec_at(p, stride, 3));
+    V t0 = simde_mm256_unpacklo_ps(a0, a1), t1 = simde_mm256_unpackhi_ps(a0, a1);
+    V t2 = simde_mm256_unpacklo_ps(a2, a3), t3 = simde_mm256_unpackhi_ps(a2, a3);
     out[0] = simde_mm256_shuffle_ps(t0, t2, 0x44);
     out[1] = simde_mm256_shuffle_ps(t0, t2, 0xEE);
     out[2] = simde_mm256_shuffle_ps(t1, t3, 0x44);

@@ -108,11 +108,11 @@ static inline V v_fold(V v, unsigned w)
 
 /* 16 bytes of W records: 128-bit loads, four records per register (record
  * 4L + q in lane L of register q), then a 4x4 transpose in every lane. */
-static inline simde__m128 rec_at(const float *p, size_t stride, int j)
+SATC_AI simde__m128 rec_at(const float *p, size_t stride, int j)
 {
     return simde_mm_loadu_ps((const float *)(const void *)((const char *)p + (size_t)j * stride));
 }
-static inline void v_load_rec4(const float *p, size_t stride, V out[4])
+SATC_AI void v_load_rec4(const float *p, size_t stride, V out[4])
 {
     V a[4];
     for (int q = 0; q < 4; q++) {
@@ -134,7 +134,7 @@ static inline void v_load_rec4(const float *p, size_t stride, V out[4])
  * three rounds of shuffles; out[e] holds word e of every record. Two
  * source permutes in the last round put lane L on record L. */
 #define SATC_VLAYER_REC8 1
-static inline void v_load_rec8(const float *p, size_t stride, V out[8])
+SATC_AI void v_load_rec8(const float *p, size_t stride, V out[8])
 {
     V r[8], t[8], u[8];
     for (int j = 0; j < 8; j++) {

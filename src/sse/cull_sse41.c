@@ -83,7 +83,7 @@ static inline V v_perm(V v, P p)
 
 /* 16 bytes of 4 records: one load each, then a 4x4 transpose. */
 #define SATC_VLAYER_REC4 1
-static inline void v_load_rec4(const float *p, size_t stride, V out[4])
+SATC_AI void v_load_rec4(const float *p, size_t stride, V out[4])
 {
     V a[4];
     for (int q = 0; q < 4; q++)

@@ -93,21 +93,22 @@ static range16 range_of(const float *depth, size_t n)
  * from there (satc_sort_depth from cold caches, Xeon with 2 MB of L2 per
  * core, the splat benchmark's depths: 7.7 against 8.4 ns per key at
  * 132 k keys; satc_cull_depth on 1 M splats with 211 k kept: 4.85
- * against 5.39 ms for the whole call). From PLAIN_MIN to RADIX_MIN the
- * same two passes store straight to their places: the 65536 counters'
- * clearing and sums alone outweigh them (satc_cull_depth of splats in
- * cache, AMD family 19h: 7.0 against 14.0 ns per splat with 3.6 k kept
- * of 8 k, 5.6 against 7.9 with 29 k of 64 k). In WebAssembly the
- * counting pass won at every size measured (node 20, the Xeon, 1 M
- * splats with 524 k kept: 14.3 against 19.7 ms for the call; 4 M with
- * 2.1 M kept: 59 against 82 ms): the write-combining lines there cost
- * more than the scattered writes they save. */
+ * against 5.39 ms for the whole call). Below PLAIN_MAX the same two
+ * passes store straight to their places: the 65536 counters' clearing
+ * and sums alone outweigh them (satc_cull_depth of splats in cache, AMD
+ * family 19h: 7.0 against 14.0 ns per splat with 3.6 k kept of 8 k, 5.6
+ * against 7.9 with 29 k of 64 k; in WebAssembly under node 20 12.9
+ * against 26 with 3.6 k kept, 19.5 against 18.4 with 29 k). In
+ * WebAssembly the counting pass beat the write-combining lines at every
+ * size measured (node 20, Xeon, 1 M splats with 524 k kept: 14.3
+ * against 19.7 ms for the call; 4 M with 2.1 M kept: 59 against 82 ms):
+ * they cost more there than the scattered writes they save. */
 #if defined(__wasm__)
 #define RADIX_MIN SIZE_MAX
-#define PLAIN_MIN SIZE_MAX
+#define PLAIN_MAX ((size_t)1 << 15)
 #else
 #define RADIX_MIN ((size_t)1 << 17)
-#define PLAIN_MIN ((size_t)1)
+#define PLAIN_MAX RADIX_MIN
 #endif
 
 /* Counts of both bytes of c = 65535 - key, four sub-histograms each (h
@@ -217,7 +218,7 @@ static void wc_finish(wc_state *w)
  * passes of 256 places written at a time, not 65536, through the
  * write-combining lines above; measured faster than ordering each
  * high-byte bucket by its low byte, which counts every key a second
- * time). From PLAIN_MIN keys the same two passes without those lines.
+ * time). Below PLAIN_MAX keys the same two passes without those lines.
  * Otherwise one counting pass. The same permutation every way: a stable
  * sort by key is unique. hist: HIST16 words, 64-byte aligned
  * from its second half on (the write-combining state lies there). */
@@ -226,7 +227,7 @@ static void sort16(satc_key16_fn keys, const float *depth, range16 rg, uint16_t 
                    int scan)
 {
     uint32_t *hh = hist, *hl = hist + 1024, big = 0;
-    scan = scan && n >= PLAIN_MIN;
+    scan = scan && (n < PLAIN_MAX || n >= RADIX_MIN);
     memset(hh, 0, 2048 * sizeof *hh);
     for (size_t b = 0; b < n; b += KEY_BLOCK) {
         size_t e = n - b < KEY_BLOCK ? n : b + KEY_BLOCK;
@@ -236,7 +237,7 @@ static void sort16(satc_key16_fn keys, const float *depth, range16 rg, uint16_t 
             for (size_t i = b; i < e; i++)
                 big |= idx[i];
     }
-    if (tmp && n >= PLAIN_MIN && n < RADIX_MIN && big < (1u << 24)) {
+    if (tmp && n < PLAIN_MAX && n < RADIX_MIN && big < (1u << 24)) {
         /* the same two passes, each store straight to its place */
         prefix4(hh), prefix4(hl);
         for (size_t i = 0; i < n; i++) {

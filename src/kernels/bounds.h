@@ -93,7 +93,7 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         if (form == SATC_FORM_TRS) {
             ld_trs(&b->trs, i, W, rec_ok, m, lc, lh);
         } else {
-            ld_inst(&b->instances, i, W, rec_ok, m, lc, lh);
+            ld_inst(&b->instances, i, W, rec_ok, m, lc, lh, 0);
         }
         for (int k = 0; k < 3; k++)
             lh[k] = v_abs(lh[k]);

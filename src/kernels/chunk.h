@@ -159,8 +159,9 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
  * and, for the forms most often stored as plain arrays, the plain-array
- * case are compile-time variants, as is the `.splat` file in conservative
- * mode (soa == 3, splat32_ok); classification is a run-time flag (each
+ * case are compile-time variants, as are the `.splat` file in
+ * conservative mode (soa == 3, splat32_ok) and 64-byte 4x4 column-major
+ * matrices (soa == 4, inst64_ok); classification is a run-time flag (each
  * variant costs compile time on every path). */
 #define SATC_VARIANT(soa)                                                                         \
     if (flags & SATC_K_EXACT)                                                                     \
@@ -177,6 +178,9 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
             SATC_VARIANT(1)                                                                       \
         }                                                                                         \
         SATC_REC_VARIANT                                                                          \
+        else if (form == SATC_FORM_INSTANCES && inst64_ok(b)) {                                   \
+            SATC_VARIANT(4)                                                                       \
+        }                                                                                         \
         else if (form == SATC_FORM_TRS && !(flags & SATC_K_EXACT) && splat32_ok(b)) {             \
             cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 0, classify, 3);    \
         }                                                                                         \

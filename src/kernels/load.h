@@ -278,21 +278,26 @@ SATC_AI int ld_half_rec(const satc_half_axes *h, size_t i, unsigned nl, V c[3], 
  * matrix of the call follows the vector's last, so all 64 bytes from each
  * matrix of at least that stride may be read (not a 4x4's m[15] at the
  * end of the call, which satc.h promises is never read). */
-SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4])
+SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4],
+                    const int c64)
 {
     const int soa = 0;
-    const float *base = satc_at(s->matrix, s->stride, i);
+    const size_t st = c64 ? 64 : s->stride;
+    const satc_affine layout = c64 ? SATC_AFFINE_4X4_COLUMN_MAJOR : s->layout;
+    const float *base = satc_at(s->matrix, st, i);
     V t[4];
-    if (nl == W)
-        prefetch_ahead(base, s->stride);
+    if (nl == W && c64) /* GCC drops prefetch_ahead's loop at a constant stride */
+        for (int l = 0; l < W; l++)
+            prefetch_line(satc_at(s->matrix, 64, i + (size_t)(8 * W + l)));
+    else if (nl == W)
+        prefetch_ahead(base, st);
 #ifdef SATC_VLAYER_REC16
     /* The 4x4 layouts (each with its own constant indices, so the
      * shuffles of the bottom row are dropped). */
-    if (nl == W && rec_ok && s->stride >= 16 * sizeof(float) &&
-        s->layout != SATC_AFFINE_4X3_COLUMN_MAJOR) {
+    if (nl == W && rec_ok && st >= 16 * sizeof(float) && layout != SATC_AFFINE_4X3_COLUMN_MAJOR) {
         V e[16];
-        v_load_rec16(base, s->stride, e);
-        if (s->layout == SATC_AFFINE_ROWS) {
+        v_load_rec16(base, st, e);
+        if (layout == SATC_AFFINE_ROWS) {
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < 4; c++)
                     m[r][c] = e[r * 4 + c];
@@ -306,21 +311,21 @@ SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, int rec_ok, 
 #else
     (void)rec_ok;
 #endif
-    if (nl == W && s->layout != SATC_AFFINE_ROWS) {
+    if (nl == W && layout != SATC_AFFINE_ROWS) {
         /* Columns of 4 (4x4) or 3 (4x3) floats, read 16 bytes at a time;
          * the translation column from one float earlier (m[11..14] of a
          * 4x4, m[8..11] of a 4x3), so nothing past it is read: not a 4x4's
          * m[15], not the float after a packed 4x3. */
-        const int cs = s->layout == SATC_AFFINE_4X4_COLUMN_MAJOR ? 4 : 3;
+        const int cs = layout == SATC_AFFINE_4X4_COLUMN_MAJOR ? 4 : 3;
         for (int c = 0; c < 3; c++) {
-            v_load_rec4(base + cs * c, s->stride, t);
+            v_load_rec4(base + cs * c, st, t);
             m[0][c] = t[0], m[1][c] = t[1], m[2][c] = t[2];
         }
-        v_load_rec4(base + 3 * cs - 1, s->stride, t);
+        v_load_rec4(base + 3 * cs - 1, st, t);
         m[0][3] = t[1], m[1][3] = t[2], m[2][3] = t[3];
     } else if (nl == W) { /* rows: 3 x 4 floats */
         for (int r = 0; r < 3; r++) {
-            v_load_rec4(base + 4 * r, s->stride, t);
+            v_load_rec4(base + 4 * r, st, t);
             m[r][0] = t[0], m[r][1] = t[1], m[r][2] = t[2], m[r][3] = t[3];
         }
     } else {
@@ -390,12 +395,21 @@ SATC_AI V mapped_v(const vconst *k, V m[3][4], const V lc[3], const V lh[3], V *
     return v_add(v_add(pl[0], pl[1]), pl[2]);
 }
 
-/* An instance batch's W matrices and local boxes. */
+/* Whether an instance batch holds 4x4 column-major matrices 64 bytes
+ * apart (glm, three.js, Filament, Unity): the kernels' compile-time
+ * variant c64 (soa == 4), with the stride and layout constant. */
+SATC_AI int inst64_ok(const satc_batch *b)
+{
+    return W > 1 && b->form == SATC_FORM_INSTANCES && b->instances.stride == 64 &&
+           b->instances.layout == SATC_AFFINE_4X4_COLUMN_MAJOR;
+}
+
+/* An instance batch's W matrices and local boxes (c64: inst64_ok). */
 SATC_AI void ld_inst(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4],
-                     V lc[3], V lh[3])
+                     V lc[3], V lh[3], const int c64)
 {
     const int soa = 0;
-    ld_mat(s, i, nl, rec_ok, m);
+    ld_mat(s, i, nl, rec_ok, m, c64);
     if (s->mesh) {
         ld_mesh(s, i, nl, lc, lh);
     } else {
@@ -466,7 +480,7 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     }
     case SATC_FORM_INSTANCES: {
         V m[3][4], lc[3], lh[3];
-        ld_inst(&b->instances, i, nl, rec_ok, m, lc, lh);
+        ld_inst(&b->instances, i, nl, rec_ok, m, lc, lh, soa == 4);
         V pl = mapped_v(k, m, lc, lh, x, ortho);
         x[F_S] = v_add(x[F_S], pl);
         break;

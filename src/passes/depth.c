@@ -87,22 +87,19 @@ static range16 range_of(const float *depth, size_t n)
 /* Keys of a block small enough to stay in L1 for the counts that follow. */
 #define KEY_BLOCK 1024
 
-/* From RADIX_MIN keys the two-digit sort below scatters through
- * write-combining lines: one counting pass over 65536 counters, whose
- * scattered writes miss the cache once the order outgrows it, lost to it
- * from there (satc_sort_depth from cold caches, Xeon with 2 MB of L2 per
- * core, the splat benchmark's depths: 7.7 against 8.4 ns per key at
- * 132 k keys; satc_cull_depth on 1 M splats with 211 k kept: 4.85
- * against 5.39 ms for the whole call). Below PLAIN_MAX the same two
- * passes store straight to their places: the 65536 counters' clearing
- * and sums alone outweigh them (satc_cull_depth of splats in cache, AMD
- * family 19h: 7.0 against 14.0 ns per splat with 3.6 k kept of 8 k, 5.6
- * against 7.9 with 29 k of 64 k; in WebAssembly under node 20 12.9
- * against 26 with 3.6 k kept, 19.5 against 18.4 with 29 k). In
- * WebAssembly the counting pass beat the write-combining lines at every
- * size measured (node 20, Xeon, 1 M splats with 524 k kept: 14.3
- * against 19.7 ms for the call; 4 M with 2.1 M kept: 59 against 82 ms):
- * they cost more there than the scattered writes they save. */
+/* Three ways to the one order (a stable sort by key is unique). From
+ * RADIX_MIN keys, two byte passes through write-combining lines: one
+ * counting pass over 65536 counters scatters writes that miss the cache
+ * once the order outgrows it (Xeon, 2 MB of L2, satc_cull_depth on 1 M
+ * splats with 211 k kept: 4.85 against 5.39 ms). Below PLAIN_MAX, the
+ * same two passes storing straight to their places: clearing and summing
+ * 65536 counters cost more than they do (AMD family 19h, splats in
+ * cache: 7.0 against 14.0 ns per splat with 3.6 k kept, 5.6 against 7.9
+ * with 29 k). Otherwise, in WebAssembly from 2^15 keys, the counting
+ * pass: there the write-combining lines lost at every size (node 20,
+ * Xeon, 1 M splats with 524 k kept: 19.7 against 14.3 ms for the call)
+ * and the plain passes from about 2^15 (29 k kept: 19.5 against 18.4 ns
+ * per splat; 3.6 k kept: 12.9 against 26). */
 #if defined(__wasm__)
 #define RADIX_MIN SIZE_MAX
 #define PLAIN_MAX ((size_t)1 << 15)

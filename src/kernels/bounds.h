@@ -19,9 +19,9 @@ static void soa_copy(const satc_batch *bp, size_t first, size_t n, unsigned flag
         V t[16];
         int nt = 0;
         for (int q = 0; q < nv; q++, nt += 3)
-            ld3p(v[q], q ? v[0] : NULL, first + i, nl, nl == W && i + W < rec_end, &t[nt], 0);
+            ld3p(v[q], q ? v[0] : NULL, first + i, nl, nl == W && i + W < rec_end, &t[nt], LAY_STREAMS);
         if (fl)
-            t[nt++] = ld1s(fl->p, fl->stride, first + i, nl, 0);
+            t[nt++] = ld1s(fl->p, fl->stride, first + i, nl, LAY_STREAMS);
         for (int r = 0; r < nt; r++) {
             float *dst = rows + (size_t)r * len + i;
             if (nl == W) {
@@ -65,7 +65,7 @@ SATC_AI float h_ext(V v, const int max)
  * by both. A NaN or infinite field reaches a or z.
  */
 SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[3], V *p,
-                         const int form, const int soa)
+                         const int form, const int lay)
 {
     V c[3], h[3];
     if (form == SATC_FORM_TRS && !b->trs.local) {
@@ -74,11 +74,11 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         const satc_trs *s = &b->trs;
         V q[4], sc[3];
         ld_quat(s, i, W, q);
-        ld3s(&s->scale, i, W, rec_ok, sc, 0);
+        ld3s(&s->scale, i, W, rec_ok, sc, LAY_STREAMS);
         if (s->format & SATC_TRS_LOG_SCALE)
             for (int j = 0; j < 3; j++)
                 sc[j] = exp_v(sc[j]);
-        ld3p(&s->position, &s->scale, i, W, rec_ok, c, 0);
+        ld3p(&s->position, &s->scale, i, W, rec_ok, c, LAY_STREAMS);
         V n2 = v_add(v_add(v_add(v_mul(q[0], q[0]), v_mul(q[1], q[1])), v_mul(q[2], q[2])),
                      v_mul(q[3], q[3]));
         M ok = m_and(v_ge(n2, v_set1(SATC_QUAT_N2_MIN)), v_le(n2, v_set1(SATC_QUAT_N2_MAX)));
@@ -115,14 +115,14 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
         V ha[3][3];
         const int rec = !obb && ld_half_rec(&b->half_axes, i, W, c, ha);
         if (!rec)
-            ld3s(cs, i, W, rec_ok, c, soa);
+            ld3s(cs, i, W, rec_ok, c, lay);
         if (obb)
-            ld3p(&b->obb.extent, cs, i, W, rec_ok, e, soa);
+            ld3p(&b->obb.extent, cs, i, W, rec_ok, e, lay);
         for (int j = 0; j < 3; j++) {
             if (rec)
                 ax[0] = ha[j][0], ax[1] = ha[j][1], ax[2] = ha[j][2];
             else
-                ld3p(&as[j], cs, i, W, rec_ok, ax, soa);
+                ld3p(&as[j], cs, i, W, rec_ok, ax, lay);
             for (int q = 0; q < 3; q++) {
                 V t = obb ? v_mul(v_abs(ax[q]), v_abs(e[j])) : v_abs(ax[q]);
                 h[q] = j ? v_add(h[q], t) : t;
@@ -139,7 +139,7 @@ SATC_AI void derived_box(const satc_batch *b, size_t i, int rec_ok, V a[3], V z[
  * widens and uses them).
  */
 SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigned flags,
-                            float *lo, float *hi, float *xs, const int form, const int soa,
+                            float *lo, float *hi, float *xs, const int form, const int lay,
                             const size_t span)
 {
     const V fmax_ = v_set1(3.40282347e38f);
@@ -153,24 +153,24 @@ SATC_AI void micro_bounds_t(const satc_batch *b, size_t first, size_t n, unsigne
             int rec_ok = i + W < rec_end;
             V x[3], y[3], r = sum, p = sum;
             if (derived) {
-                derived_box(b, first + i, rec_ok, x, y, &p, form, soa);
+                derived_box(b, first + i, rec_ok, x, y, &p, form, lay);
             } else if (form == SATC_FORM_AABB) {
-                ld3s(&b->aabb.center, first + i, W, rec_ok, x, soa);
-                ld3p(&b->aabb.half, &b->aabb.center, first + i, W, rec_ok, y, soa);
+                ld3s(&b->aabb.center, first + i, W, rec_ok, x, lay);
+                ld3p(&b->aabb.half, &b->aabb.center, first + i, W, rec_ok, y, lay);
             } else if (form == SATC_FORM_MINMAX) {
-                ld3s(&b->minmax.min, first + i, W, rec_ok, x, soa);
-                ld3p(&b->minmax.max, &b->minmax.min, first + i, W, rec_ok, y, soa);
+                ld3s(&b->minmax.min, first + i, W, rec_ok, x, lay);
+                ld3p(&b->minmax.max, &b->minmax.min, first + i, W, rec_ok, y, lay);
             } else {
                 const satc_vec3s *cs = &b->spheres.center;
-                if (!soa && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
+                if (lay == LAY_STREAMS && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
                     cs->z == cs->x + 2 && b->spheres.radius.p == cs->x + 3 &&
                     b->spheres.radius.stride == cs->stride) {
                     V t[4];
                     v_load_rec4(satc_at(cs->x, cs->stride, first + i), cs->stride, t);
                     x[0] = t[0], x[1] = t[1], x[2] = t[2], r = t[3];
                 } else {
-                    ld3s(cs, first + i, W, rec_ok, x, soa);
-                    r = ld1s(b->spheres.radius.p, b->spheres.radius.stride, first + i, W, soa);
+                    ld3s(cs, first + i, W, rec_ok, x, lay);
+                    r = ld1s(b->spheres.radius.p, b->spheres.radius.stride, first + i, W, lay);
                 }
                 r = v_abs(r);
             }
@@ -213,26 +213,26 @@ static void span_bounds(const satc_batch *b, size_t first, size_t n, size_t span
                         float *lo, float *hi, float *xs)
 {
     const satc_batch bl = *b;
-    int soa = batch_soa(&bl);
-#define SATC_MB(form_, soa_) micro_bounds_t(&bl, first, n, flags, lo, hi, xs, form_, soa_, span)
+    const int arrays = batch_soa(&bl);
+#define SATC_MB(form_, lay_) micro_bounds_t(&bl, first, n, flags, lo, hi, xs, form_, lay_, span)
     switch (bl.form) {
     case SATC_FORM_AABB:
-        if (soa)
-            SATC_MB(SATC_FORM_AABB, 1);
+        if (arrays)
+            SATC_MB(SATC_FORM_AABB, LAY_ARRAYS);
         else
-            SATC_MB(SATC_FORM_AABB, 0);
+            SATC_MB(SATC_FORM_AABB, LAY_STREAMS);
         break;
     case SATC_FORM_OBB:
-        if (soa)
-            SATC_MB(SATC_FORM_OBB, 1);
+        if (arrays)
+            SATC_MB(SATC_FORM_OBB, LAY_ARRAYS);
         else
-            SATC_MB(SATC_FORM_OBB, 0);
+            SATC_MB(SATC_FORM_OBB, LAY_STREAMS);
         break;
-    case SATC_FORM_MINMAX: SATC_MB(SATC_FORM_MINMAX, 0); break;
-    case SATC_FORM_HALF_AXES: SATC_MB(SATC_FORM_HALF_AXES, 0); break;
-    case SATC_FORM_INSTANCES: SATC_MB(SATC_FORM_INSTANCES, 0); break;
-    case SATC_FORM_TRS: SATC_MB(SATC_FORM_TRS, 0); break;
-    default: SATC_MB(SATC_FORM_SPHERES, 0); break;
+    case SATC_FORM_MINMAX: SATC_MB(SATC_FORM_MINMAX, LAY_STREAMS); break;
+    case SATC_FORM_HALF_AXES: SATC_MB(SATC_FORM_HALF_AXES, LAY_STREAMS); break;
+    case SATC_FORM_INSTANCES: SATC_MB(SATC_FORM_INSTANCES, LAY_STREAMS); break;
+    case SATC_FORM_TRS: SATC_MB(SATC_FORM_TRS, LAY_STREAMS); break;
+    default: SATC_MB(SATC_FORM_SPHERES, LAY_STREAMS); break;
     }
 #undef SATC_MB
 }

@@ -27,7 +27,7 @@ SATC_AI void splat_dz_v(const vconst *k, const satc_batch *b, size_t i, size_t p
     if (ball) {
         d = *ball;
     } else {
-        ld3s(&b->trs.position, i, nl, rec_ok, p, 0);
+        ld3s(&b->trs.position, i, nl, rec_ok, p, LAY_STREAMS);
         for (int j = 0; j < 3; j++)
             c[j] = v_sub(p[j], k->o[j]);
         to_frame_v(k, c, &dx, &dy, &d);
@@ -45,7 +45,7 @@ SATC_AI void splat_dz_v(const vconst *k, const satc_batch *b, size_t i, size_t p
 SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, unsigned nl,
                     int rec_ok, vpend *pd, unsigned *npend, eo_state *eo, uint64_t *vis,
                     uint64_t *inside, float *dz, const int form, const int ortho, const int exact,
-                    const int classify, const int soa)
+                    const int classify, const int lay)
 {
     const int need_in = exact || classify;
     const int sphere = form == SATC_FORM_SPHERES;
@@ -57,7 +57,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
         splat_dz_v(k, b, i, pos, nl, rec_ok, dz, NULL);
 #endif
 #if W == 1 /* early decisions of a one-lane layer (early_out.h) */
-    int eo_r = early_out_v(k, b, i, rec_ok, form, ortho, soa, !need_in, eo);
+    int eo_r = early_out_v(k, b, i, rec_ok, form, ortho, lay, !need_in, eo);
     if (eo_r == 2) /* proved visible: conservative mode's whole answer */
         vis[pos >> 6] |= (uint64_t)1 << (pos & 63);
     if (eo_r)
@@ -65,7 +65,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
 #else
     (void)eo;
 #endif
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa, exact);
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, lay, exact);
 #if W > 1
     if (dz) /* a splat kernel's depth: the ball's frame z, the same expression */
         splat_dz_v(k, b, i, pos, nl, rec_ok, dz, exact ? NULL : &o.v[F_DZ]);
@@ -116,7 +116,7 @@ SATC_AI void step_v(const vconst *k, const satc_batch *b, size_t i, size_t pos, 
 /* The kernel (satc_kernel_fn) with its form, frustum kind and flags fixed. */
 SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t first, size_t n,
                         unsigned flags, uint64_t *vis, uint64_t *inside, float *dz, const int form,
-                        const int ortho, const int exact, const int classify, const int soa)
+                        const int ortho, const int exact, const int classify, const int lay)
 {
     const int sphere = form == SATC_FORM_SPHERES;
     /* A local copy: stores to vis cannot alias its strides (size_t and
@@ -138,7 +138,7 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     for (size_t i = 0; i < n; i += W) {
         unsigned nl = n - i < W ? (unsigned)(n - i) : W;
         step_v(&k, b, first + i, i, nl, nl == W && i + W < rec_end, &pd, &np, &eo, vis, inside,
-               dz, form, ortho, exact, classify, soa);
+               dz, form, ortho, exact, classify, lay);
     }
     if (exact && np)
         pend_drain(&k, &pd, np, vis, sphere, ortho, 1);
@@ -146,28 +146,27 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
         redecide_v(f, b, first, vis, inside, pd.band);
 }
 
-/* One-lane layers: AABB records (soa == 2, batch_rec) are a third variant
- * (the vector layers read records with transposing loads instead). */
+/* One-lane layers: AABB records (LAY_REC) are a third variant (the
+ * vector layers read records with transposing loads instead). */
 #if W == 1
 #define SATC_REC_VARIANT                                                                          \
     else if ((form == SATC_FORM_AABB || form == SATC_FORM_MINMAX) && batch_rec(b)) {              \
-        SATC_VARIANT(2)                                                                           \
+        SATC_VARIANT(LAY_REC)                                                                     \
     }
 #else
 #define SATC_REC_VARIANT
 #endif
 
 /* The kernel (satc_kernel_fn) of one form and frustum kind: exact mode
- * and, for the forms most often stored as plain arrays, the plain-array
- * case are compile-time variants, as are the `.splat` file in
- * conservative mode (soa == 3, splat32_ok) and 64-byte 4x4 column-major
- * matrices (soa == 4, inst64_ok); classification is a run-time flag (each
- * variant costs compile time on every path). */
-#define SATC_VARIANT(soa)                                                                         \
+ * and the layouts of the `lay` enum (plain arrays for the forms most
+ * often stored so, `.splat` files in conservative mode, 64-byte 4x4
+ * matrices) are compile-time variants; classification is a run-time flag
+ * (each variant costs compile time on every path). */
+#define SATC_VARIANT(lay)                                                                         \
     if (flags & SATC_K_EXACT)                                                                     \
-        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 1, classify, soa);      \
+        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 1, classify, lay);      \
     else                                                                                          \
-        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 0, classify, soa);
+        cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 0, classify, lay);
 
 #define SATC_KERNEL(name, form_, ortho_)                                                          \
     static void name(const satc_frustum *f, const satc_batch *b, size_t first, size_t n,          \
@@ -175,17 +174,18 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
     {                                                                                             \
         const int form = form_, ortho = ortho_, classify = (flags & SATC_K_CLASSIFY) != 0;        \
         if ((form == SATC_FORM_OBB || form == SATC_FORM_AABB) && batch_soa(b)) {                  \
-            SATC_VARIANT(1)                                                                       \
+            SATC_VARIANT(LAY_ARRAYS)                                                              \
         }                                                                                         \
         SATC_REC_VARIANT                                                                          \
         else if (form == SATC_FORM_INSTANCES && inst64_ok(b)) {                                   \
-            SATC_VARIANT(4)                                                                       \
+            SATC_VARIANT(LAY_INST64)                                                              \
         }                                                                                         \
         else if (form == SATC_FORM_TRS && !(flags & SATC_K_EXACT) && splat32_ok(b)) {             \
-            cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho, 0, classify, 3);    \
+            cull_chunk(f, b, first, n, flags, vis, inside, NULL, form, ortho,                     \
+                       0, classify, LAY_SPLAT32);                                                 \
         }                                                                                         \
         else {                                                                                    \
-            SATC_VARIANT(0)                                                                       \
+            SATC_VARIANT(LAY_STREAMS)                                                             \
         }                                                                                         \
     }
 
@@ -196,7 +196,7 @@ SATC_AI void cull_chunk(const satc_frustum *f, const satc_batch *bp, size_t firs
                      unsigned flags, uint64_t *vis, uint64_t *inside)                             \
     {                                                                                             \
         cull_chunk(f, b, first, n, flags, vis, inside, NULL, form_, 2,                            \
-                   (flags & SATC_K_EXACT) != 0, (flags & SATC_K_CLASSIFY) != 0, 0);               \
+                   (flags & SATC_K_EXACT) != 0, (flags & SATC_K_CLASSIFY) != 0, LAY_STREAMS);     \
     }
 
 /* satc_depth_fn: the loaders' frame z, W volumes at a time. */
@@ -213,12 +213,12 @@ SATC_AI void depth_t(const satc_frustum *f, const satc_batch *bp, size_t first, 
         int rec_ok = nl == W && i + W < rec_end;
         if (form == SATC_FORM_TRS && !b->trs.local) { /* a splat: its position */
             V p[3], c[3];
-            ld3s(&b->trs.position, first + i, nl, rec_ok, p, 0);
+            ld3s(&b->trs.position, first + i, nl, rec_ok, p, LAY_STREAMS);
             for (int j = 0; j < 3; j++)
                 c[j] = v_sub(p[j], k.o[j]);
             to_frame_v(&k, c, &o.v[F_DX], &o.v[F_DY], &o.v[F_DZ]);
         } else {
-            (void)load_v(&k, b, first + i, nl, rec_ok, &o, form, 1, 0, 1);
+            (void)load_v(&k, b, first + i, nl, rec_ok, &o, form, 1, LAY_STREAMS, 1);
         }
         if (nl == W) {
             v_store(out + i, o.v[F_DZ]);
@@ -300,11 +300,14 @@ SATC_AI size_t splat_pack_v(const uint64_t *vis, const float *dz, size_t first, 
         uint64_t in[SATC_CHUNK_WORDS];                                                            \
         float dz[SATC_CHUNK];                                                                     \
         if (flags & SATC_K_EXACT)                                                                 \
-            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 1, 0, 0);       \
+            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_,                 \
+                       1, 0, LAY_STREAMS);                                                        \
         else if (splat32_ok(b))                                                                   \
-            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 0, 0, 3);       \
+            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_,                 \
+                       0, 0, LAY_SPLAT32);                                                        \
         else                                                                                      \
-            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_, 0, 0, 0);       \
+            cull_chunk(f, b, first, n, flags, vis, in, dz, SATC_FORM_TRS, ortho_,                 \
+                       0, 0, LAY_STREAMS);                                                        \
         return splat_pack_v(vis, dz, first, n, od, oi);                                           \
     }
 SATC_KERNEL_SPLAT(cull_splat_p, 0)

@@ -175,12 +175,12 @@ static void early_box_init(vconst *k, const satc_frustum *f, const satc_fconsts 
  * always true, and the exact bound for boxes just outside a plane come
  * after, off that branch's path. */
 SATC_AI int box_out(const vconst *k, const satc_batch *b, size_t i, int rec_ok, const int form,
-                    const int soa, const int vis_ok)
+                    const int lay, const int vis_ok)
 {
     const int mm = form == SATC_FORM_MINMAX;
     V a[3], z[3];
-    ld3s(mm ? &b->minmax.min : &b->aabb.center, i, 1, rec_ok, a, soa);
-    ld3s(mm ? &b->minmax.max : &b->aabb.half, i, 1, rec_ok, z, soa);
+    ld3s(mm ? &b->minmax.min : &b->aabb.center, i, 1, rec_ok, a, lay);
+    ld3s(mm ? &b->minmax.max : &b->aabb.half, i, 1, rec_ok, z, lay);
     float sig = ((fabsf(a[0]) + fabsf(z[0])) + (fabsf(a[1]) + fabsf(z[1]))) + (fabsf(a[2]) + fabsf(z[2]));
     float tmax = -INFINITY;
     /* The planes in pairs (near and far, then the sides), a branch per
@@ -248,21 +248,21 @@ static inline float obb_tol(const vconst *k, float s)
 
 /* Test 1; 0 when it proves nothing. */
 SATC_AI int obb_persp_out(const vconst *k, const satc_batch *b, size_t i, int rec_ok,
-                          const int soa)
+                          const int lay)
 {
     V v[3], c[3], e[3], a[3], dz;
-    ld3s(&b->obb.center, i, 1, rec_ok, v, soa);
+    ld3s(&b->obb.center, i, 1, rec_ok, v, lay);
     for (int q = 0; q < 3; q++)
         c[q] = v_sub(v[q], k->o[q]);
     /* Depth first, with the loader's expression for it (its bits); dx and
      * dy only for a box neither depth plane culls. */
     dz = v_add(v_add(v_mul(k->D[0], c[0]), v_mul(k->D[1], c[1])), v_mul(k->D[2], c[2]));
-    ld3s(&b->obb.extent, i, 1, rec_ok, e, soa);
+    ld3s(&b->obb.extent, i, 1, rec_ok, e, lay);
     /* rho = sum_j |e_j| |A_j|_1 bounds the box's reach along any unit
      * direction of the world's 1-norm dual; asum = sum_j |A_j|_1. */
     float rho = 0.0f, asum = 0.0f;
     for (int j = 0; j < 3; j++) {
-        ld3s(&b->obb.axis[j], i, 1, rec_ok, a, soa);
+        ld3s(&b->obb.axis[j], i, 1, rec_ok, a, lay);
         float a1 = (fabsf(a[0]) + fabsf(a[1])) + fabsf(a[2]);
         rho += fabsf(e[j]) * a1;
         asum += a1;
@@ -298,7 +298,7 @@ SATC_AI int obb_persp_out(const vconst *k, const satc_batch *b, size_t i, int re
  * than 40 culled it rests for 192 volumes. Either way the bits are the
  * plane tier's. */
 SATC_AI int early_out_v(const vconst *k, const satc_batch *b, size_t i, int rec_ok,
-                        const int form, const int ortho, const int soa, const int vis_ok,
+                        const int form, const int ortho, const int lay, const int vis_ok,
                         eo_state *st)
 {
     const int box = SATC_EO_BOXES && (form == SATC_FORM_AABB || form == SATC_FORM_MINMAX);
@@ -307,12 +307,12 @@ SATC_AI int early_out_v(const vconst *k, const satc_batch *b, size_t i, int rec_
     /* Conservative mode: test 3 decides both ways, so it is never wasted
      * (a volume it leaves costs about 6 planes more); no hit counting. */
     if (box && vis_ok)
-        return box_out(k, b, i, rec_ok, form, soa, vis_ok);
+        return box_out(k, b, i, rec_ok, form, lay, vis_ok);
     if (st->skip) {
         st->skip--;
         return 0;
     }
-    int out = box ? box_out(k, b, i, rec_ok, form, soa, vis_ok) : obb_persp_out(k, b, i, rec_ok, soa);
+    int out = box ? box_out(k, b, i, rec_ok, form, lay, vis_ok) : obb_persp_out(k, b, i, rec_ok, lay);
     st->hits += out != 0;
     if (++st->tries == 64) {
         st->skip = st->hits < 40 ? 192 : 0;

@@ -69,15 +69,27 @@ static inline void prefetch_line(const void *p)
  * 4 once the matrices' loads got cheaper: 1 M instances 3-4 % faster,
  * other 1 M rows the same or 1-3 % faster on AMD family 1Ah). A prefetch
  * never faults, so asking past the batch is harmless. */
-static inline void prefetch_ahead(const void *p, size_t stride)
+SATC_AI void prefetch_ahead(const void *p, size_t stride)
 {
+    /* Always inline: GCC 12 left it a call in the largest kernels, and
+     * the constant-stride variants' copies lost their prefetches. */
     const char *ahead = (const char *)p + (size_t)(8 * W) * stride;
     for (size_t off = 0; off < (size_t)W * stride; off += 64)
         prefetch_line(ahead + off);
 }
 
-/* W floats of a stream from element i; lanes past nl are 0. soa: every
- * stream of the batch is a plain float array (a compile-time variant). */
+/* A kernel's compile-time layout variant (its `lay` parameter): what the
+ * call's data is known to be, decided once per call, so the loads of the
+ * variant carry no per-vector layout tests. */
+enum {
+    LAY_STREAMS, /* any strided streams: the loads test their layout */
+    LAY_ARRAYS,  /* every stream a plain float array (batch_soa) */
+    LAY_REC,     /* one lane, AABB x, y, z records (batch_rec) */
+    LAY_SPLAT32, /* 32-byte `.splat` records, conservative mode (splat32_ok) */
+    LAY_INST64,  /* 64-byte 4x4 column-major matrices (inst64_ok) */
+};
+
+/* W floats of a stream from element i; lanes past nl are 0. */
 SATC_NI V ld1_any(const float *p, size_t stride, size_t i, unsigned nl)
 {
     const float *q = satc_at(p, stride, i);
@@ -91,18 +103,18 @@ SATC_NI V ld1_any(const float *p, size_t stride, size_t i, unsigned nl)
 
 /* The plain-array read inline; strides and tails out of line, once per
  * file rather than once per kernel (compile time). */
-SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int soa)
+SATC_AI V ld1s(const float *p, size_t stride, size_t i, unsigned nl, const int lay)
 {
 #if W == 1 /* one float at any stride: nothing to decide per volume */
     (void)nl;
-    return *satc_at(p, soa == 1 ? sizeof(float) : stride, i);
+    return *satc_at(p, lay == LAY_ARRAYS ? sizeof(float) : stride, i);
 #endif
-    if (nl == W && (soa || stride == sizeof(float)))
+    if (nl == W && (lay == LAY_ARRAYS || stride == sizeof(float)))
         return v_load(p + i);
     return ld1_any(p, stride, i, nl);
 }
 
-#define ld1(p, stride, i, nl) ld1s(p, stride, i, nl, soa)
+#define ld1(p, stride, i, nl) ld1s(p, stride, i, nl, lay)
 
 SATC_NI void ld3_any(const satc_vec3s *v, size_t i, unsigned nl, V out[3])
 {
@@ -128,12 +140,12 @@ static inline int in_records_of(const satc_vec3s *v, const satc_vec3s *lead)
  * transposing load when the 4th float read may be. lead: a stream read
  * just before in the same step (or NULL), whose prefetch may cover v. */
 SATC_AI void ld3p(const satc_vec3s *v, const satc_vec3s *lead, size_t i, unsigned nl, int rec_ok,
-                  V out[3], const int soa)
+                  V out[3], const int lay)
 {
 #if W == 1 /* three floats at any stride, records and shared elements alike */
-    const size_t st = soa == 1 ? sizeof(float) : v->stride;
+    const size_t st = lay == LAY_ARRAYS ? sizeof(float) : v->stride;
     (void)nl, (void)rec_ok, (void)lead;
-    if (soa == 2) { /* records (batch_rec): one pointer for the three */
+    if (lay == LAY_REC) { /* records (batch_rec): one pointer for the three */
         const float *r = satc_at(v->x, st, i);
         out[0] = r[0], out[1] = r[1], out[2] = r[2];
         return;
@@ -142,12 +154,12 @@ SATC_AI void ld3p(const satc_vec3s *v, const satc_vec3s *lead, size_t i, unsigne
     return;
 #endif
 #ifdef SATC_VLAYER_F3
-    if (!soa && nl == W && v->stride == 3 * sizeof(float) && v->y == v->x + 1 && v->z == v->x + 2) {
+    if (lay == LAY_STREAMS && nl == W && v->stride == 3 * sizeof(float) && v->y == v->x + 1 && v->z == v->x + 2) {
         v_load_f3(satc_at(v->x, v->stride, i), out);
         return;
     }
 #endif
-    if (!soa && nl == W && rec_ok && v->stride >= 3 * sizeof(float) && v->y == v->x + 1 &&
+    if (lay == LAY_STREAMS && nl == W && rec_ok && v->stride >= 3 * sizeof(float) && v->y == v->x + 1 &&
         v->z == v->x + 2) {
         if (!in_records_of(v, lead))
             prefetch_ahead(satc_at(v->x, v->stride, i), v->stride);
@@ -156,13 +168,13 @@ SATC_AI void ld3p(const satc_vec3s *v, const satc_vec3s *lead, size_t i, unsigne
         out[0] = t[0], out[1] = t[1], out[2] = t[2];
         return;
     }
-    if (!soa && nl == W && v->stride == 0) {
+    if (lay == LAY_STREAMS && nl == W && v->stride == 0) {
         /* one shared element (a shared local box): broadcast, in line (wasm
          * pays for the three out-of-line calls: 14 % of a 1 M instance cull) */
         out[0] = v_set1(*v->x), out[1] = v_set1(*v->y), out[2] = v_set1(*v->z);
         return;
     }
-    if (nl == W && (soa || v->stride == sizeof(float))) {
+    if (nl == W && (lay == LAY_ARRAYS || v->stride == sizeof(float))) {
         /* plain arrays: also for the kernels without a plain-array variant */
         out[0] = v_load(v->x + i), out[1] = v_load(v->y + i), out[2] = v_load(v->z + i);
         return;
@@ -170,14 +182,14 @@ SATC_AI void ld3p(const satc_vec3s *v, const satc_vec3s *lead, size_t i, unsigne
     ld3_any(v, i, nl, out);
 }
 
-SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3], const int soa)
+SATC_AI void ld3s(const satc_vec3s *v, size_t i, unsigned nl, int rec_ok, V out[3], const int lay)
 {
-    ld3p(v, NULL, i, nl, rec_ok, out, soa);
+    ld3p(v, NULL, i, nl, rec_ok, out, lay);
 }
 
-#define ld3(v, i, nl, rec_ok, out) ld3p(v, NULL, i, nl, rec_ok, out, soa)
+#define ld3(v, i, nl, rec_ok, out) ld3p(v, NULL, i, nl, rec_ok, out, lay)
 /* v read after lead in the same step */
-#define ld3_after(v, lead, i, nl, rec_ok, out) ld3p(v, lead, i, nl, rec_ok, out, soa)
+#define ld3_after(v, lead, i, nl, rec_ok, out) ld3p(v, lead, i, nl, rec_ok, out, lay)
 
 /* (L.v, U.v, D.v) per lane, summed left to right. */
 SATC_AI void to_frame_v(const vconst *k, const V v[3], V *x, V *y, V *z)
@@ -283,15 +295,12 @@ SATC_AI int ld_half_rec(const satc_half_axes *h, size_t i, unsigned nl, V c[3], 
 SATC_AI void ld_mat(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4],
                     const int c64)
 {
-    const int soa = 0;
+    const int lay = LAY_STREAMS;
     const size_t st = c64 ? 64 : s->stride;
     const satc_affine layout = c64 ? SATC_AFFINE_4X4_COLUMN_MAJOR : s->layout;
     const float *base = satc_at(s->matrix, st, i);
     V t[4];
-    if (nl == W && c64) /* GCC drops prefetch_ahead's loop at a constant stride */
-        for (int l = 0; l < W; l++)
-            prefetch_line(satc_at(s->matrix, 64, i + (size_t)(8 * W + l)));
-    else if (nl == W)
+    if (nl == W)
         prefetch_ahead(base, st);
 #ifdef SATC_VLAYER_REC16
     /* The 4x4 layouts (each with its own constant indices, so the
@@ -399,7 +408,7 @@ SATC_AI V mapped_v(const vconst *k, V m[3][4], const V lc[3], const V lh[3], V *
 
 /* Whether an instance batch holds 4x4 column-major matrices 64 bytes
  * apart (glm, three.js, Filament, Unity): the kernels' compile-time
- * variant c64 (soa == 4), with the stride and layout constant. */
+ * variant c64 (lay == LAY_INST64), with the stride and layout constant. */
 SATC_AI int inst64_ok(const satc_batch *b)
 {
     return W > 1 && b->form == SATC_FORM_INSTANCES && b->instances.stride == 64 &&
@@ -410,7 +419,7 @@ SATC_AI int inst64_ok(const satc_batch *b)
 SATC_AI void ld_inst(const satc_instances *s, size_t i, unsigned nl, int rec_ok, V m[3][4],
                      V lc[3], V lh[3], const int c64)
 {
-    const int soa = 0;
+    const int lay = LAY_STREAMS;
     ld_mat(s, i, nl, rec_ok, m, c64);
     if (s->mesh) {
         ld_mesh(s, i, nl, lc, lh);
@@ -425,7 +434,7 @@ SATC_AI void ld_inst(const satc_instances *s, size_t i, unsigned nl, int rec_ok,
  * bad mask. AABB forms leave their half axes for aabb_axes_v.
  */
 SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, int rec_ok,
-                 vbox *o, const int form, const int ortho, const int soa, const int exact)
+                 vbox *o, const int form, const int ortho, const int lay, const int exact)
 {
     V *x = o->v;
     V c[3], h[3], v[3];
@@ -482,14 +491,14 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     }
     case SATC_FORM_INSTANCES: {
         V m[3][4], lc[3], lh[3];
-        ld_inst(&b->instances, i, nl, rec_ok, m, lc, lh, soa == 4);
+        ld_inst(&b->instances, i, nl, rec_ok, m, lc, lh, lay == LAY_INST64);
         V pl = mapped_v(k, m, lc, lh, x, ortho);
         x[F_S] = v_add(x[F_S], pl);
         break;
     }
     case SATC_FORM_TRS: {
         if (!exact && ortho != 2 && !b->trs.local) {
-            splat_ball_v(k, &b->trs, i, nl, rec_ok, x, ortho, soa == 3);
+            splat_ball_v(k, &b->trs, i, nl, rec_ok, x, ortho, lay == LAY_SPLAT32);
             break;
         }
         V m[3][4], lc[3], lh[3];
@@ -501,7 +510,7 @@ SATC_AI M load_v(const vconst *k, const satc_batch *b, size_t i, unsigned nl, in
     default: { /* SATC_FORM_SPHERES */
         const satc_vec3s *cs = &b->spheres.center;
         V t[4];
-        if (!soa && nl == W && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
+        if (lay == LAY_STREAMS && nl == W && cs->stride >= 4 * sizeof(float) && cs->y == cs->x + 1 &&
             cs->z == cs->x + 2 && b->spheres.radius.p == cs->x + 3 &&
             b->spheres.radius.stride == cs->stride) {
             /* (x, y, z, r) records: one transposing load. */
@@ -563,7 +572,7 @@ static inline int batch_soa(const satc_batch *b)
 
 #if W == 1
 /* Every stream of an AABB form an x, y, z record (any stride): the
- * one-lane layer's third variant (soa == 2) reads them from one pointer. */
+ * one-lane layer's third variant (lay == LAY_REC) reads them from one pointer. */
 static inline int batch_rec(const satc_batch *b)
 {
     const satc_vec3s *v[2];

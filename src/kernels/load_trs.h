@@ -131,11 +131,7 @@ SATC_AI void ld_splat_rec(const satc_trs *s, size_t i, V p[3], V sc[3], V *wd, c
 {
     V r[8];
     const size_t st = rec32 ? 32 : s->position.stride;
-    if (rec32) /* GCC drops prefetch_ahead's loop at this stride */
-        for (int l = 0; l < W / 2; l++)
-            prefetch_line((const char *)satc_at(s->position.x, 32, i + (size_t)(8 * W)) + 64 * l);
-    else
-        prefetch_ahead(satc_at(s->position.x, st, i), st);
+    prefetch_ahead(satc_at(s->position.x, st, i), st);
     v_load_rec8(satc_at(s->position.x, st, i), st, r);
     for (int j = 0; j < 3; j++)
         p[j] = r[j], sc[j] = r[3 + j];
@@ -168,7 +164,7 @@ SATC_AI void rot_v(const V q[4], const V sc[3], V m[3][4])
 SATC_AI void ld_trs(const satc_trs *s, size_t i, unsigned nl, int rec_ok, V m[3][4], V lc[3],
                     V lh[3])
 {
-    const int soa = 0;
+    const int lay = LAY_STREAMS;
     V q[4], sc[3], p[3];
     ld_quat(s, i, nl, q);
     ld3(&s->scale, i, nl, rec_ok, sc);
@@ -232,7 +228,7 @@ SATC_AI void splat_ball_x(const vconst *k, const satc_trs *s, const V p[3], cons
 SATC_AI void splat_ball_v(const vconst *k, const satc_trs *s, size_t i, unsigned nl, int rec_ok,
                           V *x, const int ortho, const int rec32)
 {
-    const int soa = 0;
+    const int lay = LAY_STREAMS;
     V q[4], sc[3], p[3];
     M ok;
     (void)rec32;

@@ -96,10 +96,10 @@ SATC_AI void oc_store(const vconst *k, const voc *c, const V s[4], V zmin, V zma
 /* W volumes from i (chunk position at): the rectangle and the testable mask. */
 SATC_AI M oc_step(const vconst *k, const voc *c, const satc_batch *b, size_t i, unsigned nl,
                   int rec_ok, float (*rect)[SATC_CHUNK], size_t at, const int form,
-                  const int ortho, const int soa)
+                  const int ortho, const int lay)
 {
     vbox o;
-    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, soa, 1); /* boxes: their axes */
+    M bad = load_v(k, b, i, nl, rec_ok, &o, form, ortho, lay, 1); /* boxes: their axes */
     V *x = o.v;
     const int sphere = form == SATC_FORM_SPHERES;
     if (!sphere && (form == SATC_FORM_AABB || form == SATC_FORM_MINMAX))
@@ -128,7 +128,7 @@ SATC_AI M oc_step(const vconst *k, const voc *c, const satc_batch *b, size_t i, 
 SATC_AI void occl_chunk(const satc_frustum *f, const satc_occl_consts *oc, const satc_batch *b,
                         size_t first, size_t n, unsigned flags, const uint64_t *vis,
                         float (*rect)[SATC_CHUNK], uint64_t *test, const int form,
-                        const int ortho, const int soa)
+                        const int ortho, const int lay)
 {
     vconst k;
     voc c;
@@ -146,7 +146,7 @@ SATC_AI void occl_chunk(const satc_frustum *f, const satc_occl_consts *oc, const
         if (!want)
             continue;
         M t = oc_step(&k, &c, b, first + i, nl, nl == W && i + W < rec_end, rect, i, form, ortho,
-                      soa);
+                      lay);
         test[i / 64] |= (uint64_t)(m_bits(t) & want) << (i % 64);
     }
 }
@@ -156,10 +156,10 @@ SATC_AI void occl_chunk(const satc_frustum *f, const satc_occl_consts *oc, const
                      size_t first, size_t n, unsigned flags, const uint64_t *vis,                 \
                      float (*rect)[SATC_CHUNK], uint64_t *test)                                   \
     {                                                                                             \
-        if (form_ == SATC_FORM_INSTANCES && inst64_ok(b)) /* the cull kernels' variant */          \
-            occl_chunk(f, oc, b, first, n, flags, vis, rect, test, form_, ortho_, 4);             \
+        if (form_ == SATC_FORM_INSTANCES && inst64_ok(b)) /* the cull kernels' variant */         \
+            occl_chunk(f, oc, b, first, n, flags, vis, rect, test, form_, ortho_, LAY_INST64);    \
         else                                                                                      \
-            occl_chunk(f, oc, b, first, n, flags, vis, rect, test, form_, ortho_, 0);             \
+            occl_chunk(f, oc, b, first, n, flags, vis, rect, test, form_, ortho_, LAY_STREAMS);   \
     }
 #define SATC_OCCL_FORM(form, tag)                                                                 \
     SATC_OCCL_KERNEL(occl_##tag##_p, form, 0) SATC_OCCL_KERNEL(occl_##tag##_o, form, 1)

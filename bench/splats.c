@@ -13,6 +13,8 @@
  *  - ball:     a careful viewer's cull then sort: center and radius
  *              3 max(sigma) against the six planes, then a 16-bit
  *              counting sort of the kept, back to front.
+ * Then the same at 8 k and 64 k splats in cache (the quick run: 8 k),
+ * without goals: a viewer's small scene, where fixed costs show.
  * Both viewers are plain C built with the instruction set of the satc
  * path (splat_viewers.c). Each row gives the wall time and the thread's
  * CPU time (the medians; the goals use CPU time, which other load on the
@@ -316,6 +318,92 @@ static void goals(const char *what, double frac, const double *cpu)
                what, cpu[J_CULL_E] / rd);
 }
 
+/* One cloud of n splats, 50 % and 80 % outside: checks the orders, times
+ * every job (cached: in cache, else from memory) and prints the table and,
+ * from memory, the goals. Returns 1 when an order was wrong. */
+static int run_cloud(size_t n, int cached, int reps)
+{
+    static const double fracs[2] = {0.5, 0.8};
+    int bad = 0;
+    cloud c;
+    make_cloud(&c, n, 0x73706c6174ull);
+    job_ctx x;
+    memset(&x, 0, sizeof x);
+    x.c = &c;
+    x.idx = xalloc(n * 4), x.sorted = xalloc(n * 4), x.order = xalloc(n * 4);
+    x.depth = xalloc(n * 4), x.counts = xalloc(65536 * 4);
+    x.kd = xalloc(n * 4), x.key = xalloc(n * 2);
+    x.scratch_bytes = satc_depth_scratch_bytes(n, SATC_SORT_16);
+    x.scratch = xalloc(x.scratch_bytes);
+    for (int fi = 0; fi < 2; fi++) {
+        view v;
+        place(&c, &v, fracs[fi]);
+        x.v = &v;
+        double out = outside(&c, &v);
+        job_ctx xs[NJOBS];
+        for (int j = 0; j < NJOBS; j++)
+            xs[j] = x;
+        xs[J_CULL_E].mode = xs[J_SORT_E].mode = SATC_EXACT;
+        xs[J_CULL_C].mode = xs[J_SORT_C].mode = SATC_CONSERVATIVE;
+        if (!check_sorted(&xs[J_SORT_C]) || !check_sorted(&xs[J_SORT_E])) {
+            printf("ERROR: satc_cull_depth's order is not the visible set back to front\n");
+            bad = 1;
+        }
+        if (!check_ball(&xs[J_BALL])) {
+            printf("ERROR: the ball viewer's order is not its kept set back to front\n");
+            bad = 1;
+        }
+        static bench_job jobs[NJOBS];
+        static timed tm[NJOBS];
+        const bench_fn fns[NJOBS] = {job_read,   job_cull,     job_cull, job_sorted,
+                                     job_sorted, job_sort_all, job_ball};
+        for (int j = 0; j < NJOBS; j++) {
+            memset(&jobs[j], 0, sizeof jobs[j]);
+            tm[j].fn = fns[j], tm[j].ctx = &xs[j], tm[j].ns = 0;
+            jobs[j].fn = job_timed, jobs[j].ctx = &tm[j], jobs[j].k = 1;
+        }
+        bench_time_jobs(jobs, NJOBS, n, cached, reps);
+        if (cached)
+            printf("\n%zu splats (%.0f KB, in cache), %.1f %% outside the view:\n", n, n * 32 / 1e3,
+                   100.0 * out);
+        else
+            printf("\n%zu splats (%.0f MB), %.1f %% outside the view (satc conservative):\n", n,
+                   n * 32 / 1e6, 100.0 * out);
+        printf("  %-47s %8s %8s %9s %9s\n", "ns per splat (medians)", "wall", "CPU", "CPU ms",
+               "handed");
+        double cpu[NJOBS];
+        for (int j = 0; j < NJOBS; j++) {
+            /* the first pass is bench_time_jobs' warm-up */
+            bench_stats cs = bench_stats_from(tm[j].cpu + 1, tm[j].ns - 1);
+            cpu[j] = cs.med / (double)n;
+            if (j == J_READ)
+                printf("  %-47s %8.2f %8.2f %9.3f\n", job_names[j], jobs[j].st.med, cpu[j],
+                       cs.med / 1e6);
+            else
+                printf("  %-47s %8.2f %8.2f %9.3f %9zu\n", job_names[j], jobs[j].st.med, cpu[j],
+                       cs.med / 1e6, xs[j].visible);
+        }
+        printf("  CPU time ratios: cull / read %.2f (exact %.2f); ball viewer / read %.2f;\n"
+               "  ball viewer / (satc cull + sorted) %.2f (exact %.2f); sort-all / (satc cull + "
+               "sorted) %.2f (exact %.2f)\n",
+               cpu[J_CULL_C] / cpu[J_READ], cpu[J_CULL_E] / cpu[J_READ],
+               cpu[J_BALL] / cpu[J_READ], cpu[J_BALL] / cpu[J_SORT_C],
+               cpu[J_BALL] / cpu[J_SORT_E], cpu[J_ALL] / cpu[J_SORT_C],
+               cpu[J_ALL] / cpu[J_SORT_E]);
+        char what[64];
+        if (n >= (size_t)1 << 20)
+            snprintf(what, sizeof what, "%zu M splats, %.0f %% outside", n >> 20, 100.0 * out);
+        else
+            snprintf(what, sizeof what, "%zu k splats, %.0f %% outside", n >> 10, 100.0 * out);
+        if (!cached)
+            goals(what, out, cpu);
+    }
+    free(x.idx), free(x.sorted), free(x.order), free(x.depth), free(x.counts), free(x.scratch);
+    free(x.kd), free(x.key);
+    free(c.rec);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     bench_goals_init(&argc, argv);
@@ -335,82 +423,15 @@ int main(int argc, char **argv)
         printf("ERROR: no build of the viewers\n");
         return 3;
     }
-    static const size_t sizes[2] = {1u << 20, 4u << 20};
-    static const double fracs[2] = {0.5, 0.8};
+    /* From memory: the sizes the goals name; then small batches in cache
+     * (a viewer's chunk, a small scene), where the sort's fixed costs show. */
+    static const size_t sizes[2] = {1u << 20, 4u << 20}, small[2] = {8192, 65536};
     int bad = 0;
-    for (int s = 0; s < (quick ? 1 : 2); s++) {
-        size_t n = quick ? (size_t)1 << 18 : sizes[s];
-        cloud c;
-        make_cloud(&c, n, 0x73706c6174ull);
-        job_ctx x;
-        memset(&x, 0, sizeof x);
-        x.c = &c;
-        x.idx = xalloc(n * 4), x.sorted = xalloc(n * 4), x.order = xalloc(n * 4);
-        x.depth = xalloc(n * 4), x.counts = xalloc(65536 * 4);
-        x.kd = xalloc(n * 4), x.key = xalloc(n * 2);
-        x.scratch_bytes = satc_depth_scratch_bytes(n, SATC_SORT_16);
-        x.scratch = xalloc(x.scratch_bytes);
-        for (int fi = 0; fi < 2; fi++) {
-            view v;
-            place(&c, &v, fracs[fi]);
-            x.v = &v;
-            double out = outside(&c, &v);
-            job_ctx xs[NJOBS];
-            for (int j = 0; j < NJOBS; j++)
-                xs[j] = x;
-            xs[J_CULL_E].mode = xs[J_SORT_E].mode = SATC_EXACT;
-            xs[J_CULL_C].mode = xs[J_SORT_C].mode = SATC_CONSERVATIVE;
-            if (!check_sorted(&xs[J_SORT_C]) || !check_sorted(&xs[J_SORT_E])) {
-                printf("ERROR: satc_cull_depth's order is not the visible set back to front\n");
-                bad = 1;
-            }
-            if (!check_ball(&xs[J_BALL])) {
-                printf("ERROR: the ball viewer's order is not its kept set back to front\n");
-                bad = 1;
-            }
-            static bench_job jobs[NJOBS];
-            static timed tm[NJOBS];
-            const bench_fn fns[NJOBS] = {job_read,   job_cull,     job_cull, job_sorted,
-                                         job_sorted, job_sort_all, job_ball};
-            for (int j = 0; j < NJOBS; j++) {
-                memset(&jobs[j], 0, sizeof jobs[j]);
-                tm[j].fn = fns[j], tm[j].ctx = &xs[j], tm[j].ns = 0;
-                jobs[j].fn = job_timed, jobs[j].ctx = &tm[j], jobs[j].k = 1;
-            }
-            bench_time_jobs(jobs, NJOBS, n, 0, reps);
-            printf("\n%zu splats (%.0f MB), %.1f %% outside the view (satc conservative):\n", n,
-                   n * 32 / 1e6, 100.0 * out);
-            printf("  %-47s %8s %8s %9s %9s\n", "ns per splat (medians)", "wall", "CPU", "CPU ms",
-                   "handed");
-            double cpu[NJOBS];
-            for (int j = 0; j < NJOBS; j++) {
-                /* the first pass is bench_time_jobs' warm-up */
-                bench_stats cs = bench_stats_from(tm[j].cpu + 1, tm[j].ns - 1);
-                cpu[j] = cs.med / (double)n;
-                if (j == J_READ)
-                    printf("  %-47s %8.2f %8.2f %9.1f\n", job_names[j], jobs[j].st.med, cpu[j],
-                           cs.med / 1e6);
-                else
-                    printf("  %-47s %8.2f %8.2f %9.1f %9zu\n", job_names[j], jobs[j].st.med, cpu[j],
-                           cs.med / 1e6, xs[j].visible);
-            }
-            printf("  CPU time ratios: cull / read %.2f (exact %.2f); ball viewer / read %.2f;\n"
-                   "  ball viewer / (satc cull + sorted) %.2f (exact %.2f); sort-all / (satc cull + "
-                   "sorted) %.2f (exact %.2f)\n",
-                   cpu[J_CULL_C] / cpu[J_READ], cpu[J_CULL_E] / cpu[J_READ],
-                   cpu[J_BALL] / cpu[J_READ], cpu[J_BALL] / cpu[J_SORT_C],
-                   cpu[J_BALL] / cpu[J_SORT_E], cpu[J_ALL] / cpu[J_SORT_C],
-                   cpu[J_ALL] / cpu[J_SORT_E]);
-            char what[64];
-            snprintf(what, sizeof what, "%zu M splats, %.0f %% outside", n >> 20, 100.0 * out);
-            if (quick)
-                snprintf(what, sizeof what, "%zu k splats, %.0f %% outside", n >> 10, 100.0 * out);
-            goals(what, out, cpu);
-        }
-        free(x.idx), free(x.sorted), free(x.order), free(x.depth), free(x.counts), free(x.scratch);
-        free(x.kd), free(x.key);
-        free(c.rec);
-    }
+    for (int s = 0; s < (quick ? 1 : 2); s++)
+        bad |= run_cloud(quick ? (size_t)1 << 18 : sizes[s], 0, reps);
+    printf("\nsmall batches, in cache (no goals):\n");
+    for (int s = 0; s < (quick ? 1 : 2); s++)
+        bad |= run_cloud(small[s], 1, reps);
     bench_scrub_free();
     return bad ? 3 : 0;
 }
